@@ -1,0 +1,86 @@
+"""The click CLI: parses options and makes one engine call per command. Nothing else lives here."""
+
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+import click
+
+from leverguard import __version__
+from leverguard.errors import LeverguardError, guarded
+
+PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+
+
+def _repo_option(func):  # type: ignore[no-untyped-def]
+    return click.option("--repo", "repo", default=".", show_default=True, metavar="DIR",
+                        help="The repository to work on.")(func)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="leverguard")
+def cli() -> None:
+    """A git hygiene and regression guard for teams that land many performance experiments."""
+
+
+@cli.command("check-paths", context_settings=PASSTHROUGH, add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def check_paths(args: tuple[str, ...]) -> None:
+    """Refuse staged artifacts: scratch/, .claude/, *.csv, .pk_compile ... (see --help)."""
+    from leverguard import paths
+
+    sys.exit(paths.main(args))
+
+
+@cli.command("config")
+@_repo_option
+def config_command(repo: str) -> None:
+    """Print the effective configuration (defaults + file) as TOML."""
+    from leverguard import config, git
+
+    click.echo(config.to_toml(config.load(git.toplevel(repo))), nl=False)
+
+
+@cli.command("install")
+@_repo_option
+@click.option("--force", is_flag=True, help="Replace hooks leverguard did not write (kept as a backup).")
+def install_command(repo: str, force: bool) -> None:
+    """Install leverguard's plain git hooks (respects core.hooksPath)."""
+    from leverguard import install
+
+    for action in install.install(repo, force=force):
+        click.echo(f"{action.what}: {action.path}")
+
+
+@cli.command("uninstall")
+@_repo_option
+def uninstall_command(repo: str) -> None:
+    """Remove the hooks leverguard installed, and only those."""
+    from leverguard import install
+
+    actions = install.uninstall(repo)
+    for action in actions:
+        click.echo(f"{action.what}: {action.path}")
+    if not actions:
+        click.echo("no leverguard hooks installed")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+
+    def run() -> int:
+        try:
+            cli.main(args=args, prog_name="leverguard", standalone_mode=False)
+        except click.exceptions.Exit as exc:
+            return int(exc.exit_code)
+        except click.UsageError as exc:
+            exc.show()
+            return 2
+        except click.Abort:
+            raise KeyboardInterrupt from None
+        except SystemExit as exc:
+            return int(exc.code or 0) if not isinstance(exc.code, str) else 2
+        return 0
+
+    return guarded(run)

@@ -1,0 +1,210 @@
+"""Defaults plus `[tool.leverguard]` of pyproject.toml or `.leverguard.toml`, into one frozen value."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Mapping, NamedTuple
+
+from leverguard.errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+DEDICATED_FILE = ".leverguard.toml"
+PYPROJECT = "pyproject.toml"
+DEFAULT_ORIGIN = "default"
+
+
+class Key(NamedTuple):
+    """One configuration key: where it lives, its type, its default and what it does."""
+
+    section: str  # "" for the top level, else the sub-table name ("levers", "message", ...)
+    name: str
+    kind: str  # "str", "int", "bool", "list[str]" or "table"
+    default: Any
+    doc: str
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.section}.{self.name}" if self.section else self.name
+
+
+DEFAULT_FORBIDDEN = [
+    "scratch/", ".claude/", "experiment_history/", "*.csv", "outputs/", ".pk_compile", "*.pk_compile",
+]
+
+KEYS: tuple[Key, ...] = (
+    # -- staged-path guard (issue #2)
+    Key("", "forbidden_paths", "list[str]", DEFAULT_FORBIDDEN,
+        "gitignore-style patterns no commit may add or modify; replaces the defaults"),
+    Key("", "extra_forbidden_paths", "list[str]", [], "patterns added to `forbidden_paths`"),
+    Key("", "allowed_paths", "list[str]", [], "exceptions to the forbidden patterns, e.g. `tests/data/*.csv`"),
+    # -- lever engine (issue #4)
+    Key("levers", "lever_patterns", "list[str]", ["MPK_(DSV3_)?[A-Z0-9_]+"],
+        "regular expressions (full match) naming lever macros; empty: a lever is any macro both gated in C and injected in Python"),
+    Key("levers", "ignore_macros", "list[str]", ["MPK_MAX*", "MPK_PAGE*", "MPK_PROFILING*", "MPK_NUM*"],
+        "glob patterns of macros that are never levers (sizes, switches)"),
+    Key("levers", "lever_prefixes", "list[str]", ["MPK_DSV3_", "MPK_"],
+        "prefixes a message may leave out when naming a lever (`FUSED_ROPE` for `MPK_DSV3_FUSED_ROPE`)"),
+    Key("levers", "source_extensions", "list[str]", [".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh"],
+        "C-family file extensions scanned for gate sites"),
+    Key("levers", "ledger", "list[str]", ["experiment_history/**"],
+        "experiment-history files (CSV or Markdown tables) read from the working tree"),
+    Key("levers", "win_words", "list[str]", ["WIN"], "ledger verdicts that mark a winner"),
+    Key("levers", "dead_words", "list[str]", ["KILL", "NULL", "REGRESS"], "ledger verdicts that mark a dead lever"),
+    Key("levers", "diagnostic_markers", "list[str]", ["PROBE", "NOOP", "POISON", "XOR"],
+        "name fragments that mark a diagnostic lever"),
+    Key("levers", "leave_untouched", "list[str]", [], "levers that must never be hard-wired or removed"),
+    Key("levers", "geometry", "table", {}, "production geometry, e.g. `{world_size = 8}`, to evaluate guards"),
+    Key("levers", "surface", "list[str]", [], "globs of the files a lever change may touch (default-build gate); empty: any"),
+    Key("levers", "abi_files", "list[str]", [], "files whose changes alter the ABI surface"),
+    Key("levers", "abi_forbidden_tokens", "list[str]", [], "tokens that must not appear in the ABI files"),
+    # -- commit-message guard (issue #5)
+    Key("message", "disable", "list[str]", [], "rule ids switched off"),
+    Key("message", "co_author", "str", "required", "`required`: at least one Co-Authored-By trailer; `validate`: only check the ones present"),
+    Key("message", "co_authors", "list[str]", [], "Co-Authored-By values the template pre-fills"),
+    Key("message", "sections", "table", {
+        "hard_wired": "Hard-wired", "reverted": "Reverted", "diagnostics": "Diagnostics removed",
+        "abi": "ABI", "verification": "Verification", "pre_merge_gate": "Pre-merge gate",
+    }, "the names of the lever sections of a cleanup message"),
+    # -- revert guard (issue #3)
+    Key("revert", "window", "int", 150, "first-parent commits of BASE examined as candidates"),
+    Key("revert", "since", "str", "", "only candidates newer than this date (git date syntax); empty: no bound"),
+    Key("revert", "exclude", "list[str]", [], "gitignore-style patterns of generated files never reported"),
+    Key("revert", "ack_file", "str", ".leverguard-acks", "file of reviewed findings: one SHA or #N and a reason per line"),
+    Key("revert", "override_label", "str", "leverguard: allow-revert", "PR label that declares every finding (bot)"),
+)
+
+_KEYS_BY_SECTION: dict[str, dict[str, Key]] = {}
+for _key in KEYS:
+    _KEYS_BY_SECTION.setdefault(_key.section, {})[_key.name] = _key
+SECTIONS = tuple(_KEYS_BY_SECTION)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The effective configuration: every key's value and where it came from."""
+
+    values: Mapping[str, Any]
+    origins: Mapping[str, str] = field(default_factory=dict)
+    source: str | None = None  # the file read, relative to the root, or None
+
+    def get(self, dotted: str) -> Any:
+        return self.values[dotted]
+
+    def origin(self, dotted: str) -> str:
+        return self.origins.get(dotted, DEFAULT_ORIGIN)
+
+
+def defaults() -> Config:
+    return Config({key.dotted: key.default for key in KEYS})
+
+
+def find_file(root: str) -> tuple[str, str] | None:
+    """(file name, path) of the configuration file at the root; `.leverguard.toml` wins."""
+    dedicated = os.path.join(root, DEDICATED_FILE)
+    if os.path.isfile(dedicated):
+        return DEDICATED_FILE, dedicated
+    pyproject = os.path.join(root, PYPROJECT)
+    if os.path.isfile(pyproject):
+        return PYPROJECT, pyproject
+    return None
+
+
+def load(root: str) -> Config:
+    """The configuration of the repository whose working tree is at `root`."""
+    found = find_file(root)
+    if found is None:
+        return defaults()
+    name, path = found
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"{name}: cannot read it ({exc.strerror}): fix its permissions") from exc
+    return parse(text, name)
+
+
+def parse(text: bytes, name: str) -> Config:
+    """Parse a `.leverguard.toml` or `pyproject.toml` read from disk or from a commit."""
+    try:
+        document = tomllib.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{name}: invalid TOML ({exc}): fix the file") from exc
+    if name.endswith(PYPROJECT):
+        table = document.get("tool", {}).get("leverguard")
+        if table is None:
+            return defaults()
+        where = "[tool.leverguard]"
+    else:
+        table, where = document, "the top level"
+    return _validate(table, name, where)
+
+
+def _validate(table: Mapping[str, Any], name: str, where: str) -> Config:
+    values = {key.dotted: key.default for key in KEYS}
+    origins: dict[str, str] = {}
+    for raw_name, raw_value in table.items():
+        if raw_name in _KEYS_BY_SECTION and raw_name != "":
+            if not isinstance(raw_value, dict):
+                raise ConfigError(f"{name}: [{raw_name}] must be a table, got {_kind_of(raw_value)}")
+            for sub_name, sub_value in raw_value.items():
+                key = _lookup(name, raw_name, sub_name, f"[{raw_name}]")
+                values[key.dotted] = _check_type(name, key, sub_value)
+                origins[key.dotted] = name
+            continue
+        key = _lookup(name, "", raw_name, where)
+        values[key.dotted] = _check_type(name, key, raw_value)
+        origins[key.dotted] = name
+    return Config(values, origins, name)
+
+
+def _lookup(name: str, section: str, key_name: str, where: str) -> Key:
+    known = _KEYS_BY_SECTION.get(section, {})
+    if key_name not in known:
+        choices = ", ".join(sorted(known) + ([f"[{s}]" for s in SECTIONS if s] if not section else []))
+        raise ConfigError(f"{name}: unknown key '{key_name}' in {where}: known keys are {choices}")
+    return known[key_name]
+
+
+def _check_type(name: str, key: Key, value: Any) -> Any:
+    ok = {
+        "str": isinstance(value, str),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "bool": isinstance(value, bool),
+        "list[str]": isinstance(value, list) and all(isinstance(item, str) for item in value),
+        "table": isinstance(value, dict),
+    }[key.kind]
+    if not ok:
+        wanted = {"list[str]": "a list of strings", "table": "a table", "int": "an integer",
+                  "bool": "true or false", "str": "a string"}[key.kind]
+        raise ConfigError(f"{name}: key '{key.dotted}' must be {wanted}, got {_kind_of(value)}")
+    return value
+
+
+def _kind_of(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def forbidden_rules(config: Config) -> list[tuple[str, str]]:
+    """(pattern, origin) of every forbidden pattern, defaults or replaced, plus the extras."""
+    rules = [(p, config.origin("forbidden_paths")) for p in config.get("forbidden_paths")]
+    rules += [(p, config.origin("extra_forbidden_paths")) for p in config.get("extra_forbidden_paths")]
+    return rules
+
+
+def to_toml(config: Config) -> str:
+    """The effective configuration as a `.leverguard.toml` document."""
+    import tomli_w
+
+    document: dict[str, Any] = {}
+    for key in KEYS:
+        target = document if not key.section else document.setdefault(key.section, {})
+        target[key.name] = config.get(key.dotted)
+    header = f"# effective leverguard configuration: defaults + {config.source or 'no file'}\n"
+    return header + tomli_w.dumps(document)

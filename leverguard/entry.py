@@ -1,0 +1,46 @@
+"""The `leverguard` console script: hook commands take a lean path, the rest goes to click.
+
+Hooks run on every commit, so `check-paths` (and `hook ...`) must not pay for click's import;
+every other command is parsed by the click CLI in `cli.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Sequence
+
+# hook id -> the command it runs, as used by .pre-commit-hooks.yaml and hooks/.
+HOOKS: dict[str, tuple[str, ...]] = {
+    "leverguard-paths": ("check-paths",),
+}
+
+
+def skipped(hook_id: str, environ: dict[str, str] | os._Environ[str]) -> bool:
+    """SKIP=id1,id2 as the pre-commit framework reads it, honoured by the plain hooks too."""
+    return hook_id in {part.strip() for part in environ.get("SKIP", "").split(",")}
+
+
+def _run_hook(args: Sequence[str]) -> int:
+    if not args or args[0] not in HOOKS:
+        print(f"leverguard: error: unknown hook id {args[0] if args else ''!r}: "
+              f"known ids are {', '.join(HOOKS)}", file=sys.stderr)
+        return 2
+    if skipped(args[0], os.environ):
+        print(f"leverguard: {args[0]} skipped (SKIP)", file=sys.stderr)
+        return 0
+    return main([*HOOKS[args[0]], *args[1:]])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args else ""
+    if command == "hook":
+        return _run_hook(args[1:])
+    if command == "check-paths":
+        from leverguard import paths
+
+        return paths.main(args[1:])
+    from leverguard import cli
+
+    return cli.main(args)

@@ -1,0 +1,146 @@
+"""`leverguard check-paths`: no local artifact (scratch/, caches, CSV outputs) is ever committed.
+
+This is the leanest path in the tool: it runs on every commit, so it imports neither click
+nor the config parser on a warm start. Patterns compiled by pathspec are cached inside
+the git directory, keyed by the configuration files' identity (see `rulecache`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple, Sequence
+
+from leverguard import rulecache
+from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError, guarded
+from leverguard.quoting import quote_path
+
+USAGE = """usage: leverguard check-paths [--format text|json] [--] [PATH...]
+
+Refuse staged paths that match a forbidden pattern (scratch/, .claude/, *.csv, ...).
+With no PATH, check what the index adds, copies, modifies, renames to or type-changes;
+deleting a forbidden file is cleanup and always allowed. Exit 0 clean, 1 forbidden, 2 error.
+"""
+
+
+class PathFinding(NamedTuple):
+    """A staged path and the forbidden pattern it matches."""
+
+    path: str
+    pattern: str
+    origin: str  # "default" or the configuration file that set the pattern
+
+    rule = "forbidden-path"
+
+
+def check(paths: Sequence[str], rules: rulecache.Rules) -> list[PathFinding]:
+    """Every path that matches a forbidden pattern and no allowed one."""
+    findings = []
+    for path in paths:
+        hit = rules.forbidden_match(path)
+        if hit is not None and not rules.allowed(path):
+            findings.append(PathFinding(path, hit.pattern, hit.origin))
+    return findings
+
+
+def find_root(start: str) -> tuple[str, str] | None:
+    """(working tree root, git dir) found by walking up from `start`, without running git."""
+    current = os.path.abspath(start)
+    while True:
+        dot_git = os.path.join(current, ".git")
+        if os.path.isdir(dot_git):
+            return current, dot_git
+        if os.path.isfile(dot_git):  # a worktree or submodule: "gitdir: PATH"
+            with open(dot_git, encoding="utf-8", errors="surrogateescape") as fh:
+                target = fh.read().strip().removeprefix("gitdir:").strip()
+            return current, os.path.normpath(os.path.join(current, target))
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _locate(cwd: str) -> tuple[str, str]:
+    found = find_root(cwd)
+    if found is not None and "GIT_DIR" not in os.environ:
+        return found
+    from leverguard import git  # GIT_DIR or an unusual layout: ask git itself
+
+    return git.toplevel(cwd), git.git_dir(cwd)
+
+
+def _staged(root: str) -> list[str]:
+    from leverguard import git
+
+    return [git.fsdecode(name) for name in git.staged_names(root)]
+
+
+def _relative(paths: Sequence[str], cwd: str, root: str) -> list[str]:
+    if os.path.samefile(cwd, root):
+        return [os.path.normpath(p).replace(os.sep, "/") for p in paths]
+    return [os.path.relpath(os.path.abspath(p), root).replace(os.sep, "/") for p in paths]
+
+
+def report_text(findings: Sequence[PathFinding], config_name: str) -> str:
+    lines = [f"{quote_path(f.path)}: forbidden by '{f.pattern}' ({f.origin})" for f in findings]
+    import shlex
+
+    names = " ".join(shlex.quote(f.path) for f in findings)
+    lines.append(
+        f"hint: unstage with 'git restore --staged -- {names}', or allow a path by adding it to "
+        f"allowed_paths in {config_name}"
+    )
+    return "\n".join(lines)
+
+
+def report_json(findings: Sequence[PathFinding]) -> str:
+    import json
+
+    rows = [{"rule": f.rule, "path": f.path, "pattern": f.pattern, "origin": f.origin} for f in findings]
+    return json.dumps({"findings": rows}, indent=2, ensure_ascii=False)
+
+
+def _parse(argv: Sequence[str]) -> tuple[str, list[str]] | None:
+    fmt, files, rest = "text", [], list(argv)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--":
+            files += rest
+            break
+        if arg in ("-h", "--help"):
+            return None
+        if arg == "--format" or arg.startswith("--format="):
+            fmt = arg.partition("=")[2] or (rest.pop(0) if rest else "")
+            if fmt not in ("text", "json"):
+                raise LeverguardError(f"--format must be text or json, not {fmt!r}")
+        elif arg.startswith("-") and arg != "-":
+            raise LeverguardError(f"check-paths: unknown option {arg!r}: see leverguard check-paths --help")
+        else:
+            files.append(arg)
+    return fmt, files
+
+
+def _run(argv: Sequence[str]) -> int:
+    parsed = _parse(argv)
+    if parsed is None:
+        print(USAGE, end="")
+        return EXIT_CLEAN
+    fmt, files = parsed
+    cwd = os.getcwd()
+    root, git_dir = _locate(cwd)
+    rules = rulecache.load(root, git_dir)
+    paths = _relative(files, cwd, root) if files else _staged(root)
+    findings = check(paths, rules)
+    if fmt == "json":
+        print(report_json(findings))
+    elif findings:
+        print(report_text(findings, rules.config_name), file=sys.stderr)
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return guarded(lambda: _run(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
