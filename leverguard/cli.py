@@ -8,14 +8,10 @@ from typing import Sequence
 import click
 
 from leverguard import __version__
-from leverguard.errors import LeverguardError, guarded
+from leverguard.commands import repo_option
+from leverguard.errors import guarded
 
 PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
-
-
-def _repo_option(func):  # type: ignore[no-untyped-def]
-    return click.option("--repo", "repo", default=".", show_default=True, metavar="DIR",
-                        help="The repository to work on.")(func)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,7 +30,7 @@ def check_paths(args: tuple[str, ...]) -> None:
 
 
 @cli.command("config")
-@_repo_option
+@repo_option
 def config_command(repo: str) -> None:
     """Print the effective configuration (defaults + file) as TOML."""
     from leverguard import config, git
@@ -43,7 +39,7 @@ def config_command(repo: str) -> None:
 
 
 @cli.command("install")
-@_repo_option
+@repo_option
 @click.option("--force", is_flag=True, help="Replace hooks leverguard did not write (kept as a backup).")
 def install_command(repo: str, force: bool) -> None:
     """Install leverguard's plain git hooks (respects core.hooksPath)."""
@@ -54,7 +50,7 @@ def install_command(repo: str, force: bool) -> None:
 
 
 @cli.command("uninstall")
-@_repo_option
+@repo_option
 def uninstall_command(repo: str) -> None:
     """Remove the hooks leverguard installed, and only those."""
     from leverguard import install
@@ -64,6 +60,13 @@ def uninstall_command(repo: str) -> None:
         click.echo(f"{action.what}: {action.path}")
     if not actions:
         click.echo("no leverguard hooks installed")
+
+
+# Each engine's commands live in leverguard/commands/<engine>.py and register here, one line each.
+# (issue #3: revert) from leverguard.commands import revert; revert.register(cli)
+# (issue #4: levers) from leverguard.commands import levers; levers.register(cli)
+# (issue #5: message) from leverguard.commands import message; message.register(cli)
+# (issue #6: bot) from leverguard.commands import bot; bot.register(cli)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
