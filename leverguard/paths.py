@@ -13,7 +13,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard import rulecache
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError, guarded
-from leverguard.quoting import quote_path
+from leverguard.quoting import quote_path, shell_quote
 
 USAGE = """usage: leverguard check-paths [--format text|json] [--] [PATH...]
 
@@ -83,12 +83,10 @@ def _relative(paths: Sequence[str], cwd: str, root: str) -> list[str]:
 
 def report_text(findings: Sequence[PathFinding], config_name: str) -> str:
     lines = [f"{quote_path(f.path)}: forbidden by '{f.pattern}' ({f.origin})" for f in findings]
-    import shlex
-
-    names = " ".join(shlex.quote(f.path) for f in findings)
+    names = " ".join(shell_quote(f.path) for f in findings)
     lines.append(
-        f"hint: unstage with 'git restore --staged -- {names}', or allow a path by adding it to "
-        f"allowed_paths in {config_name}"
+        f"hint: unstage with: git restore --staged -- {names}   (or allow a path: add it to "
+        f"allowed_paths in {config_name})"
     )
     return "\n".join(lines)
 

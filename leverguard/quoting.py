@@ -30,3 +30,14 @@ def quote_path(path: str) -> str:
             out.append(char)
     text = "".join(out)
     return f'"{text}"' if quoted else text
+
+
+def shell_quote(path: str) -> str:
+    """`path` as a POSIX shell word a user can paste; control and undecodable bytes use $'...'."""
+    if all(0x20 <= ord(c) != 0x7F and not 0xDC80 <= ord(c) <= 0xDCFF for c in path):
+        import shlex
+
+        return shlex.quote(path)
+    body = quote_path(path)
+    body = body[1:-1] if body.startswith('"') else body
+    return "$'" + body.replace('\\"', '"').replace("'", "\\'") + "'"
