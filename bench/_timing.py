@@ -1,0 +1,57 @@
+"""Shared benchmark plumbing: interleaved repetitions, medians, and ratios against floors."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+from typing import Mapping, Sequence
+
+
+def time_once(cmd: Sequence[str], cwd: str, env: Mapping[str, str] | None = None,
+              ok: Sequence[int] = (0, 1)) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in ok:
+        raise SystemExit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()}")
+    return elapsed
+
+
+def medians(commands: Mapping[str, Sequence[str]], cwd: str, repeat: int,
+            env: Mapping[str, str] | None = None, warmup: int = 2) -> dict[str, float]:
+    """Median wall time of each command in seconds; runs are interleaved so load drifts hit all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(warmup + repeat):
+        for name, cmd in commands.items():
+            elapsed = time_once(cmd, cwd, env)
+            if round_ >= warmup:
+                samples[name].append(elapsed)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+ROOT = __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+
+
+def user_venv(extra: Sequence[str] = ()) -> str:
+    """bin/ of a venv holding a regular (non-editable) install of this checkout, as users get it.
+
+    An editable install adds an import hook to every interpreter start-up (~25 ms), which
+    would hide the hook's own cost; the pre-commit framework also installs hook repositories
+    non-editable. The venv is kept in bench/.work/ and leverguard is reinstalled each run.
+    """
+    import os
+    import sys
+
+    venv = os.path.join(ROOT, "bench", ".work", "venv")
+    bin_dir = os.path.join(venv, "bin")
+    if not os.path.exists(os.path.join(bin_dir, "python")):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", ROOT, *extra], check=True)
+    subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--force-reinstall", ROOT], check=True)
+    return bin_dir
