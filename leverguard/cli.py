@@ -63,7 +63,7 @@ def uninstall_command(repo: str) -> None:
 
 
 # Each engine's commands live in leverguard/commands/<engine>.py and register here, one line each.
-# (issue #3: revert) from leverguard.commands import revert; revert.register(cli)
+from leverguard.commands import revert; revert.register(cli)  # issue #3
 # (issue #4: levers) from leverguard.commands import levers; levers.register(cli)
 # (issue #5: message) from leverguard.commands import message; message.register(cli)
 # (issue #6: bot) from leverguard.commands import bot; bot.register(cli)

@@ -1,0 +1,54 @@
+"""Per-run state shared by check-revert and audit: object reader, caches, exclusion rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from leverguard import git
+from leverguard.revert.lines import LineCache
+from leverguard.revert.model import Commit
+from leverguard.revert.signals import change_lines
+
+MAX_COUNTED_FILES = 400  # candidates touching more files: count their lines on undone paths only
+
+
+@dataclass
+class Context:
+    """Reader and caches that live for one command run (audit reuses them across commits)."""
+
+    repo: str
+    reader: git.ObjectReader
+    cache: LineCache
+    reported: Callable[[bytes], bool]  # False for excluded and generated paths
+    line_level: Callable[[bytes], bool]  # False for `-diff` / binary-attributed paths
+    _touched: dict[str, int] = field(default_factory=dict)
+    _inner: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+
+    def touched_lines(self, commit: Commit) -> int:
+        """The commit's non-trivial changed lines over its reported text files (cached by commit)."""
+        if commit.sha not in self._touched:
+            changes = [c for c in commit.changes if self.reported(c.path)]
+            total = 0
+            if len(changes) <= MAX_COUNTED_FILES:
+                total = sum(change_lines(c, self.cache)[0] for c in changes)
+            self._touched[commit.sha] = total
+        return self._touched[commit.sha]
+
+    def inner(self, commit: Commit) -> list[tuple[str, str, str]]:
+        """(sha, email, name) of the commits a merge brought in; the commit itself otherwise."""
+        if commit.sha not in self._inner:
+            if commit.is_merge:
+                records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%ae%x1f%an", self.repo)
+                rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f")) for r in records]
+                self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows if len(r) == 3]
+            else:
+                self._inner[commit.sha] = [(commit.sha, commit.author_email, commit.author_name)]
+        return self._inner[commit.sha]
+
+    def folder_existed(self, commit: Commit, folder: bytes) -> bool:
+        """Whether FOLDER existed in the commit's first parent (a module folder the commit created)."""
+        if not commit.parents:
+            return False
+        found = self.reader.read(f"{commit.parents[0]}:{git.fsdecode(folder)}")
+        return found is not None

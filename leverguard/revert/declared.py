@@ -1,0 +1,110 @@
+"""Declarations: revert wording plus a specific reference, `This reverts commit`, trailers, acks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from leverguard.revert.model import Commit
+
+REVERT_WORDS = re.compile(
+    r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
+    r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying))\b", re.IGNORECASE)
+REVERTS_COMMIT = re.compile(r"\b(?:reverts|backed out changeset|rollback of commit) ([0-9a-f]{7,40})\b", re.IGNORECASE)
+ACK_TRAILER = re.compile(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+SHA = re.compile(r"\b[0-9a-f]{7,40}\b")
+PR_REF = re.compile(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
+QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
+PR_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
+REVERT_SUBJECT = re.compile(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """References that a text declares as reverted (SHA prefixes, PR numbers, quoted subjects)."""
+
+    shas: frozenset[str] = frozenset()
+    prs: frozenset[int] = frozenset()
+    subjects: frozenset[str] = frozenset()
+    reasons: dict[str, str] = field(default_factory=dict, compare=False)  # ref -> why (ack file)
+
+    def matches(self, commit: Commit, inner: Iterable[str] = ()) -> str | None:
+        """The reference that declares COMMIT (or a commit inside it), or None."""
+        for sha in (commit.sha, *inner):
+            for prefix in self.shas:
+                if sha.startswith(prefix):
+                    return prefix
+        number = pr_number(commit)
+        if number is not None and number in self.prs:
+            return f"#{number}"
+        titles = {commit.subject.strip().lower(), pr_title(commit).lower()}
+        found = titles & self.subjects
+        return f'"{found.pop()}"' if found else None
+
+
+def parse_refs(text: str) -> tuple[set[str], set[int]]:
+    """SHA prefixes and PR numbers named in TEXT (a line, a trailer value or an override)."""
+    shas = {m.group(0).lower() for m in SHA.finditer(text) if not m.group(0).isdigit()}
+    return shas, {int(m.group(1)) for m in PR_REF.finditer(text)}
+
+
+def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
+    """The declarations in commit messages of the range, the PR text, and explicit overrides."""
+    shas: set[str] = set()
+    prs: set[int] = set()
+    subjects: set[str] = set()
+    for ref in extra:
+        found_shas, found_prs = parse_refs(ref)
+        shas |= found_shas
+        prs |= found_prs
+    for text in texts:
+        shas.update(m.group(1).lower() for m in REVERTS_COMMIT.finditer(text))
+        for trailer in ACK_TRAILER.finditer(text):
+            found_shas, found_prs = parse_refs(trailer.group(1))
+            shas |= found_shas
+            prs |= found_prs
+        for line in text.splitlines():
+            if REVERT_WORDS.search(line):
+                found_shas, found_prs = parse_refs(line)
+                shas |= found_shas
+                prs |= found_prs
+                subjects.update(q.strip().lower() for q in QUOTED.findall(line))
+    return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects))
+
+
+def parse_acks(text: str) -> Declarations:
+    """The ack file: one `SHA reason` or `#N reason` per line; `# ...` lines are comments."""
+    shas: set[str] = set()
+    prs: set[int] = set()
+    reasons: dict[str, str] = {}
+    for raw in text.splitlines():
+        ref, _, reason = raw.strip().partition(" ")
+        if re.fullmatch(r"#\d+", ref):
+            prs.add(int(ref[1:]))
+        elif re.fullmatch(r"[0-9a-fA-F]{7,40}", ref):
+            shas.add(ref.lower())
+        else:
+            continue
+        reasons[ref.lower()] = reason.strip()
+    return Declarations(frozenset(shas), frozenset(prs), frozenset(), reasons)
+
+
+def pr_number(commit: Commit) -> int | None:
+    """The pull-request number in a subject: `Merge pull request #N ...` or a `(#N)` suffix."""
+    match = PR_SUBJECT.search(commit.subject)
+    if match is None:
+        return None
+    return int(match.group(1) or match.group(2))
+
+
+def pr_title(commit: Commit) -> str:
+    """A merge commit's PR title (the body's first line), else the subject."""
+    if commit.subject.startswith("Merge pull request") and commit.body:
+        return commit.body.splitlines()[0].strip()
+    return commit.subject.strip()
+
+
+def is_revert(commit: Commit) -> bool:
+    """A commit that itself reverts something: undoing it re-lands the original (not a silent revert)."""
+    return bool(REVERT_SUBJECT.match(pr_title(commit))) or "This reverts commit" in commit.body

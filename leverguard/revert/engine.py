@@ -1,0 +1,124 @@
+"""check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from leverguard import git
+from leverguard.config import Config
+from leverguard.revert import candidates, landing, settings
+from leverguard.revert.attribution import Landed, findings
+from leverguard.revert.context import Context
+from leverguard.revert.declared import from_texts
+from leverguard.revert.findings import RevertFinding, blocks
+from leverguard.revert.index import PathIndex
+from leverguard.revert.lines import LineCache
+from leverguard.revert.signals import collect, moved_out
+
+RANGE_FORMAT = "%H%x1f%ae%x1f%B"
+
+
+@dataclass(frozen=True)
+class RevertOptions:
+    """How to check; `None` window/since take the values configured at BASE (150, no bound)."""
+
+    window: int | None = None
+    since: str | None = None
+    strict: bool = False
+    pr_body: str | None = None
+    extra_declared: tuple[str, ...] = ()  # e.g. ("#221", "abc1234") from a PR label or body override
+    own_pr: int | None = None  # skip candidates carrying the PR's own number
+    config: Config | None = None  # None: read config and ack file from the BASE commit
+
+
+@dataclass(frozen=True)
+class RevertReport:
+    """The result of one check: the JSON contract of issue #3 plus a few extra fields."""
+
+    base: str
+    head: str
+    merge_base: str
+    approximate: bool
+    findings: tuple[RevertFinding, ...]
+    strict: bool = False
+    empty: bool = False
+    merge_base_time: int = 0
+    candidates: int = 0
+    landing_paths: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base, "head": self.head, "merge_base": self.merge_base,
+            "approximate": self.approximate, "findings": [f.to_dict() for f in self.findings],
+            "empty": self.empty, "candidates": self.candidates, "landing_paths": self.landing_paths,
+            "notes": list(self.notes),
+        }
+
+    def exit_code(self) -> int:
+        return 1 if any(blocks(f, self.strict) for f in self.findings) else 0
+
+
+def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
+    """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
+    land = landing.compute(repo, base, head)
+    with git.ObjectReader(repo) as reader:
+        conf = settings.load(reader, land.base, options.config)
+        base_time = _commit_time(reader, land.merge_base)
+        if land.empty:
+            note = "HEAD is already contained in BASE: landing it changes nothing"
+            return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
+                                base_time, notes=(note,))
+        size = options.window if options.window is not None else conf.config.get("revert.window")
+        since = options.since if options.since is not None else conf.config.get("revert.since")
+        window = candidates.window(repo, land.base, size, since)
+        ctx = Context(repo, reader, LineCache(reader), conf.rules.reported, conf.rules.line_level)
+        landed = _landed(repo, land, options, conf)
+        found = run_signals(land.changes, window, 0, len(window), landed, ctx)
+    notes = _notes(repo, window, size, land.approximate)
+    return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
+                        False, base_time, len(window), len(land.changes), notes)
+
+
+def run_signals(changes: Any, commits: Any, lo: int, hi: int, landed: Landed, ctx: Context,
+                index: PathIndex | None = None) -> list[RevertFinding]:
+    """Signals of CHANGES against commits [lo, hi) of a newest-first list, judged into findings."""
+    index = index if index is not None else PathIndex(commits)
+    hits, model = collect(changes, index, lo, hi, ctx.cache, ctx.line_level)
+    if not hits or model is None:
+        return []
+    hits = [h for h in hits if not moved_out(h, model, ctx.cache)]
+    return findings(hits, commits, landed, ctx, model.all_added)
+
+
+def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings) -> Landed:
+    records = git.range_log(f"{land.merge_base}..{land.head}", RANGE_FORMAT, repo)
+    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 2) for r in records]
+    rows = [r for r in rows if len(r) == 3]
+    texts = [r[2] for r in rows] + ([options.pr_body] if options.pr_body else [])
+    declarations = from_texts(texts, options.extra_declared)
+    return Landed(land.changes, frozenset(r[1].lower() for r in rows), declarations, conf.acks,
+                  options.own_pr, frozenset(r[0] for r in rows))
+
+
+def _commit_time(reader: git.ObjectReader, sha: str) -> int:
+    found = reader.read(sha)
+    if found is None:
+        return 0
+    for line in found[1].split(b"\n"):
+        if line.startswith(b"committer "):
+            return int(line.rsplit(b" ", 2)[-2])
+        if not line:
+            break
+    return 0
+
+
+def _notes(repo: str, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:
+    notes = []
+    if approximate:
+        notes.append("landing HEAD conflicts with BASE: the branch's own change (merge base to HEAD) was checked instead")
+    if candidates.truncated_by_shallow(window, size, git.is_shallow(repo)):
+        notes.append(f"shallow clone: only {len(window)} of {size} candidate commits are present; "
+                     f"{landing.SHALLOW_ADVICE}")
+    return tuple(notes)

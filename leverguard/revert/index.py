@@ -1,0 +1,28 @@
+"""A path index over a newest-first list of first-parent commits, for window queries."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Sequence
+
+from leverguard.revert.model import Change, Commit
+
+
+class PathIndex:
+    """path -> positions of the commits that changed it; position 0 is the newest commit."""
+
+    def __init__(self, commits: Sequence[Commit]) -> None:
+        self.commits = commits
+        self._by_path: dict[bytes, list[tuple[int, Change]]] = {}
+        for position, commit in enumerate(commits):
+            for change in commit.changes:
+                self._by_path.setdefault(change.path, []).append((position, change))
+
+    def touching(self, path: bytes, lo: int, hi: int) -> list[tuple[int, Change]]:
+        """(position, change) of the commits in positions [lo, hi) that changed PATH, newest first."""
+        entries = self._by_path.get(path)
+        if not entries:
+            return []
+        start = bisect_left(entries, lo, key=lambda entry: entry[0])
+        stop = bisect_left(entries, hi, key=lambda entry: entry[0])
+        return entries[start:stop]

@@ -1,0 +1,55 @@
+"""The landing change: what merging or squashing HEAD into BASE would change in BASE's tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from leverguard import git
+from leverguard.errors import GitError
+from leverguard.revert.model import Change, parse_raw_fields
+
+SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
+
+
+@dataclass(frozen=True)
+class Landing:
+    """BASE, HEAD, their merge base, and the tree change landing HEAD would make to BASE."""
+
+    base: str
+    head: str
+    merge_base: str
+    approximate: bool  # merge-tree conflicted: the three-dot diff stands in for the landing
+    empty: bool  # HEAD is already contained in BASE: nothing would land
+    changes: tuple[Change, ...]
+
+
+def split_range(text: str) -> tuple[str, str]:
+    """`BASE..HEAD` or `BASE...HEAD` (both mean: what landing HEAD on BASE changes)."""
+    for separator in ("...", ".."):
+        if separator in text:
+            base, _, head = text.partition(separator)
+            return base or "HEAD", head or "HEAD"
+    raise GitError(f"not a range: {text!r}: give BASE..HEAD, e.g. origin/main..HEAD")
+
+
+def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
+    """The landing change of HEAD onto BASE; a clear error for unrelated or shallow histories."""
+    base, head = git.rev_parse(base_rev, repo), git.rev_parse(head_rev, repo)
+    bases = git.merge_bases(base, head, repo)
+    if not bases:
+        if git.is_shallow(repo):
+            raise GitError(f"{base_rev} and {head_rev} share no commit in this shallow clone: {SHALLOW_ADVICE}")
+        raise GitError(f"{base_rev} and {head_rev} have unrelated histories: check the range (BASE..HEAD)")
+    merge_base = bases[0]
+    if merge_base == head:
+        return Landing(base, head, merge_base, False, True, ())
+    if merge_base == base:  # fast-forward: a merge or squash commit on top of BASE, or a PR that is current
+        return Landing(base, head, merge_base, False, False, _diff(repo, base, head))
+    tree = git.merge_tree(base, head, repo)
+    if tree is None:  # conflicts: the branch's own change stands in for what landing would do
+        return Landing(base, head, merge_base, True, False, _diff(repo, merge_base, head))
+    return Landing(base, head, merge_base, False, False, _diff(repo, base, tree))
+
+
+def _diff(repo: str, old: str, new: str) -> tuple[Change, ...]:
+    return tuple(parse_raw_fields(git.diff_tree_raw(old, new, repo)))

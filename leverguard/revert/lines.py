@@ -1,0 +1,80 @@
+"""Normalized line multisets of blobs, read once through one `cat-file --batch` and cached by id."""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+
+from leverguard import git
+from leverguard.revert.model import State
+
+MAX_LINE_BLOB = 1 << 20  # blobs above 1 MiB: blob comparison only, no line-level work
+BINARY_PROBE = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
+MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
+TRIVIAL = frozenset(
+    b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
+    b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
+)
+_NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
+EMPTY: Counter[bytes] = Counter()
+
+
+def normalize(line: bytes) -> bytes | None:
+    """A line without any whitespace, or None when it is trivial (braces, `else`, short tokens)."""
+    squeezed = b"".join(line.split())
+    if squeezed in TRIVIAL or len(squeezed.translate(None, _NON_ALNUM)) < MIN_ALNUM:
+        return None
+    return squeezed
+
+
+@dataclass(frozen=True)
+class Text:
+    """A blob's non-trivial normalized lines, and its whole text without whitespace (reflow checks)."""
+
+    lines: Counter[bytes]
+    joined: bytes
+
+
+def is_text(data: bytes) -> bool:
+    return len(data) <= MAX_LINE_BLOB and b"\0" not in data[:BINARY_PROBE]
+
+
+class LineCache:
+    """Normalized texts by object id; binary, huge, gitlink or missing objects give None."""
+
+    def __init__(self, reader: git.ObjectReader, capacity: int = 8192) -> None:
+        self._reader = reader
+        self._cache: OrderedDict[str, Text | None] = OrderedDict()
+        self._capacity = capacity
+
+    def text(self, state: State | None) -> Text | None:
+        """The normalized text of a tree entry; an absent entry is the empty text."""
+        if state is None:
+            return Text(EMPTY, b"")
+        if not state.is_blob:
+            return None
+        if state.oid in self._cache:
+            self._cache.move_to_end(state.oid)
+            return self._cache[state.oid]
+        value = self._load(state.oid)
+        self._cache[state.oid] = value
+        if len(self._cache) > self._capacity:
+            self._cache.popitem(last=False)
+        return value
+
+    def _load(self, oid: str) -> Text | None:
+        found = self._reader.read(oid)
+        if found is None or found[0] != "blob" or not is_text(found[1]):
+            return None
+        raw = found[1].split(b"\n")
+        normalized = [n for n in map(normalize, raw) if n is not None]
+        return Text(Counter(normalized), b"".join(found[1].split()))
+
+
+def delta(old: Text, new: Text) -> tuple[Counter[bytes], Counter[bytes]]:
+    """(added, deleted) normalized lines from OLD to NEW, as multisets."""
+    return new.lines - old.lines, old.lines - new.lines
+
+
+def size(counter: Counter[bytes]) -> int:
+    return sum(counter.values())

@@ -1,0 +1,81 @@
+"""Immutable records the revert engine passes around: tree entries, changes, commits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ABSENT_MODE = "000000"
+GITLINK_MODE = "160000"
+
+
+@dataclass(frozen=True)
+class State:
+    """One path's entry in a tree: its mode and object id (a gitlink's id is the submodule commit)."""
+
+    mode: str
+    oid: str
+
+    @property
+    def is_gitlink(self) -> bool:
+        return self.mode == GITLINK_MODE
+
+    @property
+    def is_blob(self) -> bool:
+        return self.mode.startswith("10") or self.mode == "120000"
+
+
+@dataclass(frozen=True)
+class Change:
+    """A path's change between two trees; `None` stands for an absent path."""
+
+    path: bytes
+    old: State | None
+    new: State | None
+
+    @property
+    def added(self) -> bool:
+        return self.old is None and self.new is not None
+
+    @property
+    def deleted(self) -> bool:
+        return self.old is not None and self.new is None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """A first-parent commit with its change against its first parent."""
+
+    sha: str
+    parents: tuple[str, ...]
+    author_name: str
+    author_email: str
+    time: int
+    subject: str
+    body: str
+    changes: tuple[Change, ...]
+
+    @property
+    def is_merge(self) -> bool:
+        return len(self.parents) > 1
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+
+def parse_raw(meta: bytes, path: bytes) -> Change:
+    """One `--raw` record (`:old_mode new_mode old_oid new_oid STATUS`, path) as a Change."""
+    old_mode, new_mode, old_oid, new_oid, _status = meta.lstrip(b"\n:").decode().split(" ")
+    old = None if old_mode == ABSENT_MODE else State(old_mode, old_oid)
+    new = None if new_mode == ABSENT_MODE else State(new_mode, new_oid)
+    return Change(path, old, new)
+
+
+def parse_raw_fields(fields: list[bytes]) -> list[Change]:
+    """`diff-tree -z --raw --no-renames` output: alternating meta and path fields."""
+    return [parse_raw(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
+
+
+def display(path: bytes) -> str:
+    """A path for people and JSON: non-UTF-8 bytes shown as `\\xNN` escapes."""
+    return path.decode("utf-8", "backslashreplace")

@@ -1,0 +1,101 @@
+"""Reports for people: text paragraphs for terminals, markdown for PR comments and check runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from leverguard.report import markdown_escape
+from leverguard.revert.findings import RevertFinding, blocks
+
+if TYPE_CHECKING:
+    from leverguard.revert.engine import RevertReport
+
+MAX_PATHS = 20  # paths listed per finding before "... and N more"
+
+
+def age(seconds: int) -> str:
+    """A coarse duration: 45s, 12min, 5h, 3d."""
+    seconds = abs(seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def when(finding: RevertFinding, merge_base_time: int) -> str:
+    delta = merge_base_time - finding.time
+    if merge_base_time == 0:
+        return ""
+    if delta == 0:
+        return ", merged as the merge base"
+    return f", merged {age(delta)} {'before' if delta >= 0 else 'after'} the merge base"
+
+
+def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD") -> str:
+    """`error: HEAD undoes 18/18 files of #221 "subject" (a1b2c3d by X, merged 2h before ...) -- ...`"""
+    tally = finding.tally
+    name = f"#{finding.pr}" if finding.pr is not None else finding.commit[:7]
+    status = finding.explanation or "not declared in any commit message of the range"
+    return (f"{finding.severity}: {who} undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
+            f'"{finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time)}) '
+            f"-- {status}")
+
+
+def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD") -> str:
+    lines = [headline(finding, merge_base_time, who)]
+    if finding.tally.touched_lines:
+        lines.append(f"  {finding.tally.undone_lines}/{finding.tally.touched_lines} of its non-trivial lines undone")
+    for folder in finding.tally.whole_folders:
+        lines.append(f"  {folder}/: the whole folder it created is deleted")
+    for item in finding.evidence[:MAX_PATHS]:
+        lines.append(f"  {item.path}: {item.kind}: {item.detail}")
+    if len(finding.evidence) > MAX_PATHS:
+        lines.append(f"  ... and {len(finding.evidence) - MAX_PATHS} more paths")
+    return "\n".join(lines)
+
+
+def to_text(report: RevertReport) -> str:
+    """One paragraph per finding, then a one-line verdict."""
+    paragraphs = [finding_text(f, report.merge_base_time) for f in report.findings]
+    paragraphs += [f"note: {note}" for note in report.notes]
+    paragraphs.append(verdict(report))
+    return "\n\n".join(paragraphs)
+
+
+def verdict(report: RevertReport) -> str:
+    if report.empty:
+        return "ok: nothing to check, HEAD is already contained in BASE"
+    failing = sum(1 for f in report.findings if blocks(f, report.strict))
+    checked = f"{report.landing_paths} changed paths against {report.candidates} first-parent commits"
+    if failing:
+        return f"FAIL: {failing} silent revert{'s' if failing > 1 else ''} ({checked})"
+    if report.findings:
+        return f"ok: {len(report.findings)} finding(s) below the failing severity ({checked})"
+    return f"ok: no earlier work undone ({checked})"
+
+
+def finding_markdown(finding: RevertFinding, merge_base_time: int) -> str:
+    name = f"#{finding.pr}" if finding.pr is not None else f"`{finding.commit[:7]}`"
+    tally = finding.tally
+    status = markdown_escape(finding.explanation) if finding.explanation else "**not declared** in any commit message"
+    rows = [f"| `{markdown_escape(e.path)}` | {e.kind} | {markdown_escape(e.detail)} |"
+            for e in finding.evidence[:MAX_PATHS]]
+    more = [f"\n... and {len(finding.evidence) - MAX_PATHS} more paths"] if len(finding.evidence) > MAX_PATHS else []
+    return "\n".join([
+        f"**{finding.severity}**: undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
+        f"\"{markdown_escape(finding.subject)}\" (`{finding.commit[:7]}` by {markdown_escape(finding.author)}"
+        f"{when(finding, merge_base_time)}) -- {status}", "",
+        "| path | signal | what happened |", "| --- | --- | --- |", *rows, *more])
+
+
+def to_markdown(report: RevertReport) -> str:
+    """The body of a PR comment or check run."""
+    parts = ["### leverguard check-revert", ""]
+    if report.findings:
+        parts += [finding_markdown(f, report.merge_base_time) + "\n" for f in report.findings]
+    parts += [f"> note: {markdown_escape(n)}" for n in report.notes]
+    parts.append(verdict(report))
+    if any(blocks(f, report.strict) for f in report.findings):
+        parts.append("\nIf this is intended, say so in the PR description or a commit message "
+                     "(`This reverts commit SHA`, or `Leverguard-Revert-Ack: #N`).")
+    return "\n".join(parts)

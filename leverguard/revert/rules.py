@@ -1,0 +1,51 @@
+"""Which paths are reported and which get line-level work: config excludes and `.gitattributes`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import pathspec
+
+from leverguard import git
+
+GENERATED_ATTRS = ("linguist-generated", "linguist-generated=true", "linguist-vendored", "linguist-vendored=true")
+NO_DIFF_ATTRS = ("-diff", "binary", "-text")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Path predicates: reported (not excluded or generated) and line_level (diffable text)."""
+
+    reported: Callable[[bytes], bool]
+    line_level: Callable[[bytes], bool]
+
+
+def build(exclude: Sequence[str], gitattributes: str) -> Rules:
+    """Rules from `revert.exclude` patterns and the root `.gitattributes` read from the checked BASE."""
+    generated, no_diff = list(exclude), []
+    for line in gitattributes.splitlines():
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        if any(attr in GENERATED_ATTRS for attr in parts[1:]):
+            generated.append(parts[0])
+        if any(attr in NO_DIFF_ATTRS for attr in parts[1:]):
+            no_diff.append(parts[0])
+    skip = _matcher(generated)
+    flat = _matcher(no_diff)
+    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path))
+
+
+def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
+    if not patterns:
+        return lambda path: False
+    spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    cache: dict[bytes, bool] = {}
+
+    def match(path: bytes) -> bool:
+        if path not in cache:
+            cache[path] = spec.match_file(git.fsdecode(path))
+        return cache[path]
+
+    return match

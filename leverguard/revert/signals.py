@@ -1,0 +1,166 @@
+"""Signals that a landing change undoes earlier commits: exact blob rollbacks and inverse hunks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from leverguard.revert.index import PathIndex
+from leverguard.revert.lines import LineCache, Text, delta, size
+from leverguard.revert.model import Change, State
+
+FILE_SHARE = 0.8  # inverse-hunk: share of a candidate's change to a file that must be undone
+MIN_FILE_LINES = 3  # inverse-hunk: fewest undone lines for a file to count
+EXPLAINED_SHARE = 2 / 3  # rewrite guard: share of HEAD's net change in a file explained by undoing
+
+
+@dataclass(frozen=True)
+class PathHit:
+    """One path of one candidate that the landing change undoes, and how."""
+
+    position: int  # the candidate's position in the path index
+    path: bytes
+    kind: str  # "rollback", "resurrected", "deleted-added" or "inverse-hunk"
+    lines: int  # the candidate's non-trivial lines on this path that are undone
+    total: int  # the candidate's non-trivial lines on this path
+    text: bool  # False for binary, huge, symlink-less gitlink objects: blob comparison only
+    before: int | None = None  # position of the commit the path was rolled back to before
+    change: Change | None = field(default=None, compare=False)  # the candidate's change to the path
+
+
+@dataclass(frozen=True)
+class HeadLines:
+    """The landing change's line model after cancelling what it merely moves."""
+
+    net_added: dict[bytes, Counter[bytes]]
+    net_deleted: dict[bytes, Counter[bytes]]
+    all_added: Counter[bytes]
+
+
+def exact_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], cache: LineCache) -> list[PathHit]:
+    """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate."""
+    target = head.new
+    for k, (position, change) in enumerate(entries):
+        if change.old != target:
+            continue
+        hits = [_exact(path, head, position, change, cache, None)]
+        if target is not None:  # every later change to the path is gone with the rollback
+            hits += [_exact(path, head, p, c, cache, position) for p, c in entries[:k]]
+        return hits
+    return []
+
+
+def _exact(path: bytes, head: Change, position: int, change: Change, cache: LineCache, before: int | None) -> PathHit:
+    if head.new is None:
+        kind = "deleted-added"
+    elif head.old is None and change.new is None and before is None:
+        kind = "resurrected"
+    else:
+        kind = "rollback"
+    total, text = change_lines(change, cache)
+    return PathHit(position, path, kind, total, total, text, before, change)
+
+
+def change_lines(change: Change, cache: LineCache) -> tuple[int, bool]:
+    """(non-trivial lines a change adds plus deletes, whether both sides are text)."""
+    old, new = cache.text(change.old), cache.text(change.new)
+    if old is None or new is None:
+        return 0, False
+    added, deleted = delta(old, new)
+    return size(added) + size(deleted), True
+
+
+def head_lines(changes: Sequence[Change], cache: LineCache, line_level: Callable[[bytes], bool]) -> HeadLines:
+    """Cancel lines HEAD deletes in one place and adds in another (moves, re-indentation) globally."""
+    added: dict[bytes, Counter[bytes]] = {}
+    deleted: dict[bytes, Counter[bytes]] = {}
+    for change in changes:
+        old, new = cache.text(change.old), cache.text(change.new)
+        if old is None or new is None or not line_level(change.path):
+            continue
+        added[change.path], deleted[change.path] = delta(old, new)
+    all_added: Counter[bytes] = sum(added.values(), Counter())
+    all_deleted: Counter[bytes] = sum(deleted.values(), Counter())
+    net_added = {p: c - all_deleted for p, c in added.items()}
+    net_deleted = {p: c - all_added for p, c in deleted.items()}
+    return HeadLines(net_added, net_deleted, all_added)
+
+
+def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], model: HeadLines,
+                 cache: LineCache) -> list[PathHit]:
+    """Candidates whose lines in PATH HEAD removes again (and whose removed lines come back)."""
+    new_text = cache.text(head.new)
+    if path not in model.net_added or new_text is None:
+        return []
+    net_deleted = _still_gone(model.net_deleted[path], new_text)
+    net_added = model.net_added[path]
+    changed = size(net_deleted) + size(net_added)
+    if changed == 0:
+        return []
+    explained: Counter[bytes] = Counter()
+    scored = []
+    for position, change in entries:
+        old, new = cache.text(change.old), cache.text(change.new)
+        if old is None or new is None:
+            continue
+        c_added, c_deleted = delta(old, new)
+        undone = (c_added & net_deleted) + (c_deleted & net_added)
+        explained |= undone
+        scored.append((position, size(undone), size(c_added) + size(c_deleted)))
+    if size(explained) < EXPLAINED_SHARE * changed:  # a rewrite, not a revert: the guard of REVERTS.md
+        return []
+    return [PathHit(position, path, "inverse-hunk", undone, total, True)
+            for position, undone, total in scored
+            if undone >= MIN_FILE_LINES and undone >= FILE_SHARE * total]
+
+
+def _still_gone(deleted: Counter[bytes], new_text: Text) -> Counter[bytes]:
+    """Drop deleted lines whose text survives in the new file re-wrapped (formatters join/split lines)."""
+    return Counter({line: n for line, n in deleted.items() if line not in new_text.joined})
+
+
+def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache: LineCache,
+            line_level: Callable[[bytes], bool]) -> tuple[list[PathHit], HeadLines | None]:
+    """Every path hit of the landing CHANGES against the candidates at positions [lo, hi).
+
+    The line model (HEAD's moves cancelled) is built only when some path has a candidate, and
+    returned for the move checks that follow.
+    """
+    hits: list[PathHit] = []
+    pending: list[tuple[Change, list[tuple[int, Change]]]] = []
+    for change in changes:
+        entries = index.touching(change.path, lo, hi)
+        if not entries:
+            continue
+        exact = exact_hits(change.path, change, entries, cache)
+        hits += exact
+        if not exact and change.old is not None and change.new is not None and line_level(change.path):
+            pending.append((change, entries))
+    if not hits and not pending:
+        return [], None
+    model = head_lines(changes, cache, line_level)
+    for change, entries in pending:
+        hits += inverse_hits(change.path, change, entries, model, cache)
+    return hits, model
+
+
+def moved_away(change: Change, cache: LineCache, all_added: Counter[bytes], added_oids: set[str]) -> bool:
+    """A file HEAD deletes whose content it adds elsewhere (a move), exactly or mostly."""
+    if change.old is not None and change.old.oid in added_oids:
+        return True
+    text = cache.text(change.old)
+    if text is None or not text.lines:
+        return False
+    return size(text.lines & all_added) >= 0.5 * size(text.lines)
+
+
+def moved_out(hit: PathHit, model: HeadLines, cache: LineCache) -> bool:
+    """A rollback whose removed lines HEAD adds elsewhere: code moved to another file, not undone."""
+    if hit.kind != "rollback" or hit.change is None or not hit.text:
+        return False
+    old, new = cache.text(hit.change.old), cache.text(hit.change.new)
+    if old is None or new is None:
+        return False
+    added, _ = delta(old, new)
+    return size(added) > 0 and size(added & model.all_added) >= 0.5 * size(added)

@@ -1,0 +1,94 @@
+"""Negative controls a user would hit: none of these may fail the check."""
+
+from __future__ import annotations
+
+from conftest import Repo
+from revert_helpers import BOB, CAROL, body, check, land, seed
+
+QUIET = {"info", "notice"}
+
+
+def _no_alarm(repo: Repo, rev_range: str) -> list[dict]:
+    code, report = check(repo, rev_range, "--strict")
+    assert code == 0, report["findings"]
+    return [f for f in report["findings"] if f["severity"] not in QUIET]
+
+
+def test_pr_merely_behind_main(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: topic work", {"src/mod1.py": old["src/mod1.py"] + body("topic", 4)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    for i in range(3):
+        land(repo, f"feat: main moves on (#{300 + i})", {"src/mod2.py": old["src/mod2.py"] + body(f"main{i}", 4 * (i + 1))})
+    land(repo, "feat: same file, other lines (#310)", {"src/mod1.py": body("head", 3) + old["src/mod1.py"]})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_rebased_pr_and_cherry_pick(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: topic work", {"src/mod1.py": old["src/mod1.py"] + body("topic", 4)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    fix = land(repo, "fix: important (#301)", {"src/mod3.py": old["src/mod3.py"] + body("fix", 5)})
+    land(repo, "feat: more (#302)", {"src/mod4.py": body("more", 8)})
+    repo.git("checkout", "-q", "topic")
+    repo.git("cherry-pick", fix)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+    repo.git("rebase", "-q", "main")
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_merge_of_main_into_the_branch(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: topic work", {"src/mod1.py": old["src/mod1.py"] + body("topic", 4)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: main work (#301)", {"src/mod2.py": old["src/mod2.py"] + body("main", 6)})
+    repo.git("checkout", "-q", "topic")
+    repo.git("merge", "-q", "--no-edit", "main")
+    land(repo, "feat: more topic work", {"src/mod5.py": old["src/mod5.py"] + body("topic2", 4)}, author=CAROL)
+    assert _no_alarm(repo, "main..topic") == []
+
+
+def test_editing_lines_the_previous_commit_added(repo: Repo) -> None:
+    old = seed(repo)
+    added = body("feature", 6)
+    land(repo, "feat: add feature (#301)", {"src/mod1.py": old["src/mod1.py"] + added})
+    repo.git("checkout", "-q", "-b", "topic")
+    edited = added.replace("compute_feature", "compute_feature_v2").replace("scale=", "factor=")
+    land(repo, "refactor: tune the feature", {"src/mod1.py": old["src/mod1.py"] + edited}, author=CAROL)
+    assert _no_alarm(repo, "main..topic") == []
+
+
+def test_moving_code_between_files(repo: Repo) -> None:
+    old = seed(repo)
+    added = body("helper", 8)
+    land(repo, "feat: helpers (#301)", {"src/mod1.py": old["src/mod1.py"] + added})
+    repo.git("checkout", "-q", "-b", "topic")
+    moved = "".join("    " + line + "\n" for line in added.splitlines())
+    land(repo, "refactor: move helpers", {"src/mod1.py": old["src/mod1.py"],
+                                          "src/helpers.py": "class Helpers:\n" + moved}, author=CAROL)
+    assert _no_alarm(repo, "main..topic") == []
+
+
+def test_reformatting_and_rewrapping(repo: Repo) -> None:
+    old = seed(repo)
+    added = "".join(f"result_{i} = call_something(first_argument_{i}, second_argument_{i})\n" for i in range(6))
+    land(repo, "feat: results (#301)", {"src/mod1.py": old["src/mod1.py"] + added})
+    repo.git("checkout", "-q", "-b", "topic")
+    wrapped = "".join(f"result_{i} = call_something(\n    first_argument_{i},\n    second_argument_{i},\n)\n"
+                      for i in range(6))
+    land(repo, "style: black", {"src/mod1.py": old["src/mod1.py"] + wrapped}, author=CAROL)
+    assert _no_alarm(repo, "main..topic") == []
+
+
+def test_deleting_one_line_as_a_cleanup(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: add a flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "ENABLE_FAST_PATH = True\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: drop the unused flag", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    assert _no_alarm(repo, "main..topic") == []

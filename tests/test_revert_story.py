@@ -1,0 +1,46 @@
+"""The #221/#224 story: a PR restores 18 files of a commit merged before its merge base."""
+
+from __future__ import annotations
+
+from conftest import Repo, run_leverguard
+from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
+
+
+def build_224(repo: Repo) -> tuple[str, dict[str, str]]:
+    """main: initial, #221 (Bob, 18 files), then Carol's stale branch and an unrelated main commit."""
+    old = seed(repo)
+    paths = [f"src/mod{i}.py" for i in range(18)]
+    new = {p: old[p] + body(f"fused{i}", 5) for i, p in enumerate(paths)}
+    sha_221 = land(repo, "feat(prep-fused): fuse the prep kernels (#221)", dict(new), author=BOB)
+    land(repo, "ci: cache wheels (#223)", {"ci.yml": body("ci", 3)})
+    repo.git("checkout", "-q", "-b", "carol")
+    stale = {p: old[p] for p in paths}
+    stale["kernel.c"] = old["kernel.c"].replace("x * 3", "(x << 1) + x") + "int kernel_fused(int x) { return x; }\n"
+    land(repo, "refactor(kernel): restructure the kernel", stale, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "docs: unrelated (#222)", {"README.md": "hello\n"})
+    return sha_221, old
+
+
+def test_stale_tree_pr_is_an_error_naming_221(repo: Repo) -> None:
+    sha_221, _ = build_224(repo)
+    code, report = check(repo, "main..carol")
+    assert code == 1
+    finding = by_pr(report)[221]
+    assert finding["commit"] == sha_221
+    assert finding["severity"] == "error" and not finding["declared"]
+    assert (finding["undone_paths"], finding["touched_paths"]) == (18, 18)
+    assert finding["undone_lines"] == finding["touched_lines"] == 90
+    assert set(finding["kinds"]) == {"rollback"}
+    assert finding["author"] == "Bob"
+    assert report["approximate"] is False
+    assert len(report["findings"]) == 1
+
+
+def test_text_output_names_the_pr_and_every_path(repo: Repo) -> None:
+    build_224(repo)
+    proc = run_leverguard("check-revert", "main..carol", cwd=repo.path)
+    assert proc.returncode == 1
+    assert 'error: HEAD undoes 18/18 files of #221 "feat(prep-fused): fuse the prep kernels (#221)"' in proc.stdout
+    assert "merged 1h before the merge base) -- not declared in any commit message of the range" in proc.stdout
+    assert "src/mod17.py: rollback: byte-identical to its version before this commit" in proc.stdout
