@@ -31,10 +31,14 @@ def check_paths(args: tuple[str, ...]) -> None:
 
 @cli.command("config")
 @repo_option
-def config_command(repo: str) -> None:
+@click.option("--reference", is_flag=True, help="Print every key, its type and default as a markdown table.")
+def config_command(repo: str, reference: bool) -> None:
     """Print the effective configuration (defaults + file) as TOML."""
     from leverguard import config, git
 
+    if reference:
+        click.echo(config.reference_markdown())
+        return
     click.echo(config.to_toml(config.load(git.toplevel(repo))), nl=False)
 
 
@@ -64,9 +68,9 @@ def uninstall_command(repo: str) -> None:
 
 # Each engine's commands live in leverguard/commands/<engine>.py and register here, one line each.
 from leverguard.commands import revert; revert.register(cli)  # issue #3
-# (issue #4: levers) from leverguard.commands import levers; levers.register(cli)
-# (issue #5: message) from leverguard.commands import message; message.register(cli)
-# (issue #6: bot) from leverguard.commands import bot; bot.register(cli)
+from leverguard.commands import levers; levers.register(cli)  # issue #4
+from leverguard.commands import message; message.register(cli)  # issue #5
+from leverguard.commands import bot; bot.register(cli)  # issue #6
 
 
 def main(argv: Sequence[str] | None = None) -> int:

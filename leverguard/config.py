@@ -71,6 +71,11 @@ KEYS: tuple[Key, ...] = (
         "hard_wired": "Hard-wired", "reverted": "Reverted", "diagnostics": "Diagnostics removed",
         "abi": "ABI", "verification": "Verification", "pre_merge_gate": "Pre-merge gate",
     }, "the names of the lever sections of a cleanup message"),
+    Key("message", "not_run_words", "list[str]", [
+        "not run", "not been run", "did not run", "didn't run", "not yet run", "blocked", "skipped",
+        "could not run", "couldn't run", "unable to run", "not verified", "unverified", "untested", "not tested",
+        "pending",
+    ], "phrases in `Verification:` that say a check did not run, so `Pre-merge gate:` must name it (whole words, any case)"),
     # -- revert guard (issue #3)
     Key("revert", "window", "int", 150, "first-parent commits of BASE examined as candidates"),
     Key("revert", "since", "str", "", "only candidates newer than this date (git date syntax); empty: no bound"),
@@ -208,3 +213,14 @@ def to_toml(config: Config) -> str:
         target[key.name] = config.get(key.dotted)
     header = f"# effective leverguard configuration: defaults + {config.source or 'no file'}\n"
     return header + tomli_w.dumps(document)
+
+
+def reference_markdown() -> str:
+    """Every key as a markdown table row: the README's configuration reference."""
+    import json
+
+    rows = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for key in KEYS:
+        default = json.dumps(key.default, ensure_ascii=False).replace("|", "\\|")
+        rows.append(f"| `{key.dotted}` | {key.kind} | `{default}` | {key.doc} |")
+    return "\n".join(rows)

@@ -35,3 +35,4 @@ def test_every_plain_hook_runs_a_known_hook_id() -> None:
 def test_every_config_key_is_documented_with_its_default() -> None:
     for key in config.KEYS:
         assert re.search(rf"^\| `{re.escape(key.dotted)}` \|", README, re.M), f"{key.dotted} missing in README"
+    assert config.reference_markdown() in README, "README's reference is stale: paste `leverguard config --reference`"
