@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from conftest import Repo, run_leverguard
+from leverguard.report import to_json
+from leverguard.revert.engine import RevertOptions, check_range
 
 BOB = "Bob <bob@example.com>"
 CAROL = "Carol <carol@example.com>"
@@ -44,7 +46,15 @@ def merge_pr(repo: Repo, branch: str, number: int, title: str, author: str = DAV
     return repo.head()
 
 
-def check(repo: Repo, rev_range: str, *args: str) -> tuple[int, dict[str, Any]]:
+def check(repo: Repo, rev_range: str, *args: str, **options: Any) -> tuple[int, dict[str, Any]]:
+    """The engine's core on RANGE: (exit code, the JSON contract). `--strict` is the one flag."""
+    base, _, head = rev_range.partition("..")
+    opts = RevertOptions(strict="--strict" in args, **options)
+    report = check_range(str(repo.path), base, head.lstrip("."), opts)
+    return report.exit_code(), json.loads(to_json(report.to_dict()))
+
+
+def check_cli(repo: Repo, rev_range: str, *args: str) -> tuple[int, dict[str, Any]]:
     """`leverguard check-revert --format json RANGE` through the real CLI: (exit code, JSON)."""
     proc = run_leverguard("check-revert", "--format", "json", *args, rev_range, cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr

@@ -1,0 +1,84 @@
+"""Declared findings are reported, never failing; a bare #N is not a declaration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import CAROL, body, by_pr, check, check_cli, land, seed
+
+
+def _story(repo: Repo, message: str) -> str:
+    old = seed(repo)
+    sha = land(repo, "feat(prep): fused prep kernels (#221)",
+               {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, message.replace("SHA", sha), {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    return sha
+
+
+@pytest.mark.parametrize("message", [
+    'Revert "feat(prep): fused prep kernels (#221)"\n\nThis reverts commit SHA.',
+    "kernel: restructure\n\nAlso roll back #221: it broke the decode path.",
+    "kernel: restructure\n\nBacks out SHA-ish change; see SHA.",
+    'kernel: restructure\n\nUndo "feat(prep): fused prep kernels (#221)" until the fix lands.',
+    "kernel: restructure\n\nLeverguard-Revert-Ack: #221",
+    "revert: the prep fusion\n\nReverts team/repo#221",
+])
+def test_declarations_make_the_finding_informational(repo: Repo, message: str) -> None:
+    _story(repo, message)
+    code, report = check(repo, "main..topic", "--strict")
+    finding = by_pr(report)[221]
+    assert code == 0 and finding["declared"] is True and finding["severity"] == "info"
+    assert finding["silent_severity"] == "error"
+
+
+@pytest.mark.parametrize("message", [
+    "kernel: restructure (#224)\n\n* fused prep kernels (#221)\n* kernel cleanup",
+    "kernel: restructure\n\nThis builds on SHA but reworks the kernel.",
+    "kernel: restore the old kernel launch order\n\nRelated: #219",
+])
+def test_mentions_without_revert_wording_on_the_same_line_are_not_declarations(repo: Repo, message: str) -> None:
+    _story(repo, message)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[221]["declared"] is False
+
+
+def test_pr_body_and_overrides_declare(repo: Repo, tmp_path: Path) -> None:
+    sha = _story(repo, "kernel: restructure")
+    assert check(repo, "main..topic", pr_body="This PR intentionally reverts #221 (perf regression).")[0] == 0
+    assert check(repo, "main..topic", extra_declared=(sha[:8],))[0] == 0
+    assert check(repo, "main..topic", extra_declared=("#221",))[0] == 0
+    body_file = tmp_path / "body.md"
+    body_file.write_text("Rolls back #221, which regressed decode.\n", encoding="utf-8")
+    code, report = check_cli(repo, "main..topic", "--pr-body", str(body_file))
+    assert code == 0 and report["findings"][0]["declared"] is True
+
+
+def test_own_pr_number_is_skipped(repo: Repo) -> None:
+    _story(repo, "kernel: restructure")
+    code, report = check(repo, "main..topic", own_pr=221)
+    assert code == 0 and report["findings"] == []
+
+
+def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("feature", 5)
+    land(repo, "feat: feature (#301)", {"src/mod1.py": new})
+    land(repo, 'Revert "feat: feature (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: feature, fixed", {"src/mod1.py": new}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    finding = by_pr(report)[302]
+    assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+def test_ack_file_at_base_silences_a_reviewed_finding(repo: Repo) -> None:
+    _story(repo, "kernel: restructure")
+    land(repo, "chore: acks", {".leverguard-acks": "# reviewed findings\n#221 reviewed with Bob: the fusion goes\n"})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[221]
+    assert code == 0 and finding["declared"] is True and "reviewed with Bob" in finding["explanation"]

@@ -1,0 +1,142 @@
+"""Every signal and severity on real repositories, each with its false-positive trap."""
+
+from __future__ import annotations
+
+from conftest import Repo
+from revert_helpers import BOB, CAROL, body, by_pr, check, land, merge_pr, seed
+
+
+def _stale_branch(repo: Repo, edits: dict[str, str | None], author: str = CAROL) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: topic work", edits, author=author)
+    repo.git("checkout", "-q", "main")
+
+
+def test_resurrected_file_is_an_error(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "chore: remove the legacy loader (#301)", {"src/mod3.py": None})
+    _stale_branch(repo, {"src/mod3.py": old["src/mod3.py"], "kernel.c": old["kernel.c"] + "int x;\n"})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["severity"] == "error" and finding["kinds"] == ["resurrected"]
+
+
+def test_resurrected_with_other_content_is_not_a_rollback(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "chore: remove the legacy loader (#301)", {"src/mod3.py": None})
+    _stale_branch(repo, {"src/mod3.py": body("brand_new", 4)})
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []
+
+
+def test_deleting_a_file_someone_added_is_only_a_notice(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "tools: add a probe (#301)", {"tools/probe.py": body("probe", 6)})
+    _stale_branch(repo, {"tools/probe.py": None, "kernel.c": "int y;\n"})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0
+    assert by_pr(report)[301]["severity"] == "notice" and by_pr(report)[301]["kinds"] == ["deleted-added"]
+
+
+def test_deleting_a_whole_module_folder_is_a_warning(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "feat: the router module (#301)", {f"pkg/router/{n}.py": body(f"router{n}", 5) for n in "abc"})
+    _stale_branch(repo, {f"pkg/router/{n}.py": None for n in "abc"})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 0 and finding["severity"] == "warning" and finding["whole_folders"] == ["pkg"]
+    assert check(repo, "main..topic", "--strict")[0] == 1
+
+
+def test_moving_a_folder_is_not_a_deletion(repo: Repo) -> None:
+    seed(repo)
+    files = {f"pkg/router/{n}.py": body(f"router{n}", 5) for n in "abc"}
+    land(repo, "feat: the router module (#301)", dict(files))
+    moved: dict[str, str | None] = {p: None for p in files}
+    moved.update({p.replace("pkg/", "lib/"): t.replace("_0 ", "_zero ") for p, t in files.items()})
+    _stale_branch(repo, moved)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_inverse_hunks_inside_a_genuinely_edited_file(repo: Repo) -> None:
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    added = body("feature", 8)
+    land(repo, "feat: feature (#301)", {"src/mod1.py": base + added})
+    stale = "# tuned by carol\n" + base  # stale copy plus one genuine edit: not byte-identical
+    _stale_branch(repo, {"src/mod1.py": stale})
+    code, report = check(repo, "main..topic", "--strict")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "warning"
+    assert finding["undone_lines"] == 8
+
+
+def test_rewrite_guard_spares_a_reimplementation(repo: Repo) -> None:
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    land(repo, "feat: feature (#301)", {"src/mod1.py": base + body("feature", 4)})
+    _stale_branch(repo, {"src/mod1.py": base + body("rewritten", 12)})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_rollback_of_ones_own_commit_is_a_warning(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: carol's feature (#301)", {"src/mod1.py": old["src/mod1.py"] + body("own", 6)}, author=CAROL)
+    _stale_branch(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int z;\n"})
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
+
+
+def test_small_share_of_a_big_commit_is_a_warning_not_an_error(repo: Repo) -> None:
+    old = seed(repo)
+    edits = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"wide{i}", 5) for i in range(10)}
+    land(repo, "feat: wide change (#301)", edits)
+    _stale_branch(repo, {"src/mod0.py": old["src/mod0.py"]})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 0 and finding["severity"] == "warning" and (finding["undone_paths"], finding["touched_paths"]) == (1, 10)
+
+
+def test_later_changes_to_a_rolled_back_file_are_undone_too(repo: Repo) -> None:
+    old = seed(repo)
+    first = old["src/mod1.py"] + body("first", 4)
+    land(repo, "feat: first (#301)", {"src/mod1.py": first})
+    land(repo, "feat: second (#302)", {"src/mod1.py": first + body("second", 4)})
+    _stale_branch(repo, {"src/mod1.py": old["src/mod1.py"]})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and set(by_pr(report)) == {301, 302}
+
+
+def test_pr_merged_by_merge_commit_after_landing(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: fused prep (#301)", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(4)})
+    _stale_branch(repo, {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(4)})
+    merged = merge_pr(repo, "topic", 302, "refactor: kernel")
+    code, report = check(repo, f"{merged}^..{merged}")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
+    assert report["base"] == repo.git("rev-parse", f"{merged}^")
+
+
+def test_merge_commit_candidate_is_attributed_to_its_pr(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    inner = land(repo, "feat: inner work", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"m{i}", 3) for i in range(3)},
+                 author=BOB)
+    repo.git("checkout", "-q", "main")
+    merge = merge_pr(repo, "feature", 301, "feat: the merged feature")
+    _stale_branch(repo, {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["commit"] == merge and finding["author"] == "Bob"
+    assert inner != merge
+
+
+def test_conflicting_pr_is_checked_approximately(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: fused prep (#301)", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(3)})
+    _stale_branch(repo, {**{f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, "kernel.c": "int mine;\n"})
+    land(repo, "feat: kernel (#302)", {"kernel.c": "int theirs;\n"})
+    code, report = check(repo, "main..topic")
+    assert report["approximate"] is True and code == 1 and by_pr(report)[301]["severity"] == "error"
