@@ -1,0 +1,130 @@
+"""Bad and unusual input: a clear result or a one-line error (exit 2), never a traceback or a silent green."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conftest import Repo, run_leverguard
+from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
+from test_revert_story import build_224
+
+
+def _error(repo_path: Path | str, *args: str) -> str:
+    proc = run_leverguard("check-revert", *args, cwd=repo_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+    return proc.stderr
+
+
+def test_unknown_revision_and_not_a_range(repo: Repo) -> None:
+    seed(repo)
+    assert "unknown revision 'nope'" in _error(repo.path, "main..nope")
+    assert "not a range" in _error(repo.path, "main")
+    assert "no such directory" in _error(repo.path, "--repo", str(repo.path / "missing"), "main..main")
+
+
+def test_empty_range_is_a_clear_result(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "feat: more (#301)", {"a.py": body("a", 3)})
+    proc = run_leverguard("check-revert", "main..main~1", cwd=repo.path)
+    assert proc.returncode == 0 and "nothing to check" in proc.stdout
+
+
+def test_unrelated_histories(repo: Repo) -> None:
+    seed(repo)
+    repo.git("checkout", "-q", "--orphan", "other")
+    repo.git("rm", "-q", "-rf", ".")
+    land(repo, "unrelated root", {"x.py": body("x", 3)})
+    assert "unrelated histories" in _error(repo.path, "main..other")
+
+
+def test_shallow_clone_names_the_fix(repo: Repo, tmp_path: Path) -> None:
+    build_224(repo)
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo.path}", str(clone)], check=True)
+    error = _error(clone, "origin/main..origin/carol")
+    assert "git fetch --unshallow" in error and "fetch-depth: 0" in error
+
+
+def test_shallow_window_is_noted(repo: Repo, tmp_path: Path) -> None:
+    build_224(repo)
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "3", "--no-single-branch", f"file://{repo.path}", str(clone)], check=True)
+    proc = run_leverguard("check-revert", "origin/main..origin/carol", cwd=clone)
+    assert "shallow clone: only" in proc.stdout and "git fetch --unshallow" in proc.stdout
+
+
+def test_bare_blobless_clone_works_like_the_bot_cache(repo: Repo, tmp_path: Path) -> None:
+    build_224(repo)
+    clone = tmp_path / "cache.git"
+    subprocess.run(["git", "clone", "-q", "--bare", "--filter=blob:none", f"file://{repo.path}", str(clone)], check=True)
+    code, report = check(Repo(clone), "main..carol")
+    assert code == 1 and by_pr(report)[221]["undone_paths"] == 18
+
+
+def test_binary_file_rollback(repo: Repo) -> None:
+    seed(repo)
+    repo.write("assets/logo.png", b"\x89PNG\0\0old" * 100)
+    repo.commit("assets")
+    land(repo, "assets: new logo (#301)", {"assets/logo.png": b"\x89PNG\0\0new" * 100})  # type: ignore[dict-item]
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "stale", {"assets/logo.png": b"\x89PNG\0\0old" * 100}, author=CAROL)  # type: ignore[dict-item]
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_non_utf8_path_rollback(repo: Repo) -> None:
+    seed(repo)
+    name = b"src/caf\xe9.py"
+    repo.write(name, body("cafe", 4))
+    repo.commit("latin-1 file name")
+    repo.write(name, body("cafe", 4) + body("more", 5))
+    repo.commit("feat: more cafe (#301)", author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write(name, body("cafe", 4))
+    repo.commit("stale", author=CAROL)
+    proc = run_leverguard("check-revert", "main..topic", cwd=repo.path)
+    assert proc.returncode == 1 and "src/caf\\xe9.py: rollback" in proc.stdout
+
+
+def test_submodule_pointer_rollback(repo: Repo) -> None:
+    seed(repo)
+    old_pointer, new_pointer = repo.git("rev-parse", "HEAD"), "1" * 40
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{old_pointer},third_party/lib")
+    repo.git("commit", "-q", "-m", "add submodule")
+    repo.git("update-index", "--cacheinfo", f"160000,{new_pointer},third_party/lib")
+    repo.commit("deps: bump lib (#301)", "kernel.c", author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("update-index", "--cacheinfo", f"160000,{old_pointer},third_party/lib")
+    repo.commit("feat: stale checkout", "kernel.c", author=CAROL)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["severity"] == "error" and finding["paths"] == ["third_party/lib"]
+
+
+def test_octopus_merge_head(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: prep (#301)", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"p{i}", 3) for i in range(3)})
+    for name, edits in (("one", {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}), ("two", {"b.py": "b = 1\n"})):
+        repo.git("checkout", "-q", "-b", name, "main")
+        land(repo, f"branch {name}", dict(edits), author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "one", "two", "-m", "octopus")
+    code, report = check(repo, "main^..main")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_criss_cross_merge(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "topic 1", {"t.py": body("t1", 3)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: main 1 (#301)", {"src/mod1.py": old["src/mod1.py"] + body("m1", 4)})
+    tip = repo.head()
+    repo.git("merge", "-q", "--no-edit", "topic")
+    repo.git("checkout", "-q", "topic")
+    repo.git("merge", "-q", "--no-edit", tip)
+    land(repo, "topic 2", {"t.py": body("t2", 3)}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
