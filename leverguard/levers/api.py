@@ -1,0 +1,50 @@
+"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out."""
+
+from __future__ import annotations
+
+from leverguard import git
+from leverguard.config import Config, load
+from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS
+
+
+def _setup(repo: str) -> tuple[str, Config]:
+    root = git.toplevel(repo)
+    return root, load(root)
+
+
+def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
+    """`levers`: the inventory at REV (None: the index) in the chosen format; exit 0."""
+    from leverguard.levers import inventory, render
+
+    root, config = _setup(repo)
+    doc = inventory.to_dict(inventory.inventory(root, config, rev))
+    return render.inventory_as(doc, fmt), EXIT_CLEAN
+
+
+def parse_range(root: str, spec: str | None) -> tuple[str, str | None]:
+    """`A..B` -> (A, B); `A..` -> (A, HEAD); `REV` -> (REV^, REV); nothing -> (HEAD, index)."""
+    from leverguard.errors import LeverguardError
+
+    if spec is None:
+        return ("HEAD" if git.has_commits(root) else git.EMPTY_TREE), None
+    if "..." in spec:
+        raise LeverguardError(f"range {spec!r}: use BASE..HEAD (two dots), or one revision")
+    if ".." in spec:
+        base, _, head = spec.partition("..")
+        if not base:
+            raise LeverguardError(f"range {spec!r} has no base: write BASE..HEAD")
+        return base, head or "HEAD"
+    commit = git.rev_parse(spec, root)
+    parent = git.run(["rev-parse", "--verify", "-q", f"{commit}^1"], root, ok_codes=(0, 1)).stdout.decode().strip()
+    return parent or git.EMPTY_TREE, commit
+
+
+def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
+    """`levers diff`: transitions and findings; exit 1 when a finding is left behind."""
+    from leverguard.levers import render
+    from leverguard.levers.transitions import compute_diff
+
+    root, config = _setup(repo)
+    base, head = parse_range(root, spec)
+    result = compute_diff(root, config, base, head)
+    return render.diff_as(result.to_dict(), fmt), EXIT_FINDINGS if result.failing else EXIT_CLEAN

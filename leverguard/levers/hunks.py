@@ -1,0 +1,68 @@
+"""A `git diff -U0` patch as changed line numbers per file, on both sides."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from leverguard import git
+
+_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+@dataclass
+class FileChange:
+    """Lines removed (numbered as in BASE) and added (numbered as in HEAD) in one file."""
+
+    old_path: str | None  # None: the file is new
+    new_path: str | None  # None: the file is deleted
+    removed: dict[int, str] = field(default_factory=dict)
+    added: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        return self.new_path or self.old_path or ""
+
+
+def _path(raw: bytes) -> str | None:
+    raw = raw.rstrip(b"\n").split(b"\t")[0]
+    if raw == b"/dev/null":
+        return None
+    if raw.startswith(b'"'):  # core.quotePath quoting of unusual names
+        raw = raw[1:-1].decode("unicode_escape").encode("latin-1")
+    return git.fsdecode(raw[2:])
+
+
+def parse(patch: bytes) -> list[FileChange]:
+    """Parse the output of `git diff -U0 --no-renames` (see git.diff_patch)."""
+    changes: list[FileChange] = []
+    current: FileChange | None = None
+    old_line = new_line = 0
+    in_hunk = False
+    for raw in patch.split(b"\n"):
+        if raw.startswith(b"diff --git "):
+            current, in_hunk = FileChange(None, None), False
+            changes.append(current)
+        elif current is None:
+            continue
+        elif raw.startswith(b"--- ") and not in_hunk:
+            current.old_path = _path(raw[4:])
+        elif raw.startswith(b"+++ ") and not in_hunk:
+            current.new_path = _path(raw[4:])
+        elif raw.startswith(b"@@"):
+            match = _HUNK.match(raw)
+            if match:
+                old_line, new_line, in_hunk = int(match.group(1)), int(match.group(3)), True
+        elif not in_hunk:
+            continue
+        elif raw.startswith(b"-"):
+            current.removed[old_line] = git.fsdecode(raw[1:]).rstrip("\r")
+            old_line += 1
+        elif raw.startswith(b"+"):
+            current.added[new_line] = git.fsdecode(raw[1:]).rstrip("\r")
+            new_line += 1
+    return [c for c in changes if c.old_path or c.new_path]
+
+
+def changes(repo: str, base: str, head: str | None) -> list[FileChange]:
+    return parse(git.diff_patch(base, head, (), repo))

@@ -1,0 +1,118 @@
+"""Scan a revision (or the index): one `git grep` pre-filter, then parse only the files that can matter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from leverguard import git
+from leverguard.config import Config
+from leverguard.levers import cpp, pyscan
+from leverguard.levers.classify import Policy, Verdict, classify
+from leverguard.levers.ledger import read_rows
+from leverguard.levers.model import Lever, LeverNames, Scanned, build_levers
+
+
+@dataclass(frozen=True)
+class Entry:
+    lever: Lever
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Inventory:
+    rev: str | None  # None: the index
+    entries: tuple[Entry, ...]
+    scanned: Scanned
+
+    def by_name(self) -> dict[str, Entry]:
+        return {e.lever.name: e for e in self.entries}
+
+
+def c_pathspecs(config: Config) -> list[str]:
+    return [f"*{ext}" for ext in config.get("levers.source_extensions")]
+
+
+def is_c_source(path: str, config: Config) -> bool:
+    return path.endswith(tuple(config.get("levers.source_extensions")))
+
+
+def scan_tree(repo: str, config: Config, rev: str | None, reader: git.ObjectReader | None = None) -> Scanned:
+    """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token."""
+    names = LeverNames(config)
+    paths = git.grep_files(names.grep_patterns(), rev, [*c_pathspecs(config), "*.py"], repo)
+    scanned = Scanned(rev)
+    own = reader is None
+    reader = reader or git.ObjectReader(repo)
+    try:
+        for path in paths:
+            blob = reader.read(git.blob_spec(rev, path))
+            if blob is None or blob[0] != "blob":
+                continue
+            if path.endswith(".py"):
+                scanned.pyfiles[path] = pyscan.scan(path, blob[1])
+            elif is_c_source(path, config):
+                scanned.cfiles[path] = cpp.scan(path, blob[1])
+    finally:
+        if own:
+            reader.close()
+    return scanned
+
+
+def policy_of(config: Config) -> Policy:
+    return Policy(config.get("levers.geometry"), config.get("levers.leave_untouched"),
+                  config.get("levers.diagnostic_markers"), config.get("levers.win_words"),
+                  config.get("levers.dead_words"))
+
+
+def inventory(repo: str, config: Config, rev: str | None) -> Inventory:
+    """Levers at REV (None: the index), each classified with its evidence."""
+    root = git.toplevel(repo)
+    commit = git.rev_parse(rev, root) if rev is not None else None
+    return classify_scanned(root, config, scan_tree(root, config, commit), history_rev=commit or _head(root))
+
+
+def classify_scanned(root: str, config: Config, scanned: Scanned, history_rev: str | None) -> Inventory:
+    levers = build_levers(scanned, LeverNames(config))
+    rows = read_rows(root, config, levers)
+    policy = policy_of(config)
+    pathspecs = [*c_pathspecs(config), "*.py"]
+
+    def history(name: str) -> tuple[str, str] | None:
+        if history_rev is None:
+            return None
+        return git.first_commit_adding(name, history_rev, pathspecs, root)
+
+    entries = []
+    for name, lever in levers.items():
+        mine = [r for r in rows if r.lever == name]
+        entries.append(Entry(lever, classify(lever, mine, policy, history)))
+    return Inventory(scanned.rev, tuple(entries), scanned)
+
+
+def _head(root: str) -> str | None:
+    return "HEAD" if git.has_commits(root) else None
+
+
+def to_dict(inv: Inventory) -> dict[str, Any]:
+    """The stable `levers --format json` schema (issue #4); extra fields are additions, never renames."""
+    return {
+        "rev": inv.rev or "index",
+        "levers": [_lever_dict(e) for e in inv.entries],
+        "warnings": inv.scanned.warnings,
+    }
+
+
+def _lever_dict(entry: Entry) -> dict[str, Any]:
+    lever = entry.lever
+    return {
+        "name": lever.name,
+        "class": entry.verdict.cls,
+        "evidence": list(entry.verdict.evidence),
+        "env": lever.env,
+        "gates": [{"path": g.path, "line": g.line, "kind": g.kind, "has_else": g.has_else, "usage": g.usage,
+                   "condition": g.condition, "branches": [list(s) for s in g.spans]} for g in lever.gates],
+        "injections": [{"path": i.path, "line": i.line, "condition": i.condition, "guard": i.guard,
+                        "value": i.value, "env": list(i.env)} for i in lever.injections],
+        "reads": [{"path": r.path, "line": r.line, "var": r.var, "how": r.how} for r in lever.reads],
+    }

@@ -1,0 +1,99 @@
+"""Experiment-history rows (CSV files or Markdown tables) read from the working tree, tracked or not."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from leverguard.config import Config
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One row that names a lever and carries a verdict."""
+
+    lever: str
+    verdict: str  # the configured word that matched (WIN, KILL, NULL, REGRESS, ...)
+    path: str  # relative to the working tree
+    line: int
+
+
+def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
+    """Working-tree files matching the ledger globs (gitignore syntax), ignored or untracked included.
+
+    The ledger is local by design (the path guard forbids committing it), so it is read
+    from disk whatever revision the inventory looks at.
+    """
+    import pathspec
+
+    spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    found = []
+    for top in {g.split("/", 1)[0] for g in globs if g and not any(c in g.split("/", 1)[0] for c in "*?[")} or {"."}:
+        base = os.path.join(root, top)
+        for folder, dirs, files in os.walk(base):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            for name in files:
+                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                if spec.match_file(rel):
+                    found.append(rel)
+    return sorted(found)
+
+
+def read_rows(root: str, config: Config, levers: Iterable[str]) -> list[LedgerRow]:
+    """Every ledger row naming one of `levers` (full name, or without a configured prefix)."""
+    words = {w.upper(): w for w in [*config.get("levers.win_words"), *config.get("levers.dead_words")]}
+    aliases = _aliases(levers, config.get("levers.lever_prefixes"))
+    rows: list[LedgerRow] = []
+    for rel in ledger_files(root, config.get("levers.ledger")):
+        try:
+            with open(os.path.join(root, rel), "rb") as fh:
+                text = fh.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        for line, cells in _table_rows(rel, text):
+            rows.extend(_match(cells, aliases, words, rel, line))
+    return rows
+
+
+def _aliases(levers: Iterable[str], prefixes: Sequence[str]) -> dict[str, str]:
+    aliases: dict[str, str] = {}
+    for name in levers:
+        aliases[name] = name
+        for prefix in prefixes:
+            if name.startswith(prefix) and len(name) > len(prefix):
+                aliases.setdefault(name[len(prefix):], name)
+    return aliases
+
+
+def _table_rows(rel: str, text: str) -> Iterable[tuple[int, list[str]]]:
+    if rel.lower().endswith((".md", ".markdown")):
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith("|") and not set(stripped) <= set("|-: "):
+                yield number, [c.strip() for c in stripped.strip("|").split("|")]
+        return
+    try:
+        for number, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+            yield number, cells
+    except csv.Error:
+        return
+
+
+def _match(cells: list[str], aliases: dict[str, str], words: dict[str, str], rel: str, line: int) -> list[LedgerRow]:
+    """A row counts when one cell is a verdict word (first word of the cell) and a cell names a lever."""
+    verdict = None
+    for cell in cells:
+        first = cell.strip().strip("*`").split()[0].upper().rstrip(":,.") if cell.strip() else ""
+        if first in words:
+            verdict = words[first]
+            break
+    if verdict is None:
+        return []
+    named = {aliases[t] for cell in cells for t in _TOKEN.findall(cell) if t in aliases}
+    return [LedgerRow(name, verdict, rel, line) for name in sorted(named)]

@@ -1,0 +1,31 @@
+"""Does a change touch any lever-like token? One `git diff -G` call, so lever-free commits pay nothing more."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from leverguard import git
+
+if TYPE_CHECKING:
+    from leverguard.config import Config
+
+# Without lever_patterns: any conditional directive, environment access or -D flag may matter.
+_BROAD = r"#[[:space:]]*(if|elif)|environ|getenv|-D[A-Za-z_]"
+
+
+def lever_regex(patterns: list[str]) -> str:
+    """The lever patterns as one POSIX extended regex (a superset of the Python ones is fine)."""
+    if not patterns:
+        return _BROAD
+    converted = []
+    for pattern in patterns:
+        for python, ere in (("(?:", "("), (r"\d", "[0-9]"), (r"\w", "[A-Za-z0-9_]"), (r"\b", "")):
+            pattern = pattern.replace(python, ere)
+        converted.append(f"({pattern})")
+    return "|".join(converted)
+
+
+def mentions_levers(repo: str, config: Config, base: str, head: str | None) -> bool:
+    """Whether BASE..HEAD (HEAD None: BASE against the index) adds or removes a line naming a lever."""
+    regex = lever_regex(list(config.get("levers.lever_patterns")))
+    return bool(git.diff_names_matching(base, head, regex, repo))

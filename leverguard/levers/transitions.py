@@ -1,0 +1,105 @@
+"""What a change did to each lever: both inventories, the diff, and the fate of every removed body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from leverguard import git
+from leverguard.config import Config
+from leverguard.levers import hunks
+from leverguard.levers.inventory import Entry, classify_scanned, scan_tree
+from leverguard.levers.judge import judge
+from leverguard.levers.model import Lever, LeverNames, build_levers
+from leverguard.levers.orphans import orphaned_functions
+from leverguard.levers.results import FINDING_KINDS, KINDS, LeverFinding, Transition
+from leverguard.levers.sides import Sides
+
+__all__ = ["compute_diff", "LeverDiff", "LeverFinding", "Transition", "KINDS", "FINDING_KINDS"]
+
+
+@dataclass(frozen=True)
+class LeverDiff:
+    range: str
+    transitions: list[Transition]
+    findings: list[LeverFinding]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable `levers diff --format json` schema (issue #4); added fields never rename old ones."""
+        return {
+            "range": self.range,
+            "transitions": [{"lever": t.lever, "kind": t.kind, "class_before": t.class_before,
+                             "evidence": list(t.evidence)} for t in self.transitions],
+            "findings": [{"kind": f.kind, "name": f.name, "path": f.path, "line": f.line, "message": f.message}
+                         for f in self.findings],
+            "warnings": list(self.warnings),
+        }
+
+    @property
+    def failing(self) -> bool:
+        """Exit 1: WIN-BODY-MISSING, ORPHANED-FUNCTION, STALE-INJECTION or PARTIAL was found."""
+        return bool(self.findings)
+
+
+def compute_diff(repo: str, config: Config, base: str, head: str | None) -> LeverDiff:
+    """Transitions and findings of BASE..HEAD; HEAD None means the index (the commit being made)."""
+    root = git.toplevel(repo)
+    base_id = _resolve(base, root)
+    head_id = git.rev_parse(head, root) if head is not None else None
+    with git.ObjectReader(root) as reader:
+        sides = Sides(root, reader, base_id, head_id)
+        before_scan = scan_tree(root, config, base_id, reader)
+        after_scan = scan_tree(root, config, head_id, reader)
+        history = base_id if base_id != git.EMPTY_TREE else None
+        before = classify_scanned(root, config, before_scan, history).by_name()
+        after = build_levers(after_scan, LeverNames(config))
+        changed = hunks.changes(root, base_id, head_id)
+        transitions, findings = [], []
+        for name, entry in before.items():
+            result = _transition(sides, entry, after.get(name), changed)
+            if result is not None:
+                transitions.append(result[0])
+                findings.extend(result[1])
+        findings += _stale(before, after)
+        findings += orphaned_functions(sides, config, before_scan, changed)
+    label = f"{base}..{head}" if head is not None else f"{base}..index"
+    return LeverDiff(label, transitions, findings, [*before_scan.warnings, *after_scan.warnings])
+
+
+def _resolve(rev: str, root: str) -> str:
+    return git.EMPTY_TREE if rev == git.EMPTY_TREE else git.rev_parse(rev, root)
+
+
+def _touched(lever: Lever, changed: list[hunks.FileChange]) -> bool:
+    """Whether the change removed a line of one of the lever's chains, or a line naming it."""
+    by_path = {c.old_path: c for c in changed if c.old_path}
+    for gate in lever.gates:
+        change = by_path.get(gate.path)
+        lines = {gate.line} | {n for _, s, e in gate.spans for n in range(s, e + 2)}
+        if change and lines & set(change.removed):
+            return True
+    return any(lever.name in text for c in changed for text in [*c.removed.values(), *c.added.values()])
+
+
+def _transition(sides: Sides, entry: Entry, after: Lever | None,
+                changed: list[hunks.FileChange]) -> tuple[Transition, list[LeverFinding]] | None:
+    lever = entry.lever
+    same = after is not None and len(after.gates) == len(lever.gates) and len(after.injections) == len(lever.injections)
+    if same and not _touched(lever, changed):
+        return None
+    return judge(sides, entry, after)
+
+
+def _stale(before: dict[str, Entry], after: dict[str, Lever]) -> list[LeverFinding]:
+    """Python still injects or reads a macro whose every gate is gone."""
+    found = []
+    for name, entry in before.items():
+        now = after.get(name)
+        if not entry.lever.gates or now is None or now.gates:
+            continue
+        for site in [*now.injections, *now.reads]:
+            verb = "injects" if hasattr(site, "macro") else "reads"
+            found.append(LeverFinding("STALE-INJECTION", name, site.path, site.line,
+                                      f"Python still {verb} {name} but no gate uses it any more: remove it"))
+    return found
