@@ -30,10 +30,13 @@ def install_hooks(repo: Repo) -> None:
     assert result.returncode == 0, result.stderr
 
 
+TRAILER = "\n\nCo-Authored-By: Bob <bob@example.com>"  # the commit-msg hook installed beside us wants one
+
+
 def git_commit(repo: Repo, message: str = "change", env: dict[str, str] | None = None) -> tuple[int, str]:
     import subprocess
 
-    proc = subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo.path, capture_output=True,
+    proc = subprocess.run(["git", "commit", "-q", "-m", message + TRAILER], cwd=repo.path, capture_output=True,
                           env={**os.environ, **(env or {})}, encoding="utf-8", errors="replace")
     return proc.returncode, proc.stdout + proc.stderr
 
@@ -226,3 +229,30 @@ def test_check_core_is_pure(tmp_path: Path) -> None:
     rules = rulecache.load(str(tmp_path), str(tmp_path / "gitdir"))
     findings = paths.check(["keep/a.csv", "drop/b.csv", "src/c.py"], rules)
     assert [(f.path, f.pattern, f.origin) for f in findings] == [("drop/b.csv", "*.csv", "default")]
+
+
+def test_partial_commit_checks_the_index_git_gives_the_hook(seeded: Repo) -> None:
+    """`git commit PATH` runs hooks on a temporary index (GIT_INDEX_FILE): only what is committed counts."""
+    install_hooks(seeded)
+    seeded.write("scratch/x.py")
+    seeded.write("src/ok.py")
+    seeded.git("add", "scratch/x.py", "src/ok.py")
+    import subprocess
+
+    proc = subprocess.run(["git", "commit", "-q", "-m", "only ok" + TRAILER, "--", "src/ok.py"], cwd=seeded.path,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert seeded.git("show", "--name-only", "--format=", "HEAD") == "src/ok.py"
+    code, out = git_commit(seeded, "the artifact now")
+    assert code != 0 and "scratch/x.py: forbidden" in out
+
+
+def test_linked_worktree(seeded: Repo, tmp_path: Path) -> None:
+    worktree = tmp_path / "wt"
+    seeded.git("worktree", "add", "-q", str(worktree))
+    (worktree / "results.csv").write_text("1\n")
+    import subprocess
+
+    subprocess.run(["git", "add", "results.csv"], cwd=worktree, check=True)
+    result = run_leverguard("check-paths", cwd=worktree)
+    assert result.returncode == 1 and "results.csv: forbidden by '*.csv' (default)" in result.stderr
