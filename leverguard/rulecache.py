@@ -14,6 +14,8 @@ import re
 from leverguard import __version__
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; the path hook runs on every commit
+if TYPE_CHECKING:
+    from typing import Any
 
 CACHE_FORMAT = 1
 CONFIG_FILES = (".leverguard.toml", "pyproject.toml")
@@ -103,7 +105,7 @@ def load(root: str, git_dir: str) -> Rules:
     return _build(data)
 
 
-def _store(cache_path: str, payload: object) -> None:
+def _store(cache_path: str, payload: Any) -> None:
     try:
         os.makedirs(os.path.dirname(cache_path), exist_ok=True)
         temporary = f"{cache_path}.{os.getpid()}"
