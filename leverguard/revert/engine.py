@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from leverguard import git
 from leverguard.config import Config
@@ -14,6 +14,7 @@ from leverguard.revert.declared import from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.lines import LineCache
+from leverguard.revert.model import Change, Commit
 from leverguard.revert.signals import collect, moved_out
 
 RANGE_FORMAT = "%H%x1f%ae%x1f%B"
@@ -74,31 +75,39 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         since = options.since if options.since is not None else conf.config.get("revert.since")
         window = candidates.window(repo, land.base, size, since)
         ctx = Context(repo, reader, LineCache(reader), conf.rules.reported, conf.rules.line_level)
-        landed = _landed(repo, land, options, conf)
-        found = run_signals(land.changes, window, 0, len(window), landed, ctx)
+        found = run_signals(land.changes, window, 0, len(window), lambda: _landed(repo, land, options, conf), ctx)
     notes = _notes(repo, window, size, land.approximate)
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
 
 
-def run_signals(changes: Any, commits: Any, lo: int, hi: int, landed: Landed, ctx: Context,
-                index: PathIndex | None = None) -> list[RevertFinding]:
-    """Signals of CHANGES against commits [lo, hi) of a newest-first list, judged into findings."""
+def run_signals(changes: Sequence[Change], commits: Sequence[Commit], lo: int, hi: int,
+                landed: Callable[[], Landed], ctx: Context, index: PathIndex | None = None) -> list[RevertFinding]:
+    """Signals of CHANGES against commits [lo, hi) of a newest-first list, judged into findings.
+
+    LANDED (authors, declarations) is only built when some signal fired: most audited commits
+    have none, and reading their range's messages would cost a git call each.
+    """
     index = index if index is not None else PathIndex(commits)
     hits, model = collect(changes, index, lo, hi, ctx.cache, ctx.line_level)
     if not hits or model is None:
         return []
     hits = [h for h in hits if not moved_out(h, model, ctx.cache)]
-    return findings(hits, commits, landed, ctx, model.all_added)
+    return findings(hits, commits, landed(), ctx, model.all_added) if hits else []
+
+
+def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str]]:
+    """(sha, lower-cased e-mail, message) of every commit in REV_RANGE."""
+    records = git.range_log(rev_range, RANGE_FORMAT, repo)
+    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 2) for r in records]
+    return [(r[0], r[1].lower(), r[2]) for r in rows if len(r) == 3]
 
 
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings) -> Landed:
-    records = git.range_log(f"{land.merge_base}..{land.head}", RANGE_FORMAT, repo)
-    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 2) for r in records]
-    rows = [r for r in rows if len(r) == 3]
+    rows = range_commits(repo, f"{land.merge_base}..{land.head}")
     texts = [r[2] for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = from_texts(texts, options.extra_declared)
-    return Landed(land.changes, frozenset(r[1].lower() for r in rows), declarations, conf.acks,
+    return Landed(land.changes, frozenset(r[1] for r in rows), declarations, conf.acks,
                   options.own_pr, frozenset(r[0] for r in rows))
 
 

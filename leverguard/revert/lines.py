@@ -42,10 +42,11 @@ def is_text(data: bytes) -> bool:
 class LineCache:
     """Normalized texts by object id; binary, huge, gitlink or missing objects give None."""
 
-    def __init__(self, reader: git.ObjectReader, capacity: int = 8192) -> None:
+    def __init__(self, reader: git.ObjectReader, budget: int = 64 << 20) -> None:
         self._reader = reader
         self._cache: OrderedDict[str, Text | None] = OrderedDict()
-        self._capacity = capacity
+        self._budget = budget  # bytes of normalized text kept; least recently used goes first
+        self._held = 0
 
     def text(self, state: State | None) -> Text | None:
         """The normalized text of a tree entry; an absent entry is the empty text."""
@@ -58,8 +59,9 @@ class LineCache:
             return self._cache[state.oid]
         value = self._load(state.oid)
         self._cache[state.oid] = value
-        if len(self._cache) > self._capacity:
-            self._cache.popitem(last=False)
+        self._held += _weight(value)
+        while self._held > self._budget and len(self._cache) > 1:
+            self._held -= _weight(self._cache.popitem(last=False)[1])
         return value
 
     def _load(self, oid: str) -> Text | None:
@@ -69,6 +71,10 @@ class LineCache:
         raw = found[1].split(b"\n")
         normalized = [n for n in map(normalize, raw) if n is not None]
         return Text(Counter(normalized), b"".join(found[1].split()))
+
+
+def _weight(text: Text | None) -> int:
+    return 64 if text is None else 2 * len(text.joined) + 64
 
 
 def delta(old: Text, new: Text) -> tuple[Counter[bytes], Counter[bytes]]:

@@ -22,27 +22,29 @@ def age(seconds: int) -> str:
     return f"{seconds}s"
 
 
-def when(finding: RevertFinding, merge_base_time: int) -> str:
-    delta = merge_base_time - finding.time
-    if merge_base_time == 0:
+def when(finding: RevertFinding, anchor_time: int, anchor: str = "the merge base") -> str:
+    """How long before (or after) the anchor the undone commit landed."""
+    delta = anchor_time - finding.time
+    if anchor_time == 0:
         return ""
     if delta == 0:
-        return ", merged as the merge base"
-    return f", merged {age(delta)} {'before' if delta >= 0 else 'after'} the merge base"
+        return f", merged as {anchor}"
+    return f", merged {age(delta)} {'before' if delta >= 0 else 'after'} {anchor}"
 
 
-def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD") -> str:
+def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", anchor: str = "the merge base") -> str:
     """`error: HEAD undoes 18/18 files of #221 "subject" (a1b2c3d by X, merged 2h before ...) -- ...`"""
     tally = finding.tally
     name = f"#{finding.pr}" if finding.pr is not None else finding.commit[:7]
-    status = finding.explanation or "not declared in any commit message of the range"
+    scope = "the range" if who == "HEAD" else "it"
+    status = finding.explanation or f"not declared in any commit message of {scope}"
     return (f"{finding.severity}: {who} undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
-            f'"{finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time)}) '
+            f'"{finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time, anchor)}) '
             f"-- {status}")
 
 
-def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD") -> str:
-    lines = [headline(finding, merge_base_time, who)]
+def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", anchor: str = "the merge base") -> str:
+    lines = [headline(finding, merge_base_time, who, anchor)]
     if finding.tally.touched_lines:
         lines.append(f"  {finding.tally.undone_lines}/{finding.tally.touched_lines} of its non-trivial lines undone")
     for folder in finding.tally.whole_folders:
@@ -74,7 +76,7 @@ def verdict(report: RevertReport) -> str:
     return f"ok: no earlier work undone ({checked})"
 
 
-def finding_markdown(finding: RevertFinding, merge_base_time: int) -> str:
+def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str = "the merge base") -> str:
     name = f"#{finding.pr}" if finding.pr is not None else f"`{finding.commit[:7]}`"
     tally = finding.tally
     status = markdown_escape(finding.explanation) if finding.explanation else "**not declared** in any commit message"
@@ -84,7 +86,7 @@ def finding_markdown(finding: RevertFinding, merge_base_time: int) -> str:
     return "\n".join([
         f"**{finding.severity}**: undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
         f"\"{markdown_escape(finding.subject)}\" (`{finding.commit[:7]}` by {markdown_escape(finding.author)}"
-        f"{when(finding, merge_base_time)}) -- {status}", "",
+        f"{when(finding, merge_base_time, anchor)}) -- {status}", "",
         "| path | signal | what happened |", "| --- | --- | --- |", *rows, *more])
 
 

@@ -1,0 +1,53 @@
+"""The audit report for people: findings per audited commit, then a summary table."""
+
+from __future__ import annotations
+
+from leverguard.report import markdown_escape
+from leverguard.revert.audit import AuditReport, AuditResult
+from leverguard.revert.findings import SEVERITIES, blocks
+from leverguard.revert.render import finding_markdown, finding_text
+
+SUBJECT_WIDTH = 50
+
+
+def _name(result: AuditResult) -> str:
+    return f"#{result.pr}" if result.pr is not None else result.commit[:7]
+
+
+def _worst(result: AuditResult) -> str:
+    return max((f.severity for f in result.findings), key=SEVERITIES.index)
+
+
+def to_text(report: AuditReport) -> str:
+    parts = []
+    for result in report.results:
+        header = f"== {result.commit[:7]} {_name(result)} {result.subject}"
+        body = [finding_text(f, result.time, who="it", anchor="it") for f in result.findings]
+        parts.append("\n".join([header, *body]))
+    parts += [f"note: {note}" for note in report.notes]
+    parts.append(summary_table(report))
+    return "\n\n".join(parts)
+
+
+def summary_table(report: AuditReport) -> str:
+    """One row per audited commit with findings, then the totals."""
+    rows = [f"{'commit':<8} {'landed as':<10} {'worst':<8} {'undoes':<28} subject"]
+    for result in report.results:
+        undone = ", ".join(f"#{f.pr}" if f.pr is not None else f.commit[:7] for f in result.findings)
+        subject = result.subject if len(result.subject) <= SUBJECT_WIDTH else result.subject[:SUBJECT_WIDTH - 3] + "..."
+        rows.append(f"{result.commit[:7]:<8} {_name(result):<10} {_worst(result):<8} {undone[:28]:<28} {subject}")
+    failing = sum(1 for r in report.results if any(blocks(f, report.strict) for f in r.findings))
+    rows.append(f"checked {report.checked} commits on {report.branch}: {failing} landed a silent revert, "
+                f"{len(report.results) - failing} undid earlier work below the failing severity or declared it")
+    return "\n".join(rows) if report.results else rows[-1]
+
+
+def to_markdown(report: AuditReport) -> str:
+    parts = [f"### leverguard audit of `{markdown_escape(report.branch)}`", ""]
+    for result in report.results:
+        parts.append(f"#### `{result.commit[:7]}` {_name(result)} {markdown_escape(result.subject)}\n")
+        parts += [finding_markdown(f, result.time, anchor="it") + "\n" for f in result.findings]
+    parts.append("| commit | landed as | worst | subject |\n| --- | --- | --- | --- |")
+    parts += [f"| `{r.commit[:7]}` | {_name(r)} | {_worst(r)} | {markdown_escape(r.subject)} |" for r in report.results]
+    parts.append(f"\nchecked {report.checked} commits")
+    return "\n".join(parts)

@@ -1,0 +1,77 @@
+"""audit: every silent revert ever landed on a branch, acks, limits, progress and the summary table."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from conftest import Repo, run_leverguard
+from leverguard.revert.audit import TerminalProgress, audit_branch
+from revert_helpers import BOB, CAROL, DAVE, body, land, merge_pr, seed
+
+
+def build_history(repo: Repo) -> dict[str, str]:
+    """main: a squash-landed stale revert, a merge-landed one, a declared revert and clean work."""
+    old = seed(repo)
+    shas = {"221": land(repo, "feat: fused prep (#221)",
+                        {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(4)})}
+    shas["224"] = land(repo, "kernel: restructure (#224)",
+                       {**{f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(4)}, "kernel.c": "int k;\n"}, author=CAROL)
+    shas["225"] = land(repo, "feat: cache (#225)", {"src/mod9.py": old["src/mod9.py"] + body("cache", 6)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "stale")
+    land(repo, "wip: tune", {"src/mod9.py": old["src/mod9.py"], "tune.py": body("tune", 3)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    shas["226"] = merge_pr(repo, "stale", 226, "wip: tune")
+    shas["227"] = land(repo, "feat: sampler (#227)", {"src/mod10.py": old["src/mod10.py"] + body("s", 5)}, author=DAVE)
+    shas["228"] = land(repo, 'Revert "feat: sampler (#227)" (#228)', {"src/mod10.py": old["src/mod10.py"]}, author=BOB)
+    land(repo, "docs: readme (#229)", {"README.md": "hi\n"})
+    return shas
+
+
+def test_audit_lists_every_silent_revert(repo: Repo) -> None:
+    shas = build_history(repo)
+    report = audit_branch(str(repo.path), "main")
+    results = {r["commit"]: r for r in report.to_dict()["results"]}
+    assert set(results) == {shas["224"], shas["226"], shas["228"]}
+    assert results[shas["224"]]["pr"] == 224 and results[shas["224"]]["findings"][0]["pr"] == 221
+    assert results[shas["226"]]["findings"][0]["commit"] == shas["225"]
+    assert results[shas["226"]]["findings"][0]["severity"] == "error"
+    assert results[shas["228"]]["findings"][0]["declared"] is True
+    assert report.checked == 8 and report.exit_code() == 1
+
+
+def test_ack_file_silences_reviewed_findings(repo: Repo) -> None:
+    shas = build_history(repo)
+    land(repo, "chore: acks", {".leverguard-acks": f"#224 reviewed: the fusion was dropped on purpose\n{shas['226'][:10]} ok\n"})
+    report = audit_branch(str(repo.path))
+    assert report.exit_code() == 0
+    assert all(f.declared for r in report.results for f in r.findings)
+
+
+def test_max_count_since_and_the_cli(repo: Repo) -> None:
+    build_history(repo)
+    assert audit_branch(str(repo.path), max_count=2).checked == 2
+    assert audit_branch(str(repo.path), since="2000-01-01").checked == 8
+    assert audit_branch(str(repo.path), since="2100-01-01").checked == 0
+    proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1 and data["branch"] == "main" and data["checked"] == 8
+    assert proc.stderr == ""  # no progress bar without a terminal
+    text = run_leverguard("audit", cwd=repo.path).stdout
+    assert "checked 8 commits on main: 2 landed a silent revert" in text
+    assert any(line.startswith("commit   landed as  worst") for line in text.splitlines())
+
+
+def test_progress_bar(repo: Repo) -> None:
+    build_history(repo)
+    sink = io.StringIO()
+    audit_branch(str(repo.path), progress=TerminalProgress(sink))
+    assert sink.getvalue().endswith("] 8/8 commits\n")
+
+
+def test_clean_history(repo: Repo) -> None:
+    old = seed(repo)
+    for i in range(5):
+        land(repo, f"feat: step {i} (#{300 + i})", {"src/mod1.py": old["src/mod1.py"] + body(f"s{i}", 3 + i)})
+    report = audit_branch(str(repo.path))
+    assert report.results == () and report.exit_code() == 0 and report.checked == 6
