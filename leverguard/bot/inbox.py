@@ -1,0 +1,240 @@
+"""The SQLite inbox: every accepted delivery keyed by X-GitHub-Delivery, claimed by workers under a lease.
+
+The inbox is the record for de-duplication and the queue of one machine. `JobQueue` is the
+small interface the worker loop uses, so that a distributed queue (RQ or huey on Redis) can
+replace the claiming while this table stays the record (README, "Scaling out").
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+STATES = ("queued", "running", "done", "failed", "superseded")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    event TEXT NOT NULL,
+    action TEXT NOT NULL,
+    repo TEXT,
+    pr INTEGER,
+    head_sha TEXT,
+    payload BLOB NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    not_before REAL NOT NULL DEFAULT 0,
+    lease_until REAL NOT NULL DEFAULT 0,
+    worker TEXT NOT NULL DEFAULT '',
+    received REAL NOT NULL,
+    updated REAL NOT NULL,
+    note TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS deliveries_state ON deliveries(state, not_before);
+CREATE INDEX IF NOT EXISTS deliveries_pr ON deliveries(repo, pr, state);
+"""
+
+COLUMNS = "seq, id, event, action, repo, pr, head_sha, state, attempts, not_before, lease_until, worker, received, updated, note"
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One inbox row without its payload."""
+
+    seq: int
+    id: str
+    event: str
+    action: str
+    repo: str | None
+    pr: int | None
+    head_sha: str | None
+    state: str
+    attempts: int
+    not_before: float
+    lease_until: float
+    worker: str
+    received: float
+    updated: float
+    note: str
+
+
+@dataclass(frozen=True)
+class Job:
+    """A claimed delivery: the row and its raw payload."""
+
+    delivery: Delivery
+    payload: bytes
+
+
+class JobQueue(Protocol):
+    """What the worker loop needs from a queue; the SQLite inbox is one implementation."""
+
+    def claim(self, worker: str) -> Job | None: ...
+    def renew(self, job: Job, worker: str) -> bool: ...
+    def finish(self, job: Job, worker: str, state: str, note: str) -> bool: ...
+    def retry(self, job: Job, worker: str, error: str) -> str: ...
+    def newer_exists(self, job: Job) -> bool: ...
+
+
+class Inbox:
+    """The deliveries table; one connection per process and thread, WAL, short transactions."""
+
+    def __init__(self, path: str, *, lease_seconds: float = 60.0, max_attempts: int = 5,
+                 backoff_seconds: float = 30.0, clock: Callable[[], float] = time.time) -> None:
+        self.path, self.lease, self.max_attempts, self.backoff = path, lease_seconds, max_attempts, backoff_seconds
+        self.clock = clock
+        self._local = threading.local()
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL survives a crashed process, not a power cut
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        # Keyed by pid too: gunicorn forks after create_app, and a connection must not cross a fork.
+        if getattr(self._local, "pid", None) != os.getpid():
+            self._local.db, self._local.pid = self._connect(), os.getpid()
+        return self._local.db  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ receiving
+    def add(self, delivery_id: str, event: str, action: str, payload: bytes, *, repo: str | None = None,
+            pr: int | None = None, head_sha: str | None = None, note: str = "") -> bool:
+        """Store a delivery once; False when this X-GitHub-Delivery is already stored."""
+        now = self.clock()
+        state = "queued" if pr is not None else "done"
+        cursor = self._db().execute(
+            "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received, updated, note)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
+        return cursor.rowcount == 1
+
+    # ------------------------------------------------------------------ claiming
+    def claim(self, worker: str) -> Job | None:
+        """The next runnable job, coalesced: older queued rows of the same PR become superseded."""
+        db, now = self._db(), self.clock()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            job = self._claim_locked(db, worker, now)
+            db.execute("COMMIT")
+            return job
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _claim_locked(self, db: sqlite3.Connection, worker: str, now: float) -> Job | None:
+        for _ in range(100):  # each pass settles one PR; bounded so a bug cannot spin forever
+            row = db.execute(
+                "SELECT seq, repo, pr, attempts, state FROM deliveries d WHERE"
+                " ((state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?))"
+                " AND NOT EXISTS (SELECT 1 FROM deliveries r WHERE r.repo = d.repo AND r.pr = d.pr"
+                "   AND r.state = 'running' AND r.lease_until >= ? AND r.seq <> d.seq)"
+                " ORDER BY seq LIMIT 1", (now, now, now)).fetchone()
+            if row is None:
+                return None
+            seq, repo, pr, attempts, state = row
+            newest = self._coalesce(db, repo, pr, now)
+            if newest != seq:
+                continue
+            if state == "running" and attempts >= self.max_attempts:
+                self._set(db, seq, "failed", f"the worker died during each of {attempts} attempts", now)
+                continue
+            db.execute("UPDATE deliveries SET state = 'running', attempts = attempts + 1, lease_until = ?,"
+                       " worker = ?, updated = ? WHERE seq = ?", (now + self.lease, worker, now, seq))
+            return self._job(db, seq)
+        return None
+
+    def _coalesce(self, db: sqlite3.Connection, repo: str, pr: int, now: float) -> int:
+        """Supersede every waiting row of the PR but the newest; the newest's seq."""
+        newest = db.execute("SELECT max(seq) FROM deliveries WHERE repo = ? AND pr = ? AND"
+                            " (state = 'queued' OR (state = 'running' AND lease_until < ?))",
+                            (repo, pr, now)).fetchone()[0]
+        newest_id = db.execute("SELECT id FROM deliveries WHERE seq = ?", (newest,)).fetchone()[0]
+        db.execute("UPDATE deliveries SET state = 'superseded', note = ?, updated = ? WHERE repo = ? AND pr = ?"
+                   " AND seq < ? AND (state = 'queued' OR (state = 'running' AND lease_until < ?))",
+                   (f"superseded by {newest_id}", now, repo, pr, newest, now))
+        return int(newest)
+
+    def _job(self, db: sqlite3.Connection, seq: int) -> Job:
+        row = db.execute(f"SELECT {COLUMNS}, payload FROM deliveries WHERE seq = ?", (seq,)).fetchone()
+        return Job(Delivery(*row[:-1]), bytes(row[-1]))
+
+    def _set(self, db: sqlite3.Connection, seq: int, state: str, note: str, now: float) -> None:
+        db.execute("UPDATE deliveries SET state = ?, note = ?, updated = ?, lease_until = 0 WHERE seq = ?",
+                   (state, note, now, seq))
+
+    # ------------------------------------------------------------------ while and after running
+    def renew(self, job: Job, worker: str) -> bool:
+        """Extend the lease; False when the job is no longer this worker's."""
+        now = self.clock()
+        cursor = self._db().execute(
+            "UPDATE deliveries SET lease_until = ? WHERE seq = ? AND state = 'running' AND worker = ?",
+            (now + self.lease, job.delivery.seq, worker))
+        return cursor.rowcount == 1
+
+    def finish(self, job: Job, worker: str, state: str, note: str) -> bool:
+        """Record the end of a job (done or superseded), only while this worker holds it."""
+        assert state in ("done", "superseded", "failed"), state
+        cursor = self._db().execute(
+            "UPDATE deliveries SET state = ?, note = ?, updated = ?, lease_until = 0"
+            " WHERE seq = ? AND state = 'running' AND worker = ?",
+            (state, note, self.clock(), job.delivery.seq, worker))
+        return cursor.rowcount == 1
+
+    def retry(self, job: Job, worker: str, error: str) -> str:
+        """Queue the job again after a back-off doubling per attempt, or mark it failed; the new state."""
+        attempts = job.delivery.attempts
+        if attempts >= self.max_attempts:
+            self.finish(job, worker, "failed", f"failed after {attempts} attempts: {error}")
+            return "failed"
+        delay = self.backoff * 2 ** (attempts - 1)
+        self._db().execute(
+            "UPDATE deliveries SET state = 'queued', not_before = ?, note = ?, updated = ?, lease_until = 0"
+            " WHERE seq = ? AND state = 'running' AND worker = ?",
+            (self.clock() + delay, f"attempt {attempts} failed, retry in {delay:g}s: {error}", self.clock(),
+             job.delivery.seq, worker))
+        return "queued"
+
+    def newer_exists(self, job: Job) -> bool:
+        """A later delivery for the same PR is waiting: this job's report would be stale."""
+        row = self._db().execute(
+            "SELECT 1 FROM deliveries WHERE repo = ? AND pr = ? AND seq > ? AND state IN ('queued', 'running')",
+            (job.delivery.repo, job.delivery.pr, job.delivery.seq)).fetchone()
+        return row is not None
+
+    def release_orphans(self, host: str, alive: Callable[[int], bool]) -> int:
+        """End the leases of jobs held by dead workers of this host, so they run at once."""
+        released = 0
+        for seq, worker in self._db().execute("SELECT seq, worker FROM deliveries WHERE state = 'running'").fetchall():
+            worker_host, _, pid = worker.rpartition(":")
+            if worker_host == host and pid.isdigit() and not alive(int(pid)):
+                self._db().execute("UPDATE deliveries SET lease_until = 0 WHERE seq = ? AND state = 'running'", (seq,))
+                released += 1
+        return released
+
+    # ------------------------------------------------------------------ operators
+    def list(self) -> list[Delivery]:
+        return [Delivery(*row) for row in self._db().execute(f"SELECT {COLUMNS} FROM deliveries ORDER BY seq")]
+
+    def get(self, delivery_id: str) -> Delivery | None:
+        row = self._db().execute(f"SELECT {COLUMNS} FROM deliveries WHERE id = ?", (delivery_id,)).fetchone()
+        return Delivery(*row) if row else None
+
+    def redeliver(self, delivery_id: str) -> bool:
+        """Queue a stored delivery again from scratch; False when it is unknown or not a job."""
+        cursor = self._db().execute(
+            "UPDATE deliveries SET state = 'queued', attempts = 0, not_before = 0, lease_until = 0, worker = '',"
+            " note = 'redelivered', updated = ?, seq = (SELECT max(seq) + 1 FROM deliveries)"
+            " WHERE id = ? AND pr IS NOT NULL AND state <> 'running'", (self.clock(), delivery_id))
+        return cursor.rowcount == 1
+
+    def counts(self) -> dict[str, int]:
+        rows = self._db().execute("SELECT state, count(*) FROM deliveries GROUP BY state").fetchall()
+        return {state: dict(rows).get(state, 0) for state in STATES}

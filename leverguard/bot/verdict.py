@@ -1,0 +1,124 @@
+"""The one place the bot calls the revert engine, and the verdict it turns the report into."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from leverguard import git
+from leverguard.config import DEDICATED_FILE, PYPROJECT, Config, defaults, parse
+
+LEVELS = {"error": "failure", "warning": "warning", "notice": "notice"}  # info is never annotated
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One check-run annotation (Actions mode prints the same as `::error`)."""
+
+    path: str
+    level: str  # failure, warning or notice
+    title: str
+    message: str
+
+    def to_api(self) -> dict[str, Any]:
+        return {"path": self.path, "start_line": 1, "end_line": 1, "annotation_level": self.level,
+                "title": self.title, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the bot reports: a check-run conclusion, a markdown body and the annotations."""
+
+    conclusion: str  # success, failure, or neutral when an override declared the findings
+    title: str
+    markdown: str
+    annotations: tuple[Annotation, ...]
+    findings: int
+    override: str  # "" or what overrode the check (the label, the PR text)
+    data: dict[str, Any]
+
+    @property
+    def found(self) -> bool:
+        """Worth a comment: failing, overridden, or an undeclared warning."""
+        return self.conclusion != "success" or any(
+            not f["declared"] and f["severity"] == "warning" for f in self.data.get("findings", []))
+
+
+def config_at(repo: str, commit: str) -> Config:
+    """The configuration committed at COMMIT: read from BASE, a PR cannot switch the check off for itself."""
+    for name in (DEDICATED_FILE, PYPROJECT):
+        result = git.run(["cat-file", "blob", f"{commit}:{name}"], repo, ok_codes=(0, 128))
+        if result.returncode == 0:
+            return parse(result.stdout, name)
+    return defaults()
+
+
+def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text: str,
+             labels: Sequence[str], config: Config) -> Verdict:
+    """Check what landing HEAD on BASE undoes, honouring the override label and the PR text."""
+    label = str(config.get("revert.override_label"))
+    report = _check(repo, base, head, pr_text, (), pr_number)
+    override = ""
+    if report.exit_code() == 1 and label and label in labels:
+        refs = tuple(f["commit"] for f in report.to_dict()["findings"] if not f["declared"])
+        report, override = _check(repo, base, head, pr_text, refs, pr_number), f"the label `{label}`"
+    elif report.exit_code() == 0 and pr_text and any(f["declared"] for f in report.to_dict()["findings"]):
+        if _check(repo, base, head, None, (), pr_number).exit_code() == 1:
+            override = "the pull request's description"
+    return _verdict(report, override)
+
+
+def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[str, ...], pr: int | None) -> Any:
+    from leverguard.revert.engine import RevertOptions, check_range
+
+    options = RevertOptions(pr_body=pr_text or None, extra_declared=extra, own_pr=pr)
+    return check_range(repo, base, head, options)
+
+
+def _verdict(report: Any, override: str) -> Verdict:
+    data = report.to_dict()
+    failing = report.exit_code() == 1
+    conclusion = "failure" if failing else "neutral" if override else "success"
+    silent = [f for f in data["findings"] if not f["declared"] and f["severity"] == "error"]
+    if failing:
+        title = f"{len(silent)} silent revert{'s' if len(silent) != 1 else ''} of merged work"
+    elif override:
+        title = f"Reverts declared by {override}"
+    else:
+        title = "No silent revert"
+    markdown = _markdown(report, override)
+    return Verdict(conclusion, title, markdown, _annotations(data["findings"]), len(data["findings"]), override, data)
+
+
+def _markdown(report: Any, override: str) -> str:
+    try:
+        from leverguard.revert.render import to_markdown
+    except ImportError:  # the engine's renderer is optional: a plain fallback keeps the bot reporting
+        to_markdown = _plain_markdown
+    head = f"> Overridden by {override}: these findings are declared and do not fail the check.\n\n" if override else ""
+    return head + to_markdown(report)
+
+
+def _plain_markdown(report: Any) -> str:
+    findings = report.to_dict()["findings"]
+    if not findings:
+        return "### leverguard: no silent revert\n\nLanding this PR undoes no recent merged work."
+    rows = [f"| {f['severity']} | {'#' + str(f['pr']) if f['pr'] else f['commit'][:7]} | "
+            f"{f['undone_paths']}/{f['touched_paths']} files | {'declared' if f['declared'] else 'silent'} |"
+            for f in findings]
+    return "\n".join(["### leverguard: merged work this PR undoes", "", "| severity | undoes | how much | declared |",
+                      "| --- | --- | --- | --- |", *rows])
+
+
+def _annotations(findings: list[dict[str, Any]]) -> tuple[Annotation, ...]:
+    notes = []
+    for f in findings:
+        level = "notice" if f["declared"] else LEVELS.get(f["severity"])
+        if level is None:
+            continue
+        ref = f"#{f['pr']}" if f["pr"] else f["commit"][:7]
+        title = f"undoes {ref}" + (" (declared)" if f["declared"] else "")
+        for path in f["paths"]:
+            notes.append(Annotation(path, level, title, f"This change undoes {ref} \"{f['subject']}\" by "
+                                    f"{f['author']} ({f['undone_paths']}/{f['touched_paths']} files)."))
+    return tuple(notes)

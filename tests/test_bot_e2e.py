@@ -1,0 +1,271 @@
+"""End to end: signed deliveries over real HTTP, the worker, real git fetches, the stand-in GitHub."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from bot_helpers import (OWNER_REPO, LiveServer, World, clean_pr, make_world, post, publish_pull, pull_payload,
+                         serve_bare, stale_pr, story_221)
+from github_standin import Fault
+
+from leverguard.bot import github, worker
+from leverguard.bot.app import create_app
+from leverguard.bot.inbox import Inbox
+from leverguard.bot.report import MARKER
+
+BOT = "leverguard-test[bot]"
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    w = make_world(tmp_path)
+    yield w
+    w.standin.stop()
+
+
+@pytest.fixture
+def web(world: World) -> Iterator[LiveServer]:
+    server = LiveServer(create_app(world.settings))
+    yield server
+    server.stop()
+
+
+class Setup:
+    """The upstream bare repository, published on the stand-in, and helpers to drive the bot."""
+
+    def __init__(self, world: World, web: LiveServer, repo: Any) -> None:
+        self.world, self.web, self.repo = world, web, repo
+        self.bare = world.tmp / "upstream.git"
+        self.before = story_221(repo)
+        self.clone_url = serve_bare(repo.path, self.bare)
+        world.standin.add_repo(OWNER_REPO, str(self.bare))
+        st = world.settings
+        self.inbox = Inbox(st.db, lease_seconds=st.lease_seconds, max_attempts=st.max_attempts,
+                           backoff_seconds=st.backoff_seconds)
+
+    def open_pr(self, number: int, rev: str, **pull: Any) -> str:
+        head = publish_pull(self.repo.path, self.bare, number, rev)
+        self.world.standin.add_pull(OWNER_REPO, number, base_ref="main", head_sha=head, **pull)
+        return head
+
+    def push(self, number: int, rev: str) -> str:
+        head = publish_pull(self.repo.path, self.bare, number, rev)
+        self.world.standin.repos[OWNER_REPO].pulls[number]["head_sha"] = head
+        return head
+
+    def deliver(self, action: str, number: int, head: str, **kwargs: Any) -> tuple[int, dict[str, Any]]:
+        return post(self.web.url + "/webhook", pull_payload(action, number, head, self.clone_url), **kwargs)
+
+    def drain(self) -> int:
+        settings = self.world.settings
+        processor = worker.Processor(settings, github.AppClient(settings), self.inbox, os.environ)
+        return worker.run(self.inbox, processor, worker="test:1", lease_seconds=settings.lease_seconds,
+                          poll_seconds=0.01, once=True, stop=threading.Event(), log=lambda line: None)
+
+    def comments(self, number: int) -> list[dict[str, Any]]:
+        return self.world.standin.comments(OWNER_REPO, number)
+
+    def runs(self, sha: str | None = None) -> list[dict[str, Any]]:
+        return self.world.standin.runs(OWNER_REPO, sha)
+
+    def states(self) -> list[str]:
+        return [d.state for d in self.inbox.list()]
+
+
+@pytest.fixture
+def setup(world: World, web: LiveServer, repo: Any) -> Setup:
+    return Setup(world, web, repo)
+
+
+def test_signed_delivery_reports_the_221_224_stale_revert(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before), title="refactor(kernel): restructure")
+    status, answer = setup.deliver("opened", 224, head)
+    assert (status, answer["message"]) == (202, "queued")
+    assert setup.states() == ["queued"]  # nothing is processed in the request
+    assert setup.drain() == 1
+    assert setup.states() == ["done"]
+    (comment,) = setup.comments(224)
+    assert comment["login"] == BOT and MARKER in comment["body"] and "#221" in comment["body"]
+    (run,) = setup.runs(head)
+    assert (run["name"], run["status"], run["conclusion"]) == ("leverguard", "completed", "failure")
+    assert len(run["annotations"]) == 18 and all(a["annotation_level"] == "failure" for a in run["annotations"])
+    assert run["output"]["summary"] in comment["body"]
+    log = setup.world.standin.log
+    assert [e.path for e in log if "access_tokens" in e.path] == ["/app/installations/42/access_tokens"]
+    assert not [e for e in log if e.path.endswith("/files") or "/commits" in e.path and "check-runs" not in e.path]
+
+
+def test_clean_pr_gets_a_green_check_run_and_no_comment(setup: Setup) -> None:
+    head = setup.open_pr(7, clean_pr(setup.repo))
+    setup.deliver("opened", 7, head)
+    setup.drain()
+    assert [r["conclusion"] for r in setup.runs(head)] == ["success"]
+    assert setup.comments(7) == []
+
+
+def test_same_delivery_twice_is_one_job(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    assert setup.deliver("opened", 224, head, delivery="d-1")[0] == 202
+    status, answer = setup.deliver("opened", 224, head, delivery="d-1")
+    assert (status, answer["message"]) == (202, "duplicate delivery")
+    assert len(setup.inbox.list()) == 1
+    assert setup.drain() == 1
+    assert len(setup.comments(224)) == 1 and len(setup.runs()) == 1
+
+
+def test_two_synchronize_events_run_only_the_newest_head(setup: Setup) -> None:
+    first = setup.open_pr(5, clean_pr(setup.repo, tag="v2"))
+    setup.deliver("synchronize", 5, first, delivery="sync-1")
+    second = setup.push(5, stale_pr(setup.repo, setup.before, branch="clean"))
+    setup.deliver("synchronize", 5, second, delivery="sync-2")
+    assert setup.drain() == 1
+    assert {d.id: d.state for d in setup.inbox.list()} == {"sync-1": "superseded", "sync-2": "done"}
+    assert setup.runs(first) == [] and [r["conclusion"] for r in setup.runs(second)] == ["failure"]
+
+
+def test_fetched_head_newer_than_the_payload_supersedes_the_job(setup: Setup) -> None:
+    old = setup.open_pr(5, clean_pr(setup.repo, tag="v2"))
+    publish_pull(setup.repo.path, setup.bare, 5, clean_pr(setup.repo, branch="other", tag="v3"))  # a push lands
+    setup.deliver("opened", 5, old)
+    setup.drain()
+    (row,) = setup.inbox.list()
+    assert row.state == "superseded" and "fetched head" in row.note
+    assert setup.runs() == []
+
+
+def test_rerun_keeps_one_comment_one_run_and_sends_annotations_once(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    setup.deliver("opened", 224, head)
+    setup.drain()
+    (comment,) = setup.comments(224)
+    rerun = {"action": "rerequested", "repository": {"full_name": OWNER_REPO, "clone_url": setup.clone_url},
+             "installation": {"id": 42}, "check_run": {"name": "leverguard", "head_sha": head,
+                                                       "pull_requests": [{"number": 224}]}}
+    assert post(setup.web.url + "/webhook", rerun, event="check_run")[0] == 202
+    setup.drain()
+    assert [c["id"] for c in setup.comments(224)] == [comment["id"]]
+    (run,) = setup.runs(head)
+    assert len(run["annotations"]) == 18
+    assert setup.states() == ["done", "done"]
+
+
+def test_502_after_comment_creation_still_leaves_exactly_one_comment(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    setup.world.standin.inject(Fault("POST", r"/issues/224/comments$", status=502, after=True))
+    setup.deliver("opened", 224, head)
+    setup.drain()
+    assert len(setup.world.standin.requests("POST", r"/issues/224/comments$")) == 2  # PyGithub retried the POST
+    assert len(setup.world.standin.requests("DELETE", r"/issues/comments/")) == 1  # the sweep
+    assert len(setup.comments(224)) == 1 and setup.states() == ["done"]
+
+
+def test_403_with_retry_after_is_honoured(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    setup.world.standin.inject(Fault("POST", r"/issues/224/comments$", status=403, retry_after=1))
+    setup.deliver("opened", 224, head)
+    setup.drain()
+    denied, accepted = setup.world.standin.requests("POST", r"/issues/224/comments$")
+    assert (denied.status, accepted.status) == (403, 201)
+    assert accepted.at - denied.at >= 1.0
+    assert len(setup.comments(224)) == 1
+
+
+def test_fork_pr_is_fetched_from_the_base_repository(setup: Setup, tmp_path: Path) -> None:
+    fork_bare = tmp_path / "fork.git"
+    serve_bare(setup.repo.path, fork_bare)
+    stale = stale_pr(setup.repo, setup.before, branch="fork-topic")
+    setup.repo.git("push", "-q", str(fork_bare), "fork-topic")  # the branch exists in the fork only
+    head = setup.open_pr(9, stale, head_repo="mallory/kernels")
+    payload = pull_payload("opened", 9, head, setup.clone_url, fork="mallory/kernels")
+    assert post(setup.web.url + "/webhook", payload)[0] == 202
+    setup.drain()
+    assert [r["conclusion"] for r in setup.runs(head)] == ["failure"]
+    assert len(setup.comments(9)) == 1
+
+
+def test_override_label_from_base_config_makes_the_check_neutral(setup: Setup) -> None:
+    setup.repo.write(".leverguard.toml", '[revert]\noverride_label = "revert-ok"\n')
+    setup.repo.commit("chore: name the override label")
+    publish_pull(setup.repo.path, setup.bare, 0, "main")
+    setup.repo.git("push", "-q", str(setup.bare), "main")
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before), labels=("revert-ok",))
+    setup.deliver("labeled", 224, head)
+    setup.drain()
+    (run,) = setup.runs(head)
+    assert run["conclusion"] == "neutral" and "revert-ok" in run["output"]["title"]
+    assert all(a["annotation_level"] == "notice" for a in run["annotations"])
+
+
+def test_a_pr_cannot_switch_the_check_off_for_itself(setup: Setup) -> None:
+    setup.repo.git("checkout", "-q", "-b", "sneaky")
+    setup.repo.write(".leverguard.toml", '[revert]\noverride_label = "docs"\nwindow = 1\n')
+    setup.repo.commit("chore: tweak config")
+    setup.repo.git("checkout", "-q", "main")
+    sneaky = stale_pr(setup.repo, setup.before, branch="sneaky-2")
+    setup.repo.git("checkout", "-q", "sneaky")
+    setup.repo.git("merge", "-q", "--no-edit", "sneaky-2")
+    setup.repo.git("checkout", "-q", "main")
+    head = setup.open_pr(8, "sneaky", labels=("docs",))
+    assert sneaky
+    setup.deliver("labeled", 8, head)
+    setup.drain()
+    assert [r["conclusion"] for r in setup.runs(head)] == ["failure"]
+
+
+def test_pr_text_declaring_the_revert_is_neutral(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before),
+                         body="This also reverts #221: the fused prep path is broken on H100.")
+    setup.deliver("opened", 224, head)
+    setup.drain()
+    (run,) = setup.runs(head)
+    assert run["conclusion"] == "neutral" and "description" in run["output"]["title"]
+
+
+def test_verdict_flip_reposts_and_fix_edits_in_place(setup: Setup) -> None:
+    stale = setup.open_pr(3, stale_pr(setup.repo, setup.before, branch="flip"))
+    setup.deliver("opened", 3, stale)
+    setup.drain()
+    (first,) = setup.comments(3)
+    fixed = setup.push(3, clean_pr(setup.repo, branch="flip", tag="fixed"))
+    setup.deliver("synchronize", 3, fixed)
+    setup.drain()
+    (edited,) = setup.comments(3)
+    assert edited["id"] == first["id"] and "verdict=clean" in edited["body"]
+    again = setup.push(3, stale_pr(setup.repo, setup.before, branch="flip"))
+    setup.deliver("synchronize", 3, again)
+    setup.drain()
+    (reposted,) = setup.comments(3)
+    assert reposted["id"] != first["id"] and "verdict=found" in reposted["body"]
+
+
+def test_comments_by_others_are_never_edited(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    spoof = setup.world.standin.next_id()
+    setup.world.standin.repos[OWNER_REPO].comments[spoof] = {
+        "id": spoof, "issue": 224, "body": MARKER + " <!-- leverguard:verdict=clean --> looks fine",
+        "login": "mallory", "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z"}
+    setup.deliver("opened", 224, head)
+    setup.drain()
+    by_login = {c["login"]: c for c in setup.comments(224)}
+    assert set(by_login) == {"mallory", BOT} and "looks fine" in by_login["mallory"]["body"]
+
+
+def test_failing_api_retries_with_backoff_then_fails(setup: Setup) -> None:
+    head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
+    for _ in range(3):
+        setup.world.standin.inject(Fault("GET", r"/pulls/224$", status=404))
+    setup.deliver("opened", 224, head, delivery="doomed")
+    started = time.monotonic()
+    while setup.inbox.get("doomed").state not in ("failed", "done") and time.monotonic() - started < 10:  # type: ignore[union-attr]
+        setup.drain()
+        time.sleep(0.05)
+    row = setup.inbox.get("doomed")
+    assert row is not None and (row.state, row.attempts) == ("failed", 3) and "404" in row.note
+    assert time.monotonic() - started >= 0.2 + 0.4  # back-off 0.2 s, then 0.4 s
+    assert setup.inbox.redeliver("doomed") and setup.drain() == 1
+    assert setup.inbox.get("doomed").state == "done"  # type: ignore[union-attr]
