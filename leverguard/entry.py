@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 # hook id -> the command it runs, as used by .pre-commit-hooks.yaml and hooks/.
 HOOKS: dict[str, tuple[str, ...]] = {
     "leverguard-paths": ("check-paths",),
+    "leverguard-revert": ("pre-push-revert",),  # issue #3, pre-push stage
 }
 
 
@@ -44,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leverguard import paths
 
         return paths.main(args[1:])
+    if command == "pre-push-revert":  # issue #3: the pre-push guard skips click
+        from leverguard.revert import prepush
+
+        return prepush.main(args[1:])
     from leverguard import cli
 
     return cli.main(args)
