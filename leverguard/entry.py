@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 # hook id -> the command it runs, as used by .pre-commit-hooks.yaml and hooks/.
 HOOKS: dict[str, tuple[str, ...]] = {
     "leverguard-paths": ("check-paths",),
+    "leverguard-default-build": ("default-build-hook",),  # issue #4, commit-msg stage
+    "leverguard-abi": ("abi-hook",),  # issue #4, pre-commit stage
     "leverguard-revert": ("pre-push-revert",),  # issue #3, pre-push stage
 }
 
@@ -49,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leverguard.revert import prepush
 
         return prepush.main(args[1:])
+    if command in ("default-build-hook", "abi-hook"):  # issue #4: lean lever hooks
+        from leverguard.levers import hook as lever_hook
+
+        return lever_hook.main(command, args[1:])
     from leverguard import cli
 
     return cli.main(args)

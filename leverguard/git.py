@@ -353,11 +353,22 @@ def grep_files(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str
 def grep_words(words: Sequence[str], rev: str | None, pathspecs: Sequence[str],
                cwd: str | None = None) -> list[tuple[str, int, str]]:
     """(path, line, text) of every line at REV (or in the index) holding one of `words` as a word."""
-    if not words:
+    return _grep_lines(["-w", "-F"], words, rev, pathspecs, cwd)
+
+
+def grep_fixed(strings: Sequence[str], rev: str | None, pathspecs: Sequence[str],
+               cwd: str | None = None) -> list[tuple[str, int, str]]:
+    """(path, line, text) of every line at REV (or in the index) holding one of `strings` literally."""
+    return _grep_lines(["-F"], strings, rev, pathspecs, cwd)
+
+
+def _grep_lines(flags: list[str], strings: Sequence[str], rev: str | None, pathspecs: Sequence[str],
+                cwd: str | None) -> list[tuple[str, int, str]]:
+    if not strings:
         return []
-    args = ["grep", "-z", "-n", "-I", "-w", "-F", "--no-color"]
-    for word in words:
-        args += ["-e", word]
+    args = ["grep", "-z", "-n", "-I", "--no-color", *flags]
+    for text in strings:
+        args += ["-e", text]
     result = run([*args, *_tree_args(rev), "--", *pathspecs], cwd, ok_codes=(0, 1))
     prefix = f"{rev}:" if rev is not None else ""
     hits = []
@@ -407,6 +418,15 @@ def first_commit_adding(word: str, rev: str, pathspecs: Sequence[str], cwd: str 
         return None
     commit, _, subject = lines[0].partition("\0")
     return commit, subject
+
+
+def list_paths(rev: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[str]:
+    """Files at REV (`ls-tree`) or in the index (`ls-files`) matching the pathspecs."""
+    if rev is None:
+        args = ["ls-files", "-z", "--", *pathspecs]
+    else:
+        args = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, "--", *pathspecs]
+    return [fsdecode(name) for name in split_z(run(args, cwd).stdout)]
 
 
 # ---- message engine ----

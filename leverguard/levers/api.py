@@ -48,3 +48,40 @@ def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
     base, head = parse_range(root, spec)
     result = compute_diff(root, config, base, head)
     return render.diff_as(result.to_dict(), fmt), EXIT_FINDINGS if result.failing else EXIT_CLEAN
+
+
+def abi_report(repo: str, against: str, head: str | None, fmt: str) -> tuple[str, int]:
+    """`abi --against REV`: exit 1 when an ABI file changed or holds a forbidden token."""
+    from leverguard.levers import abi
+    from leverguard.report import to_json
+
+    root, config = _setup(repo)
+    base = git.rev_parse(against, root) if against != git.EMPTY_TREE else against
+    statuses = abi.abi_status(root, config, base, git.rev_parse(head, root) if head else None)
+    code = EXIT_FINDINGS if any(s.failing for s in statuses) else EXIT_CLEAN
+    if fmt == "json":
+        return to_json({"against": against, "files": statuses}), code
+    return abi.to_text(statuses, against), code
+
+
+def default_build_report(repo: str, spec: str | None, message_file: str | None, fmt: str) -> tuple[str, int]:
+    """`default-build`: violations exit 1, unless the message waives the gate (then gains and losses)."""
+    from leverguard.levers import gate
+
+    root, config = _setup(repo)
+    base, head = parse_range(root, spec)
+    result = gate.run(root, config, base, head, _read_message(message_file))
+    return gate.render(result, fmt), EXIT_FINDINGS if result.violations and not result.waiver else EXIT_CLEAN
+
+
+def _read_message(message_file: str | None) -> str | None:
+    from leverguard.errors import LeverguardError
+
+    if message_file is None:
+        return None
+    try:
+        with open(message_file, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except OSError as exc:
+        raise LeverguardError(f"cannot read the message file {message_file}: {exc.strerror}: "
+                              "pass the commit message file git gives the commit-msg hook") from exc

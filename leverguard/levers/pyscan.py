@@ -6,6 +6,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from leverguard.levers.pyenv import default_truth
+
 _FLAG = re.compile(r"(?:^|[\s\"'=,(\[])-D([A-Za-z_]\w*)(?:=(\S*))?")
 
 
@@ -39,7 +41,7 @@ class PyFile:
     reads: tuple[EnvRead, ...]
     injections: tuple[Injection, ...]
     warnings: tuple[str, ...]
-    # (first line, last line, env vars) of every block taken only when an env var is set
+    # (first line, last line, env vars) of every arm taken only when an env var is set (the `if` line included)
     env_blocks: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
 
 
@@ -89,6 +91,7 @@ class _Visitor(ast.NodeVisitor):
         self.source = source
         self.conditions: list[tuple[ast.expr, bool]] = []  # (test, negated)
         self.tainted: dict[str, tuple[str, ...]] = {}  # name -> env vars its value came from
+        self.assigned: dict[str, ast.expr] = {}  # tainted name -> the expression it was assigned
         self.reads: list[EnvRead] = []
         self.injections: list[Injection] = []
         self.env_blocks: list[tuple[int, int, tuple[str, ...]]] = []
@@ -121,6 +124,7 @@ class _Visitor(ast.NodeVisitor):
             name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
             if name and env:
                 self.tainted[name] = env
+                self.assigned[name] = value
 
     def visit_If(self, node: ast.If) -> None:
         self._branch(node.test, node.body, node.orelse)
@@ -134,11 +138,19 @@ class _Visitor(ast.NodeVisitor):
     def _branch(self, test: ast.expr, body: list[ast.AST], orelse: list[ast.AST]) -> None:
         self.visit(test)
         env = self.env_of(test)
-        if env and body:
-            last = max(getattr(n, "end_lineno", 0) or 0 for n in body)
-            self.env_blocks.append((test.lineno, last, env))
+        if env:
+            self._env_block(test, env, body, orelse)
         self._under(test, False, body)
         self._under(test, True, orelse)
+
+    def _env_block(self, test: ast.expr, env: tuple[str, ...], body: list[ast.AST], orelse: list[ast.AST]) -> None:
+        """Record the arm taken only when an environment variable is set (the default build skips it)."""
+        taken = default_truth(test, self.assigned)
+        arm = body if taken is False else orelse if taken is True else []
+        if arm:
+            first = min(getattr(n, "lineno", 0) for n in arm)
+            last = max(getattr(n, "end_lineno", 0) or 0 for n in arm)
+            self.env_blocks.append((test.lineno if arm is body else first, last, env))
 
     def _under(self, test: ast.expr, negated: bool, nodes: list[ast.AST]) -> None:
         self.conditions.append((test, negated))

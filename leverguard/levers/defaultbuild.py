@@ -1,0 +1,158 @@
+"""The default-build gate: with no lever set, a change must leave the build byte-identical."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from leverguard import git
+from leverguard.config import Config
+from leverguard.levers import cpp, cppexpr, hunks, pyscan
+from leverguard.levers.inventory import is_c_source
+from leverguard.levers.model import LeverNames
+from leverguard.levers.sides import Sides
+from leverguard.report import Finding
+
+RULE = "default-build"
+
+
+@dataclass(frozen=True)
+class GateResult:
+    violations: list[Finding]
+    waiver: str | None = None  # why the gate is waived, when it is
+    gains: list[str] = field(default_factory=list)
+    loses: list[str] = field(default_factory=list)
+
+
+def _violation(path: str, line: int, message: str) -> Finding:
+    return Finding(RULE, "default build unchanged", path, line, message)
+
+
+def check(repo: str, config: Config, base: str, head: str | None) -> list[Finding]:
+    """Every changed line that the default build (no lever set) would see, with the reason."""
+    names = LeverNames(config)
+    found: list[Finding] = []
+    with git.ObjectReader(repo) as reader:
+        sides = Sides(repo, reader, base, head)
+        for change in hunks.changes(repo, base, head):
+            found += _surface(change, config)
+            if is_c_source(change.path, config):
+                found += _c_file(sides, change, names)
+            elif change.path.endswith(".py"):
+                found += _py_file(sides, change, names)
+    return found
+
+
+def _surface(change: hunks.FileChange, config: Config) -> list[Finding]:
+    globs = config.get("levers.surface")
+    if not globs:
+        return []
+    import pathspec
+
+    if pathspec.PathSpec.from_lines("gitwildmatch", globs).match_file(change.path):
+        return []
+    return [_violation(change.path, 0, "outside the lever surface (levers.surface): a lever change may not touch it")]
+
+
+def _c_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[Finding]:
+    found = []
+    for rev, path, lines, verb in ((sides.base, change.old_path, change.removed, "removed"),
+                                   (sides.head, change.new_path, change.added, "added")):
+        if path is None or not lines:
+            continue
+        cfile = cpp.scan(path, sides.raw(rev, path) or b"")
+        directives = _directive_lines(cfile)
+        for line in sorted(lines):
+            reason = _c_reason(cfile, line, directives, names, set(lines), verb)
+            if reason:
+                found.append(_violation(path, line, reason))
+    return found
+
+
+def _directive_lines(cfile: cpp.CppFile) -> dict[int, tuple[cpp.Conditional, int]]:
+    """Line of each conditional directive -> (its chain, arm index; len(branches) for #endif)."""
+    lines = {}
+    for cond in cfile.conditionals:
+        for index, branch in enumerate(cond.branches):
+            lines[branch.line] = (cond, index)
+        lines[cond.endif] = (cond, len(cond.branches))
+    return lines
+
+
+def _levers_of(cond: cpp.Conditional, names: LeverNames) -> list[str]:
+    return sorted({m for b in cond.branches for m in b.uses if names.is_lever(m)})
+
+
+def default_arm(cond: cpp.Conditional, names: LeverNames) -> int | None:
+    """The arm the default build compiles (levers undefined, other macros unknown); None: cannot tell."""
+    known: dict[str, int | None] = {m: None for m in _levers_of(cond, names)}
+    for index, branch in enumerate(cond.branches):
+        if branch.kind == "else":
+            return index
+        value = cppexpr.evaluate(branch.node, known) if branch.node is not None else None
+        if value is None:
+            return None
+        if value:
+            return index
+    return len(cond.branches)  # no arm taken
+
+
+def _c_reason(cfile: cpp.CppFile, line: int, directives: dict[int, tuple[cpp.Conditional, int]],
+              names: LeverNames, changed: set[int], verb: str) -> str | None:
+    if line in directives:
+        return _directive_reason(cfile, directives[line], names, changed, verb)
+    undecided = []
+    for cond, index in reversed(cpp.enclosing(cfile.conditionals, line)):
+        levers = _levers_of(cond, names)
+        if not levers:
+            continue
+        default = default_arm(cond, names)
+        if default is None:
+            undecided += levers
+        elif default != index:
+            return None  # inside an arm only a lever turns on
+        else:
+            return f"{verb} in the default path of {', '.join(levers)} (the branch compiled with no lever set)"
+    if not cfile.text.split("\n")[line - 1].strip():
+        return None  # blank lines and comments never change what the compiler sees
+    if undecided:
+        return f"{verb} under {', '.join(undecided)}, but the default build's branch cannot be told: gate it plainly"
+    return f"{verb} outside any region gated by a default-off lever"
+
+
+def _directive_reason(cfile: cpp.CppFile, where: tuple[cpp.Conditional, int], names: LeverNames,
+                      changed: set[int], verb: str) -> str | None:
+    cond, index = where
+    levers = _levers_of(cond, names)
+    if not levers:
+        return f"{verb} a conditional that names no lever"
+    if cond.branches[0].line not in changed:
+        return f"{verb} a directive inside the existing chain of {', '.join(levers)}: check the default path"
+    if verb == "removed":
+        return f"removes the gate of {', '.join(levers)}: its body or #else changes the default build"
+    default = default_arm(cond, names)
+    for arm_index, branch in enumerate(cond.branches):
+        if arm_index == default:
+            continue
+        kept = [n for n in range(branch.start, branch.end + 1) if n not in changed and cfile.text.split("\n")[n - 1].strip()]
+        if kept and index == 0:
+            return f"puts existing line {kept[0]} behind {', '.join(levers)}: the default build loses it"
+    return None
+
+
+def _py_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[Finding]:
+    found = []
+    for rev, path, lines, verb in ((sides.base, change.old_path, change.removed, "removed"),
+                                   (sides.head, change.new_path, change.added, "added")):
+        if path is None or not lines:
+            continue
+        pyfile = pyscan.scan(path, sides.raw(rev, path) or b"")
+        blocks = [(a, b) for a, b, env in pyfile.env_blocks if any(names.is_lever(v) or not names.patterns for v in env)]
+        injections = {i.line: i for i in pyfile.injections}
+        for line in sorted(lines):
+            if verb == "added" and line in injections and injections[line].condition != "env":
+                inj = injections[line]
+                found.append(_violation(path, line, f"new injection of {inj.macro} is {inj.condition}: "
+                                        "every new injection must be env-gated (default off)"))
+            elif not any(a <= line <= b for a, b in blocks) and lines[line].strip() and not lines[line].strip().startswith("#"):
+                found.append(_violation(path, line, f"{verb} outside a branch taken only when a lever's environment variable is set"))
+    return found

@@ -1,0 +1,58 @@
+"""Lean hook entry points for `leverguard-default-build` (commit-msg) and `leverguard-abi` (pre-commit).
+
+They run on every commit, so they skip click: arguments are read by hand and the engine is
+only imported when the staged change can matter.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from leverguard.errors import EXIT_CLEAN, guarded
+
+USAGE = {
+    "default-build-hook": "usage: leverguard hook leverguard-default-build COMMIT_MSG_FILE",
+    "abi-hook": "usage: leverguard hook leverguard-abi [FILE...]",
+}
+
+
+def main(command: str, argv: Sequence[str]) -> int:
+    def run() -> int:
+        if command == "default-build-hook":
+            return _default_build(argv)
+        return _abi()
+
+    return guarded(run)
+
+
+def _default_build(argv: Sequence[str]) -> int:
+    from leverguard.levers import api
+
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print(USAGE["default-build-hook"], file=sys.stderr)
+        return 2
+    text, code = api.default_build_report(".", None, argv[0], "text")
+    if text:
+        print(text, file=sys.stderr if code else sys.stdout)
+    if code:
+        print("leverguard: the default build must stay unchanged while levers are explored: gate the change "
+              "behind a default-off lever, or waive it with the lever sections or the trailer "
+              "Leverguard-Default-Build: intentional (skip once: SKIP=leverguard-default-build)", file=sys.stderr)
+    return code
+
+
+def _abi() -> int:
+    # The pre-commit framework passes staged file names; the guard reads the index itself.
+    from leverguard import config, git
+    from leverguard.levers import api
+
+    root = git.toplevel(".")
+    if not config.load(root).get("levers.abi_files"):
+        return EXIT_CLEAN
+    base = "HEAD" if git.has_commits(root) else git.EMPTY_TREE
+    text, code = api.abi_report(root, base, None, "text")
+    if code:
+        print(text, file=sys.stderr)
+        print("leverguard: the ABI surface changed: review it, or skip once with SKIP=leverguard-abi", file=sys.stderr)
+    return code
