@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 # hook id -> the command it runs, as used by .pre-commit-hooks.yaml and hooks/.
 HOOKS: dict[str, tuple[str, ...]] = {
     "leverguard-paths": ("check-paths",),
+    "leverguard-commit-msg": ("commit-msg-hook",),
+    "leverguard-template": ("prepare-commit-msg-hook",),
     "leverguard-default-build": ("default-build-hook",),  # issue #4, commit-msg stage
     "leverguard-abi": ("abi-hook",),  # issue #4, pre-commit stage
     "leverguard-revert": ("pre-push-revert",),  # issue #3, pre-push stage
@@ -47,14 +49,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leverguard import paths
 
         return paths.main(args[1:])
-    if command == "pre-push-revert":  # issue #3: the pre-push guard skips click
-        from leverguard.revert import prepush
+    if command in ("commit-msg-hook", "prepare-commit-msg-hook"):  # issue #5: lean message hooks
+        from leverguard.message import hook
 
-        return prepush.main(args[1:])
+        return hook.main(command, args[1:])
     if command in ("default-build-hook", "abi-hook"):  # issue #4: lean lever hooks
         from leverguard.levers import hook as lever_hook
 
         return lever_hook.main(command, args[1:])
+    if command == "pre-push-revert":  # issue #3: the pre-push guard skips click
+        from leverguard.revert import prepush
+
+        return prepush.main(args[1:])
     from leverguard import cli
 
     return cli.main(args)

@@ -443,12 +443,13 @@ def config_values(keys: Sequence[str], cwd: str | None = None) -> dict[str, str]
     return values
 
 
-def repo_dirs(cwd: str | None = None) -> tuple[str, str]:
-    """(working tree root, absolute git dir) in one git call."""
-    lines = output(["rev-parse", "--show-toplevel", "--absolute-git-dir"], cwd).split("\n")
-    if len(lines) != 2 or not lines[0]:
+def repo_state(cwd: str | None = None) -> tuple[str, str, str | None]:
+    """(working tree root, absolute git dir, HEAD's commit or None on an unborn branch) in one git call."""
+    args = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}"]
+    lines = run(args, cwd, ok_codes=(0, 1)).stdout.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 3 or not lines[0]:
         raise GitError("this is a bare repository or a .git folder: run leverguard inside a working tree, or pass --repo DIR")
-    return lines[0], lines[1]
+    return lines[0], lines[1], lines[2] or None
 
 
 def parse_trailers(message: bytes, cwd: str | None = None) -> list[str]:

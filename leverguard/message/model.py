@@ -1,0 +1,63 @@
+"""What the rules see: the parsed message, git's trailers, the sections and the diff's lever changes."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple, Sequence
+
+from leverguard.message.parse import Message
+from leverguard.message.sections import Section
+from leverguard.message.settings import Settings
+from leverguard.message.trailers import Trailers
+
+
+class Change(NamedTuple):
+    """What the diff did to one lever: a transition of the lever engine, as plain data."""
+
+    lever: str
+    kind: str  # HARD-WIRED, REVERTED, DIAGNOSTIC-DELETED, STILL-GATED, PARTIAL, WIN-BODY-MISSING
+    evidence: tuple[str, ...] = ()
+
+
+class Violation(NamedTuple):
+    line: int
+    message: str
+
+
+class Context(NamedTuple):
+    """One message and everything a rule may look at; rules are pure functions of it."""
+
+    message: Message
+    trailers: Trailers
+    sections: tuple[Section, ...]
+    changes: tuple[Change, ...]
+    settings: Settings
+    separators: str = ":"
+
+    @property
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        return compile_patterns(self.settings.lever_patterns)
+
+    @property
+    def not_run(self) -> re.Pattern[str]:
+        return words_pattern(self.settings.not_run_words)
+
+
+@lru_cache(maxsize=None)  # compiled on first use: a plain message never pays for them
+def compile_patterns(patterns: Sequence[str]) -> tuple[re.Pattern[str], ...]:
+    from leverguard.errors import ConfigError
+
+    try:
+        return tuple(re.compile(p) for p in patterns)
+    except re.error as exc:
+        raise ConfigError(f"[levers] lever_patterns: invalid regular expression ({exc}): fix it") from exc
+
+
+@lru_cache(maxsize=None)
+def words_pattern(words: Sequence[str]) -> re.Pattern[str]:
+    """Any of `words` as whole words (a hyphen joins words: `blocked-attention` is not `blocked`)."""
+    alternatives = [r"\s+".join(re.escape(part) for part in word.split()) for word in words if word.strip()]
+    if not alternatives:
+        return re.compile(r"(?!x)x")  # matches nothing
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(alternatives)})(?![\w-])", re.IGNORECASE)

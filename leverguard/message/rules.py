@@ -1,0 +1,190 @@
+"""The message rules as data: each an id, a name, the options it reads, and a pure check."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
+
+from leverguard.message import sections as sec
+from leverguard.message.model import Change, Context, Violation
+from leverguard.message.trailers import why_unseen
+
+# The section a lever belongs in, by the lever engine's transition kind (issue #4).
+SECTION_OF = {"HARD-WIRED": "hard_wired", "REVERTED": "reverted", "DIAGNOSTIC-DELETED": "diagnostics",
+              "WIN-BODY-MISSING": "reverted"}
+VERB = {"HARD-WIRED": "hard-wires {}", "REVERTED": "reverts {}", "DIAGNOSTIC-DELETED": "deletes {} (a diagnostic)",
+        "WIN-BODY-MISSING": "deletes {} together with its win body"}
+CHANGING = (*SECTION_OF, "PARTIAL")  # STILL-GATED is no change
+CO_AUTHOR = "co-authored-by"
+CO_AUTHOR_VALUE = re.compile(r"^[^<>@]*[^<>@\s]\s+<[^<>@\s]+@[^<>@\s]+\.?[^<>@\s]*>$")
+CO_AUTHOR_LOOKALIKES = {"coauthoredby", "coauthor", "coauthors", "coauthored", "coauthorby", "cowrittenby"}
+
+
+class Rule(NamedTuple):
+    id: str
+    name: str
+    description: str
+    options: tuple[str, ...]  # the configuration keys it reads
+    trailer_rule: bool  # checked on merge, fixup!/squash!/amend! and Revert commits too
+    check: Callable[[Context], list[Violation]]
+
+
+def co_author(ctx: Context) -> list[Violation]:
+    """At least one well-formed Co-Authored-By trailer that git itself recognizes."""
+    found = []
+    seen_lines = ctx.trailers.lines()
+    for trailer in ctx.trailers.named(CO_AUTHOR):
+        if not CO_AUTHOR_VALUE.match(trailer.value):
+            found.append(Violation(trailer.line or 1, f"Co-Authored-By value {trailer.value!r} is not `Name <email>`: "
+                                   "write it as Co-Authored-By: Jane Doe <jane@example.com>"))
+    for line in ctx.message.lines[1:]:
+        key = line.text.partition(":")[0].strip()
+        if not line.text.count(":") or len(key) > 40:
+            continue
+        if key.lower() == CO_AUTHOR and line.number not in seen_lines:
+            found.append(Violation(line.number, "git does not see this Co-Authored-By trailer: "
+                                   + why_unseen(ctx.message, line.number, ctx.separators)))
+        elif key.lower() != CO_AUTHOR and re.sub("[^a-z]", "", key.lower()) in CO_AUTHOR_LOOKALIKES:
+            found.append(Violation(line.number, f"{key!r} is not a co-author trailer: write Co-Authored-By: Name <email>"))
+    if ctx.settings.co_author == "required" and not ctx.trailers.named(CO_AUTHOR) and not found:
+        hint = ctx.settings.co_authors[0] if ctx.settings.co_authors else "Name <email>"
+        found.append(Violation(_end_line(ctx), "no Co-Authored-By trailer: end the message with a blank line and "
+                               f"Co-Authored-By: {hint}"))
+    return found
+
+
+def lever_sections(ctx: Context) -> list[Violation]:
+    """With lever changes in the diff, every section is in the body, once, and answered."""
+    changing = [c for c in ctx.changes if c.kind in CHANGING]
+    if not changing:
+        return []
+    summary = _summary(changing)
+    found = []
+    for key, name in ctx.settings.sections.items():
+        places = [s for s in ctx.sections if s.key == key]
+        if not places:
+            found.append(Violation(_end_line(ctx), f"missing section `{name}:`: the diff {summary}; add it above "
+                                   f"the trailers (write `{name}: none` when nothing applies)"))
+        elif len(places) > 1:
+            found.append(Violation(places[1].line, f"section `{name}:` appears twice (first on line "
+                                   f"{places[0].line}): merge them"))
+        elif not places[0].answered():
+            found.append(Violation(places[0].line, f"section `{name}:` is empty: answer it (write `none` when "
+                                   "nothing applies)"))
+    trailer_lines = {line.number for line in ctx.trailers.paragraph}
+    for section in ctx.sections:
+        if section.line in trailer_lines:
+            found.append(Violation(section.line, f"section `{section.name}:` is in the trailer paragraph: keep the "
+                                   "sections in the body, then a blank line, then the trailers"))
+    return found
+
+
+def lever_delta(ctx: Context) -> list[Violation]:
+    """Every lever listed under `Hard-wired:` comes with a measured delta."""
+    found = []
+    known = sec.aliases([c.lever for c in ctx.changes], ctx.settings.lever_prefixes)
+    for section in (s for s in ctx.sections if s.key == "hard_wired"):
+        for entry in section.entries:
+            for lever, span in sec.lever_mentions(entry, known, ctx.patterns).items():
+                if not sec.has_delta(span):
+                    found.append(Violation(entry.line, f"{lever} has no measured delta: write a signed number with "
+                                           "a unit (-3.1 us, +4.2%) or before -> after (27.4 -> 24.9 us)"))
+    return found
+
+
+def lever_coverage(ctx: Context) -> list[Violation]:
+    """Every lever the diff changes is in its section, and every lever listed is changed that way."""
+    listed = _listed(ctx)
+    by_lever = {c.lever: c for c in ctx.changes}
+    found = []
+    for change in (c for c in ctx.changes if c.kind in SECTION_OF):
+        want = SECTION_OF[change.kind]
+        places = listed.get(change.lever, [])
+        if not places:
+            found.append(Violation(_section_line(ctx, want), f"the diff {_verb(change)}, but "
+                                   f"the message does not list it under `{_name(ctx, want)}:`"))
+    for lever, places in listed.items():
+        change = by_lever.get(lever)
+        for key, line in places:
+            if change is not None and SECTION_OF.get(change.kind) == key:
+                continue
+            found.append(Violation(line, _misplaced(ctx, lever, key, change)))
+    return found
+
+
+def _misplaced(ctx: Context, lever: str, key: str, change: Change | None) -> str:
+    where = f"{lever} is listed under `{_name(ctx, key)}:`"
+    if change is None:
+        return f"{where}, but the diff does not change it: remove it, or stage the change that does"
+    if change.kind in SECTION_OF:
+        return (f"{where}, but the diff {VERB[change.kind].format('it')}: list it under "
+                f"`{_name(ctx, SECTION_OF[change.kind])}:`")
+    detail = f" ({change.evidence[0]})" if change.evidence else ""
+    return f"{where}, but the diff leaves it {change.kind}{detail}: finish the change, or drop it from the message"
+
+
+def pre_merge_gate(ctx: Context) -> list[Violation]:
+    """When `Verification:` says a check did not run, `Pre-merge gate:` names what has to run."""
+    verification = next((s for s in ctx.sections if s.key == "verification"), None)
+    if verification is None:
+        return []
+    said = ctx.not_run.search(verification.text())
+    if said is None and not verification.says_none():
+        return []
+    gate = next((s for s in ctx.sections if s.key == "pre_merge_gate"), None)
+    if gate is not None and gate.answered() and not gate.says_none():
+        return []
+    quoted = f"says {said.group(0)!r}" if said else "names no check"
+    gate_name = ctx.settings.sections["pre_merge_gate"]
+    return [Violation(gate.line if gate else verification.line,
+                      f"`{verification.name}:` {quoted}, so `{gate_name}:` must name what has to run before merging")]
+
+
+def _listed(ctx: Context) -> dict[str, list[tuple[str, int]]]:
+    """lever -> (section key, line) of every mention in the three lever sections."""
+    known = sec.aliases([c.lever for c in ctx.changes], ctx.settings.lever_prefixes)
+    listed: dict[str, list[tuple[str, int]]] = {}
+    for section in (s for s in ctx.sections if s.key in sec.LEVER_SECTIONS):
+        for entry in section.entries:
+            for lever in sec.lever_mentions(entry, known, ctx.patterns):
+                listed.setdefault(lever, []).append((section.key, entry.line))
+    return listed
+
+
+def _summary(changes: list[Change]) -> str:
+    parts = [_verb(c) for c in changes[:3]]
+    return ", ".join(parts) + (f" and {len(changes) - 3} more" if len(changes) > 3 else "")
+
+
+def _verb(change: Change) -> str:
+    return VERB.get(change.kind, "leaves {} " + change.kind).format(change.lever)
+
+
+def _name(ctx: Context, key: str) -> str:
+    return ctx.settings.sections[key]
+
+
+def _section_line(ctx: Context, key: str) -> int:
+    return next((s.line for s in ctx.sections if s.key == key), _end_line(ctx))
+
+
+def _end_line(ctx: Context) -> int:
+    """Where something missing belongs: the first trailer line, else the message's last line."""
+    if ctx.trailers.paragraph:
+        return ctx.trailers.paragraph[0].number
+    return ctx.message.lines[-1].number if ctx.message.lines else 1
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("co-author", "co-author-trailer", "at least one well-formed Co-Authored-By trailer that git recognizes",
+         ("message.co_author",), True, co_author),
+    Rule("lever-sections", "lever-sections", "a lever change has every section, in the body, answered",
+         ("message.sections",), False, lever_sections),
+    Rule("lever-delta", "lever-delta", "each hard-wired lever comes with a measured delta",
+         (), False, lever_delta),
+    Rule("lever-coverage", "lever-coverage", "the sections list exactly the levers the diff changes, each in its own",
+         ("levers.lever_prefixes", "levers.lever_patterns"), False, lever_coverage),
+    Rule("pre-merge-gate", "pre-merge-gate", "an unverified change names its pre-merge gate",
+         ("message.not_run_words",), False, pre_merge_gate),
+)
+RULE_IDS = tuple(rule.id for rule in RULES)

@@ -1,0 +1,75 @@
+"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out."""
+
+from __future__ import annotations
+
+import os
+
+from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError
+from leverguard.message import parse, render, sources
+
+# prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
+OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
+
+
+def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
+              edited: bool = True) -> tuple[str, int]:
+    """`check-msg`: one message file against the staged diff, or every commit of a range."""
+    if (msgfile is None) == (range_ is None):
+        raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
+                              "not both and not neither")
+    info = sources.open_repo(repo)
+    if range_ is not None:
+        outcomes = sources.check_range(info, range_)
+    else:
+        assert msgfile is not None
+        outcomes = [sources.check_file(info, msgfile, edited=edited)]
+    code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
+    if fmt == "json":
+        return render.to_json(outcomes), code
+    hint = ""
+    if msgfile is not None and os.path.basename(msgfile) == "COMMIT_EDITMSG":
+        hint = f"hint: your message is kept in {msgfile}: fix it with git commit -e -F {msgfile}"
+    return render.to_text(outcomes, always_summary=range_ is not None, hint=hint), code
+
+
+def template_text(repo: str, range_: str | None) -> str:
+    """`template`: the template for the staged change, or for an existing range (a squash commit)."""
+    info = sources.open_repo(repo)
+    return _build(info, range_, "#")
+
+
+def _build(info: sources.RepoInfo, range_: str | None, comment: str) -> str:
+    from leverguard.message import template
+    from leverguard.message.diffsource import abi_status, lever_changes
+
+    base, head = sources.range_ends(info, range_) if range_ else (sources.staged_base(info), None)
+    changes = lever_changes(info.root, info.settings, base, head)
+    abi = abi_status(info.root, base, head) if changes else None
+    return template.build(changes, abi, info.settings, comment=comment, marker=template.list_marker(comment))
+
+
+def prepare_commit_msg(repo: str, msgfile: str, source: str) -> int:
+    """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote."""
+    if source in OWNED_SOURCES:
+        return EXIT_CLEAN
+    info = sources.open_repo(repo)
+    raw = sources.read_file(msgfile)
+    lines, _ = parse.decode(raw, info.cleanup.encoding)
+    comment = parse.comment_prefix(lines, info.cleanup.comment_char)
+    if any(line.strip() and not line.startswith(comment) for line in lines):  # someone wrote a message
+        return EXIT_CLEAN
+    text = _build(info, None, comment)
+    if text:
+        _write(msgfile, text.encode(parse.codec_name(info.cleanup.encoding)) + raw)
+    return EXIT_CLEAN
+
+
+def _write(path: str, data: bytes) -> None:
+    temporary = f"{path}.leverguard.{os.getpid()}"
+    try:
+        with open(temporary, "wb") as fh:
+            fh.write(data)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise LeverguardError(f"cannot write the message template to {path}: {exc.strerror}") from exc
+

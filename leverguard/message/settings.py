@@ -1,0 +1,105 @@
+"""The configuration keys the message guard reads, cached in the git directory for the hook path.
+
+The commit-msg hook runs on every commit: parsing TOML and importing the config module
+costs more than the whole check of a plain message, so the few values the guard reads are
+stored with `marshal`, keyed by the identity of both configuration files (like `rulecache`).
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from typing import Any, NamedTuple
+
+from leverguard import __version__
+from leverguard.errors import ConfigError
+
+CACHE_FORMAT = 1
+CONFIG_FILES = (".leverguard.toml", "pyproject.toml")
+SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
+CO_AUTHOR_MODES = ("required", "validate")
+KEYS = {  # Settings field -> dotted configuration key
+    "disable": "message.disable", "co_author": "message.co_author", "co_authors": "message.co_authors",
+    "sections": "message.sections", "not_run_words": "message.not_run_words",
+    "lever_prefixes": "levers.lever_prefixes", "lever_patterns": "levers.lever_patterns",
+    "abi_files": "levers.abi_files",
+}
+
+
+class Settings(NamedTuple):
+    """What the message guard reads from `[tool.leverguard.message]` and `[...levers]`."""
+
+    disable: tuple[str, ...] = ()
+    co_author: str = "required"
+    co_authors: tuple[str, ...] = ()
+    sections: dict[str, str] = {}
+    not_run_words: tuple[str, ...] = ()
+    lever_prefixes: tuple[str, ...] = ()
+    lever_patterns: tuple[str, ...] = ()
+    abi_files: tuple[str, ...] = ()
+    source: str = ".leverguard.toml"  # where a user would change them
+
+
+def from_values(values: dict[str, Any], source: str | None) -> Settings:
+    """Settings from the dotted values of a loaded `Config`; a clear error for a bad value."""
+    fields = {name: values[key] for name, key in KEYS.items()}
+    sections = dict(fields["sections"])
+    unknown = sorted(set(sections) - set(SECTION_KEYS))
+    where = source or ".leverguard.toml"
+    if unknown or not all(isinstance(v, str) and v.strip() for v in sections.values()):
+        raise ConfigError(f"{where}: [message] sections: keys must be among {', '.join(SECTION_KEYS)} "
+                          f"and values non-empty names (got {', '.join(unknown) or 'an empty name'})")
+    if fields["co_author"] not in CO_AUTHOR_MODES:
+        raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
+    tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+    return Settings(**tupled, source=where)
+
+
+def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
+    """The dotted values the guard reads; a partial `sections` table keeps the other default names."""
+    from leverguard import config
+
+    cfg = config.load(root)
+    values = {key: cfg.get(key) for key in KEYS.values()}
+    defaults = config.defaults().get("message.sections")
+    values["message.sections"] = {**defaults, **values["message.sections"]}
+    return values, cfg.source
+
+
+def _identity(root: str) -> tuple[object, ...]:
+    stamps: list[object] = [CACHE_FORMAT, __version__]
+    for name in CONFIG_FILES:
+        try:
+            st = os.stat(os.path.join(root, name))
+            stamps.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            stamps.append((name, None))
+    return tuple(stamps)
+
+
+def load(root: str, git_dir: str) -> Settings:
+    """The repository's settings, from the cache when both configuration files are unchanged."""
+    identity = _identity(root)
+    cache_path = os.path.join(git_dir, "leverguard", "message-settings.marshal")
+    try:
+        with open(cache_path, "rb") as fh:
+            cached_identity, values, source = marshal.load(fh)
+        if cached_identity == identity:
+            return from_values(values, source)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # no cache yet, or one from another version: rebuild it
+    values, source = load_config_values(root)
+    settings = from_values(values, source)  # validate before caching
+    _store(cache_path, (identity, values, source))
+    return settings
+
+
+def _store(cache_path: str, payload: object) -> None:
+    try:
+        os.makedirs(os.path.dirname(cache_path), exist_ok=True)
+        temporary = f"{cache_path}.{os.getpid()}"
+        with open(temporary, "wb") as fh:
+            marshal.dump(payload, fh)
+        os.replace(temporary, cache_path)
+    except OSError:
+        pass  # a read-only git directory only costs speed

@@ -1,0 +1,103 @@
+"""Where messages come from: a message file with the staged diff, or every commit of a range."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple
+
+from leverguard import git
+from leverguard.errors import LeverguardError
+from leverguard.message import check as checker
+from leverguard.message import parse, settings as settings_module
+from leverguard.message.diffsource import lever_changes
+from leverguard.message.settings import Settings
+
+
+class RepoInfo(NamedTuple):
+    """A repository and the git settings that shape its messages."""
+
+    root: str
+    git_dir: str
+    head: str | None  # None on an unborn branch
+    cleanup: parse.Cleanup
+    separators: str
+    settings: Settings
+
+
+def open_repo(cwd: str) -> RepoInfo:
+    """The repository at `cwd` with its message settings: two git calls and, warm, no TOML parsing."""
+    root, git_dir, head = git.repo_state(cwd)
+    values = git.config_values(parse.GIT_CONFIG_KEYS, root)
+    separators = values.get("trailer.separators") or ":"
+    return RepoInfo(root, git_dir, head, parse.Cleanup.from_git_config(values), separators,
+                    settings_module.load(root, git_dir))
+
+
+def read_file(path: str) -> bytes:
+    """The message file's bytes; `-` reads standard input."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise LeverguardError(f"cannot read message file {path}: {exc.strerror}: pass the file git wrote "
+                              "(.git/COMMIT_EDITMSG) or - for standard input") from exc
+
+
+def staged_base(info: RepoInfo) -> str:
+    """What the commit being made is compared with: HEAD, or the empty tree on an unborn branch."""
+    return "HEAD" if info.head is not None else git.EMPTY_TREE
+
+
+def check_file(info: RepoInfo, path: str, *, edited: bool = True) -> checker.Outcome:
+    """The message file of the commit being made, against the staged diff (the commit-msg hook).
+
+    `edited` False means git ran no editor (-m, -F): its default cleanup then keeps `#` lines.
+    """
+    cleanup = info.cleanup if edited else info.cleanup.without_editor()
+    message = parse.parse(read_file(path), cleanup)
+    if not message.lines:
+        return checker.Outcome(path, None, None, (), (), ())
+    trailers = git.parse_trailers(_encoded(message), info.root)
+    merging = os.path.exists(os.path.join(info.git_dir, "MERGE_HEAD"))
+    special = parse.special_kind(message, merging)
+    changes = () if special else lever_changes(info.root, info.settings, staged_base(info), None)
+    return checker.check(message, trailers, changes, info.settings, path=path, special=special,
+                         separators=info.separators)
+
+
+def check_range(info: RepoInfo, spec: str) -> list[checker.Outcome]:
+    """Every commit of A..B, oldest first, each against its own diff (for CI and the PR bot)."""
+    outcomes = []
+    with git.ObjectReader(info.root) as reader:
+        for commit, parents in git.rev_list(range_spec(spec), info.root):
+            encoding, raw = git.commit_message(reader, commit)
+            message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
+            trailers = git.parse_trailers(_encoded(message), info.root) if message.lines else []
+            special = parse.special_kind(message, len(parents) > 1)
+            base = parents[0] if parents else git.EMPTY_TREE
+            plain = message.lines and not special
+            changes = lever_changes(info.root, info.settings, base, commit) if plain else ()
+            outcomes.append(checker.check(message, trailers, changes, info.settings, path=commit[:12],
+                                          special=special, commit=commit, separators=info.separators))
+    return outcomes
+
+
+def range_spec(spec: str) -> str:
+    """A two-dot range `A..B`; anything else is a usage error that says what to write."""
+    base, dots, head = spec.partition("..")
+    if not dots or head.startswith(".") or spec.startswith("-"):
+        raise LeverguardError(f"--range {spec!r}: write it as BASE..HEAD, e.g. origin/main..HEAD")
+    return f"{base or 'HEAD'}..{head or 'HEAD'}"
+
+
+def range_ends(info: RepoInfo, spec: str) -> tuple[str, str]:
+    base, _, head = range_spec(spec).partition("..")
+    return git.rev_parse(base, info.root), git.rev_parse(head, info.root)
+
+
+def _encoded(message: parse.Message) -> bytes:
+    # git reads trailers byte-wise and only its separators must match, so UTF-8 is safe here.
+    return message.text.encode("utf-8", "surrogateescape")
