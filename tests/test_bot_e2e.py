@@ -38,10 +38,10 @@ def web(world: World) -> Iterator[LiveServer]:
 class Setup:
     """The upstream bare repository, published on the stand-in, and helpers to drive the bot."""
 
-    def __init__(self, world: World, web: LiveServer, repo: Any) -> None:
+    def __init__(self, world: World, web: LiveServer, repo: Any, files: int = 18) -> None:
         self.world, self.web, self.repo = world, web, repo
         self.bare = world.tmp / "upstream.git"
-        self.before = story_221(repo)
+        self.before = story_221(repo, files)
         self.clone_url = serve_bare(repo.path, self.bare)
         world.standin.add_repo(OWNER_REPO, str(self.bare))
         st = world.settings
@@ -269,3 +269,35 @@ def test_failing_api_retries_with_backoff_then_fails(setup: Setup) -> None:
     assert time.monotonic() - started >= 0.2 + 0.4  # back-off 0.2 s, then 0.4 s
     assert setup.inbox.redeliver("doomed") and setup.drain() == 1
     assert setup.inbox.get("doomed").state == "done"  # type: ignore[union-attr]
+
+
+def big_pr(repo: Any, before: str, files: int, commits: int) -> str:
+    """A PR of COMMITS commits through git fast-import: a stale restore of FILES files, then new files."""
+    blobs = dict(line.split("\t")[::-1] for line in repo.git("ls-tree", "-r", before, "src/prep").splitlines())
+    stream, parent = [], repo.git("rev-parse", "main")
+    for n in range(commits):
+        message = f"wip {n}".encode()
+        stream.append(f"commit refs/heads/big\ncommitter Carol <carol@example.com> {1_800_000_000 + n} +0000\n"
+                      f"data {len(message)}\n{message.decode()}\n" + (f"from {parent}\n" if n == 0 else ""))
+        if n == 0:
+            stream += [f"M 100644 {blobs[f'src/prep/f{i}.py'].split()[2]} src/prep/f{i}.py\n" for i in range(files)]
+        else:
+            body = f"VALUE_{n} = {n}\n"
+            stream.append(f"M 100644 inline gen/mod_{n:04d}.py\ndata {len(body)}\n{body}")
+        stream.append("\n")
+    repo.git("fast-import", "--quiet", input="".join(stream).encode())
+    return repo.git("rev-parse", "big")
+
+
+def test_pr_with_300_files_and_250_commits_walks_history_locally(world: World, web: LiveServer, repo: Any) -> None:
+    setup = Setup(world, web, repo, files=60)
+    head = big_pr(repo, setup.before, files=60, commits=260)
+    assert len(repo.git("diff", "--name-only", "main", head).splitlines()) >= 319
+    setup.open_pr(300, head, commits=repo.git("rev-list", f"main..{head}").splitlines())
+    setup.deliver("opened", 300, head)
+    assert setup.drain() == 1 and setup.states() == ["done"]
+    (run,) = setup.runs(head)
+    assert run["conclusion"] == "failure" and len(run["annotations"]) == 60
+    assert len(world.standin.requests("PATCH", r"/check-runs/")) == 1  # 50 with the create, 10 in one update
+    assert not world.standin.requests("GET", r"/pulls/300/(files|commits)")
+    assert len(setup.comments(300)) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import Any, Mapping
 
 from leverguard import git
@@ -90,9 +91,10 @@ def _comment(environ: Mapping[str, str], repository: str, number: int, result: v
     from github import GithubException
 
     from leverguard.bot.github import installation_repository
-    from leverguard.bot.settings import Settings
+    from leverguard.bot.settings import load
 
-    settings = Settings(github_api_url=environ.get("GITHUB_API_URL") or "https://api.github.com")
+    settings = load(environ)  # PyGithub pacing may be tuned in $LEVERGUARD_BOT_SETTINGS
+    settings = replace(settings, github_api_url=environ.get("GITHUB_API_URL") or settings.github_api_url)
     repo = installation_repository(settings, repository, token)
     try:
         report.upsert_comment(repo, number, result, environ.get("LEVERGUARD_COMMENT_LOGIN") or ACTIONS_LOGIN)

@@ -132,17 +132,18 @@ class Inbox:
     def _claim_locked(self, db: sqlite3.Connection, worker: str, now: float) -> Job | None:
         for _ in range(100):  # each pass settles one PR; bounded so a bug cannot spin forever
             row = db.execute(
-                "SELECT seq, repo, pr, attempts, state FROM deliveries d WHERE"
+                "SELECT seq, repo, pr FROM deliveries d WHERE"
                 " ((state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?))"
                 " AND NOT EXISTS (SELECT 1 FROM deliveries r WHERE r.repo = d.repo AND r.pr = d.pr"
                 "   AND r.state = 'running' AND r.lease_until >= ? AND r.seq <> d.seq)"
                 " ORDER BY seq LIMIT 1", (now, now, now)).fetchone()
             if row is None:
                 return None
-            seq, repo, pr, attempts, state = row
-            newest = self._coalesce(db, repo, pr, now)
-            if newest != seq:
-                continue
+            seq = self._coalesce(db, row[1], row[2], now)  # the PR's oldest waiting row sets its turn
+            attempts, state, not_before = db.execute(
+                "SELECT attempts, state, not_before FROM deliveries WHERE seq = ?", (seq,)).fetchone()
+            if state == "queued" and not_before > now:
+                continue  # the newest is a retry still backing off
             if state == "running" and attempts >= self.max_attempts:
                 self._set(db, seq, "failed", f"the worker died during each of {attempts} attempts", now)
                 continue

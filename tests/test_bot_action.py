@@ -1,0 +1,110 @@
+"""`leverguard github-action`: a real checkout, an event file, the stand-in as GITHUB_API_URL."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from bot_helpers import APP_ID, OWNER_REPO, app_keys, clean_pr, stale_pr, story_221
+from conftest import run_leverguard
+from github_standin import Standin
+
+from leverguard.bot.action import workflow_command
+from leverguard.bot.verdict import Annotation
+
+WRITE, READ = "ghp_write_token", "ghp_read_only_token"
+
+
+@pytest.fixture
+def standin(tmp_path: Path) -> Iterator[Standin]:
+    server = Standin(APP_ID, app_keys()[1]).start()
+    server.add_repo(OWNER_REPO, str(tmp_path))
+    server.add_token(WRITE, write=True)
+    server.add_token(READ, write=False)
+    yield server
+    server.stop()
+
+
+def checkout(repo: Any, tmp_path: Path, head: str, depth: int | None = None) -> Path:
+    """What actions/checkout leaves: refs/pull/N/merge checked out (base first parent, PR head second)."""
+    repo.git("checkout", "-q", "--detach", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-edit", "-m", "Merge into main", head)
+    merge = repo.head()
+    repo.git("checkout", "-q", "main")
+    target = tmp_path / "workspace"
+    args = ["clone", "-q", "--no-checkout", *(["--depth", str(depth)] if depth else []), f"file://{repo.path}", str(target)]
+    subprocess.run(["git", *args], check=True)
+    subprocess.run(["git", "fetch", "-q", *(["--depth", str(depth)] if depth else []), "origin", merge, head],
+                   cwd=target, check=True)
+    subprocess.run(["git", "checkout", "-q", "--detach", merge], cwd=target, check=True)
+    return target
+
+
+def run_action(tmp_path: Path, standin: Standin, workspace: Path, head: str, base: str, token: str,
+               body: str = "") -> tuple[subprocess.CompletedProcess[str], str]:
+    event = {"action": "opened", "pull_request": {"number": 224, "title": "refactor(kernel)", "body": body,
+                                                  "labels": [], "head": {"sha": head}, "base": {"sha": base}}}
+    (tmp_path / "event.json").write_text(json.dumps(event))
+    summary = tmp_path / "summary.md"
+    env = {"GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_REPOSITORY": OWNER_REPO,
+           "GITHUB_API_URL": standin.url, "GITHUB_TOKEN": token, "GITHUB_STEP_SUMMARY": str(summary),
+           "GITHUB_WORKSPACE": str(workspace), "LEVERGUARD_BOT_SETTINGS": str(tmp_path / "bot.toml")}
+    (tmp_path / "bot.toml").write_text("request_interval = 0\nwrite_interval = 0\n")
+    result = run_leverguard("github-action", cwd=workspace, env=env)
+    return result, summary.read_text() if summary.exists() else ""
+
+
+def test_action_reports_the_stale_revert_everywhere(repo: Any, tmp_path: Path, standin: Standin) -> None:
+    before = story_221(repo)
+    head = stale_pr(repo, before)
+    workspace = checkout(repo, tmp_path, head)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    assert result.returncode == 1, result.stderr
+    assert "#221" in summary
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error file=src/prep/")]
+    assert len(errors) == 18
+    (comment,) = standin.comments(OWNER_REPO, 224)
+    assert comment["login"] == "github-actions[bot]" and "#221" in comment["body"]
+    again, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    assert again.returncode == 1 and [c["id"] for c in standin.comments(OWNER_REPO, 224)] == [comment["id"]]
+
+
+def test_read_only_token_degrades_to_summary_annotations_and_exit_code(repo: Any, tmp_path: Path,
+                                                                      standin: Standin) -> None:
+    head = stale_pr(repo, story_221(repo))
+    workspace = checkout(repo, tmp_path, head)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), READ)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "#221" in summary and "::error file=" in result.stdout
+    assert "cannot write PR comments" in result.stdout
+    assert standin.comments(OWNER_REPO, 224) == []
+
+
+def test_clean_pr_passes_quietly(repo: Any, tmp_path: Path, standin: Standin) -> None:
+    story_221(repo)
+    head = clean_pr(repo)
+    workspace = checkout(repo, tmp_path, head)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    assert result.returncode == 0, result.stderr
+    assert "::error" not in result.stdout and summary
+    assert standin.comments(OWNER_REPO, 224) == []
+
+
+def test_shallow_checkout_is_a_clear_error(repo: Any, tmp_path: Path, standin: Standin) -> None:
+    head = stale_pr(repo, story_221(repo))
+    workspace = checkout(repo, tmp_path, head, depth=1)
+    result, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    assert result.returncode == 2 and "fetch-depth: 0" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_outside_actions_is_a_clear_error(tmp_path: Path) -> None:
+    result = run_leverguard("github-action", cwd=tmp_path, env={"GITHUB_EVENT_PATH": "", "GITHUB_REPOSITORY": ""})
+    assert result.returncode == 2 and "GITHUB_EVENT_PATH" in result.stderr
+
+
+def test_workflow_commands_are_escaped() -> None:
+    line = workflow_command(Annotation("a,b:c.py", "failure", "undoes #1", "50% done\nnext"))
+    assert line == "::error file=a%2Cb%3Ac.py,title=undoes #1::50%25 done%0Anext"

@@ -1,0 +1,119 @@
+"""The webhook app over real HTTP: signatures, size cap, ping, storing, answering at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from bot_helpers import SECRET, LiveServer, post, pull_payload, sign
+
+from leverguard.bot import events
+from leverguard.bot.app import create_app, signature_ok
+from leverguard.bot.inbox import Inbox
+from leverguard.bot.settings import Settings
+from leverguard.errors import LeverguardError
+
+HEAD = "a" * 40
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(webhook_secret=SECRET, db=str(tmp_path / "inbox.sqlite3"), max_body_bytes=64 * 1024)
+
+
+@pytest.fixture
+def server(settings: Settings) -> Iterator[LiveServer]:
+    live = LiveServer(create_app(settings))
+    yield live
+    live.stop()
+
+
+def stored(settings: Settings) -> list[str]:
+    return [d.id for d in Inbox(settings.db).list()]
+
+
+def test_signature_check_is_hmac_sha256_over_the_raw_body() -> None:
+    body = b'{"a": 1}'
+    assert signature_ok(SECRET.encode(), body, sign(body))
+    assert not signature_ok(SECRET.encode(), body + b" ", sign(body))
+    assert not signature_ok(SECRET.encode(), body, sign(body, "other"))
+    assert not signature_ok(SECRET.encode(), body, sign(body).replace("sha256=", "sha1="))
+    assert not signature_ok(SECRET.encode(), body, None)
+    assert not signature_ok(SECRET.encode(), body, "sha256=\u00e9")
+
+
+@pytest.mark.parametrize("kwargs", [{"secret": "wrong"}, {"secret": None}, {"signature": "sha256=" + "0" * 64}])
+def test_bad_or_missing_signature_is_401_and_nothing_is_stored(server: LiveServer, settings: Settings,
+                                                               kwargs: dict[str, str | None]) -> None:
+    status, answer = post(server.url + "/webhook", pull_payload("opened", 1, HEAD, "file:///x"), **kwargs)  # type: ignore[arg-type]
+    assert status == 401 and "X-Hub-Signature-256" in answer["message"]
+    assert stored(settings) == []
+
+
+def test_signature_is_checked_before_parsing(server: LiveServer, settings: Settings) -> None:
+    assert post(server.url + "/webhook", b"not json", secret="wrong")[0] == 401
+    assert post(server.url + "/webhook", b"not json")[0] == 400
+    assert stored(settings) == []
+
+
+def test_signed_delivery_is_stored_and_answered_202(server: LiveServer, settings: Settings) -> None:
+    status, answer = post(server.url + "/webhook", pull_payload("opened", 3, HEAD, "file:///x"), delivery="abc")
+    assert (status, answer["message"]) == (202, "queued")
+    (row,) = Inbox(settings.db).list()
+    assert (row.id, row.state, row.repo, row.pr, row.head_sha) == ("abc", "queued", "acme/kernels", 3, HEAD)
+
+
+def test_ping_is_answered_and_not_stored(server: LiveServer, settings: Settings) -> None:
+    assert post(server.url + "/webhook", {"zen": "Keep it logically awesome."}, event="ping") == (200, {"message": "pong"})
+    assert stored(settings) == []
+
+
+def test_body_size_is_capped(server: LiveServer, settings: Settings) -> None:
+    payload = pull_payload("opened", 3, HEAD, "file:///x")
+    payload["padding"] = "x" * 70 * 1024
+    assert post(server.url + "/webhook", payload)[0] == 413
+    assert stored(settings) == []
+
+
+def test_events_that_ask_for_nothing_are_stored_as_done(server: LiveServer, settings: Settings) -> None:
+    assert post(server.url + "/webhook", pull_payload("closed", 3, HEAD, "file:///x"), delivery="c")[0] == 202
+    assert post(server.url + "/webhook", {"action": "created", "repository": {"full_name": "a/b"}},
+                event="issue_comment", delivery="i")[0] == 202
+    assert [(d.id, d.state) for d in Inbox(settings.db).list()] == [("c", "done"), ("i", "done")]
+
+
+def test_healthz(server: LiveServer) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + "/healthz") as response:
+        assert json.loads(response.read())["ok"] is True
+
+
+def test_create_app_refuses_to_exist_without_a_secret(tmp_path: Path) -> None:
+    with pytest.raises(LeverguardError, match="LEVERGUARD_WEBHOOK_SECRET"):
+        create_app(Settings(db=str(tmp_path / "x.sqlite3")))
+
+
+@pytest.mark.parametrize("action, changes, wanted", [
+    ("opened", {}, True), ("synchronize", {}, True), ("reopened", {}, True), ("ready_for_review", {}, True),
+    ("labeled", {}, True), ("unlabeled", {}, True),
+    ("edited", {"body": {"from": "x"}}, True), ("edited", {"base": {"ref": {"from": "dev"}}}, True),
+    ("edited", {"title": {"from": "x"}}, True), ("edited", {}, False),
+    ("closed", {}, False), ("assigned", {}, False), ("review_requested", {}, False),
+])
+def test_pull_request_actions_that_trigger_a_check(action: str, changes: dict[str, object], wanted: bool) -> None:
+    payload = {**pull_payload(action, 4, HEAD, "file:///x"), "changes": changes}
+    trigger = events.classify("pull_request", payload)
+    assert (trigger is not None) == wanted
+    if trigger:
+        assert (trigger.repo, trigger.pr, trigger.head_sha) == ("acme/kernels", 4, HEAD)
+
+
+def test_check_run_rerequested_triggers_only_for_our_check() -> None:
+    run = {"name": "leverguard", "head_sha": HEAD, "pull_requests": [{"number": 9}]}
+    payload = {"action": "rerequested", "repository": {"full_name": "a/b"}, "check_run": run}
+    assert events.classify("check_run", payload) == events.Trigger("a/b", 9, HEAD, "check_run.rerequested")
+    assert events.classify("check_run", {**payload, "check_run": {**run, "name": "ci"}}) is None
+    assert events.classify("check_run", {**payload, "action": "completed"}) is None

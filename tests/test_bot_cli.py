@@ -1,0 +1,126 @@
+"""The real console commands: `bot serve` (gunicorn), `bot worker` killed mid-job, `bot inbox`, `bot redeliver`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from bot_helpers import OWNER_REPO, World, make_world, post, publish_pull, pull_payload, serve_bare, stale_pr, story_221
+from conftest import run_leverguard
+from github_standin import Fault
+
+from leverguard.bot.inbox import Inbox
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    w = make_world(tmp_path)
+    yield w
+    w.standin.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(predicate: Any, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def inbox_json(world: World) -> list[dict[str, Any]]:
+    result = run_leverguard("bot", "inbox", "--format", "json", cwd=world.tmp, env=world.env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["deliveries"]  # type: ignore[no-any-return]
+
+
+def test_serve_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEVERGUARD_")}
+    result = run_leverguard("bot", "serve", "--bind", f"127.0.0.1:{free_port()}", cwd=tmp_path, env=env)
+    assert result.returncode == 2
+    assert "no webhook secret" in result.stderr and "LEVERGUARD_WEBHOOK_SECRET" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_worker_refuses_to_start_without_app_credentials(tmp_path: Path) -> None:
+    result = run_leverguard("bot", "worker", "--once", cwd=tmp_path, env={"LEVERGUARD_WEBHOOK_SECRET": "x"})
+    assert result.returncode == 2 and "LEVERGUARD_APP_ID" in result.stderr
+
+
+def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text("lease_seconds = 'soon'\n")
+    result = run_leverguard("bot", "inbox", "--settings", str(tmp_path / "bot.toml"), cwd=tmp_path)
+    assert result.returncode == 2 and "lease_seconds" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_runs_gunicorn_and_stores_signed_deliveries(world: World) -> None:
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"],
+                              cwd=world.tmp, env={**os.environ, **world.env},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for(lambda: _up(url))
+        assert post(url + "/webhook", pull_payload("opened", 5, "b" * 40, "file:///x"), delivery="g-1")[0] == 202
+        assert post(url + "/webhook", pull_payload("opened", 5, "b" * 40, "file:///x"), secret="bad")[0] == 401
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=15)
+    assert [(d["id"], d["state"], d["pr"]) for d in inbox_json(world)] == [("g-1", "queued", 5)]
+
+
+def _up(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=1) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def test_worker_killed_mid_job_completes_it_once_after_restart(world: World, repo: Any) -> None:
+    bare = world.tmp / "upstream.git"
+    before = story_221(repo)
+    url = serve_bare(repo.path, bare)
+    head = publish_pull(repo.path, bare, 224, stale_pr(repo, before))
+    world.standin.add_repo(OWNER_REPO, str(bare))
+    world.standin.add_pull(OWNER_REPO, 224, base_ref="main", head_sha=head)
+    Inbox(world.settings.db).add("kill-1", "pull_request", "opened",
+                                 json.dumps(pull_payload("opened", 224, head, url)).encode(),
+                                 repo=OWNER_REPO, pr=224, head_sha=head)
+    world.standin.inject(Fault("GET", r"/pulls/224$", status=0, delay=5.0))  # holds the job mid-way
+    env = {**os.environ, **world.env}
+    worker = subprocess.Popen([sys.executable, "-m", "leverguard", "bot", "worker"], cwd=world.tmp, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(lambda: world.standin.requests("GET", r"/pulls/224$"))
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    (row,) = inbox_json(world)
+    assert row["state"] == "running" and row["attempts"] == 1
+    restarted = run_leverguard("bot", "worker", "--once", cwd=world.tmp, env=world.env)
+    assert restarted.returncode == 0, restarted.stderr
+    (row,) = inbox_json(world)
+    assert (row["state"], row["attempts"]) == ("done", 2) and row["note"].startswith("failure")
+    assert len(world.standin.comments(OWNER_REPO, 224)) == 1
+    assert [r["conclusion"] for r in world.standin.runs(OWNER_REPO)] == ["failure"]
+
+
+def test_inbox_text_and_redeliver(world: World) -> None:
+    Inbox(world.settings.db).add("r-1", "pull_request", "opened", b"{}", repo=OWNER_REPO, pr=1, head_sha="c" * 40)
+    text = run_leverguard("bot", "inbox", cwd=world.tmp, env=world.env)
+    assert "r-1" in text.stdout and "queued" in text.stdout and f"{OWNER_REPO}#1" in text.stdout
+    assert run_leverguard("bot", "redeliver", "r-1", cwd=world.tmp, env=world.env).stdout == "queued r-1\n"
+    missing = run_leverguard("bot", "redeliver", "nope", cwd=world.tmp, env=world.env)
+    assert missing.returncode == 2 and "bot inbox" in missing.stderr

@@ -1,0 +1,116 @@
+"""The bare blobless cache: refs/pull/N/head over file://, the token only in the environment, hooks off."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_helpers import publish_pull, serve_bare, stale_pr, story_221
+
+from leverguard.bot import fetch
+from leverguard.errors import GitError, LeverguardError
+
+TOKEN = "ghs_topsecret0123456789"
+
+
+@pytest.fixture
+def upstream(repo: Any, tmp_path: Path) -> tuple[str, str, Path]:
+    """(clone URL, PR head, bare path) of a repository whose PR #224 is a stale revert."""
+    before = story_221(repo)
+    head = stale_pr(repo, before)
+    bare = tmp_path / "upstream.git"
+    url = serve_bare(repo.path, bare)
+    publish_pull(repo.path, bare, 224, head)
+    return url, head, bare
+
+
+def env_with(token: str | None = None, **extra: str) -> dict[str, str]:
+    return {**os.environ, **fetch.auth_env(token), **extra}
+
+
+def git_in(path: str, *args: str, env: dict[str, str] | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=path, capture_output=True, text=True, env=env).stdout.strip()
+
+
+def test_fetch_builds_a_bare_blobless_cache(upstream: tuple[str, str, Path], tmp_path: Path, repo: Any) -> None:
+    url, head, _ = upstream
+    got = fetch.fetch_pull(str(tmp_path / "cache"), url, "main", 224, env_with())
+    assert got.head_sha == head and got.base_sha == repo.git("rev-parse", "main")
+    assert got.path == fetch.cache_path(str(tmp_path / "cache"), url) and got.path.endswith("upstream.git")
+    assert git_in(got.path, "rev-parse", "--is-bare-repository") == "true"
+    assert git_in(got.path, "config", "remote.origin.promisor") == "true"
+    missing = [line for line in git_in(got.path, "rev-list", "--objects", "--missing=print", "--all").splitlines()
+               if line.startswith("?")]
+    assert missing  # no blob was downloaded
+    again = fetch.fetch_pull(str(tmp_path / "cache"), url, "main", 224, env_with())
+    assert again == got  # the cache is reused
+
+
+def test_token_goes_through_the_environment_only(upstream: tuple[str, str, Path], tmp_path: Path) -> None:
+    url, _, _ = upstream
+    trace = tmp_path / "trace.txt"
+    got = fetch.fetch_pull(str(tmp_path / "cache"), url, "main", 224, env_with(TOKEN, GIT_TRACE=str(trace)))
+    assert "git fetch" in trace.read_text() or "'fetch'" in trace.read_text()
+    assert TOKEN not in trace.read_text()  # not on any git command line
+    for name in ("config", "FETCH_HEAD", "packed-refs"):
+        path = Path(got.path) / name
+        assert not path.exists() or TOKEN not in path.read_text(errors="replace")
+    header = git_in(got.path, "config", "--get", "http.extraHeader", env=env_with(TOKEN))
+    assert header == "Authorization: Basic " + base64.b64encode(f"x-access-token:{TOKEN}".encode()).decode()
+    assert git_in(got.path, "config", "--get", "http.extraHeader", env=env_with()) == ""
+
+
+def test_hooks_never_run_in_the_cache(upstream: tuple[str, str, Path], tmp_path: Path) -> None:
+    url, _, _ = upstream
+    path = fetch.cache_path(str(tmp_path / "cache"), url)
+    fetch.fetch_pull(str(tmp_path / "cache"), url, "main", 224, env_with())
+    marker = tmp_path / "hook-ran"
+    hook = Path(path) / "hooks" / "reference-transaction"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "update-ref", "refs/pull/224/head", "main"], cwd=upstream[2], check=True)  # a force-push
+    got = fetch.fetch_pull(str(tmp_path / "cache"), url, "main", 224, env_with())
+    assert got.head_sha == got.base_sha  # the ref moved, so a reference-transaction hook would have run
+    assert not marker.exists()
+
+
+
+def test_dangerous_transports_are_refused(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    with pytest.raises(GitError):
+        fetch.fetch_pull(str(tmp_path / "cache"), f"ext::sh -c touch% {marker}", "main", 1, env_with())
+    assert not marker.exists()
+    with pytest.raises(LeverguardError, match="clone_url"):
+        fetch.fetch_pull(str(tmp_path / "cache"), "--upload-pack=touch", "main", 1, env_with())
+
+
+def test_unknown_pr_ref_is_a_git_error(upstream: tuple[str, str, Path], tmp_path: Path) -> None:
+    with pytest.raises(GitError):
+        fetch.fetch_pull(str(tmp_path / "cache"), upstream[0], "main", 999, env_with())
+
+
+def test_prefetch_asks_for_every_blob_the_check_reads_in_one_go(upstream: tuple[str, str, Path], tmp_path: Path) -> None:
+    from leverguard.revert.engine import RevertOptions, check_range
+
+    got = fetch.fetch_pull(str(tmp_path / "cache"), upstream[0], "main", 224, env_with())
+    assert fetch.prefetch_blobs(got, 150, env_with()) >= 19
+    trace = tmp_path / "trace.txt"
+    os.environ["GIT_TRACE"] = str(trace)
+    try:
+        report = check_range(got.path, got.base_sha, got.head_sha, RevertOptions())
+    finally:
+        del os.environ["GIT_TRACE"]
+    assert report.exit_code() == 1
+    assert "fetch" not in trace.read_text().replace("prefetch", "")  # no lazy fetch was needed
+    assert fetch.prefetch_blobs(got, 150, env_with()) == 0
+
+
+def test_cache_path_is_stable_and_contained(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    assert fetch.cache_path(root, "https://github.com/acme/kernels.git") == str(tmp_path / "github.com/acme/kernels.git")
+    assert fetch.cache_path(root, "https://github.com/../../etc.git").startswith(root)
