@@ -31,6 +31,7 @@ class Context:
             changes = [c for c in commit.changes if self.reported(c.path)]
             total = 0
             if len(changes) <= MAX_COUNTED_FILES:
+                self.cache.prefetch(state for change in changes for state in (change.old, change.new))
                 total = sum(change_lines(c, self.cache)[0] for c in changes)
             self._touched[commit.sha] = total
         return self._touched[commit.sha]

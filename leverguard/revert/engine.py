@@ -74,7 +74,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
         window = candidates.window(repo, land.base, size, since)
-        ctx = Context(repo, reader, LineCache(reader), conf.rules.reported, conf.rules.line_level)
+        ctx = Context(repo, reader, LineCache(reader, repo), conf.rules.reported, conf.rules.line_level)
         found = run_signals(land.changes, window, 0, len(window), lambda: _landed(repo, land, options, conf), ctx)
     notes = _notes(repo, window, size, land.approximate)
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,

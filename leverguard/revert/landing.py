@@ -34,7 +34,7 @@ def split_range(text: str) -> tuple[str, str]:
 
 def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
     """The landing change of HEAD onto BASE; a clear error for unrelated or shallow histories."""
-    base, head = git.rev_parse(base_rev, repo), git.rev_parse(head_rev, repo)
+    base, head = git.rev_parse_all([base_rev, head_rev], repo)
     bases = git.merge_bases(base, head, repo)
     if not bases:
         if git.is_shallow(repo):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from typing import Iterable
 
 from leverguard import git
 from leverguard.revert.model import State
@@ -17,6 +18,8 @@ TRIVIAL = frozenset(
 )
 _NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 EMPTY: Counter[bytes] = Counter()
+PREFETCH_MIN = 8  # fewer blobs than this: the long-lived reader is cheaper than a batch process
+DELTA_CACHE = 20000  # changes whose line delta is kept (audit reuses candidates' deltas)
 
 
 def normalize(line: bytes) -> bytes | None:
@@ -42,11 +45,13 @@ def is_text(data: bytes) -> bool:
 class LineCache:
     """Normalized texts by object id; binary, huge, gitlink or missing objects give None."""
 
-    def __init__(self, reader: git.ObjectReader, budget: int = 64 << 20) -> None:
+    def __init__(self, reader: git.ObjectReader, repo: str, budget: int = 64 << 20) -> None:
         self._reader = reader
+        self._repo = repo
         self._cache: OrderedDict[str, Text | None] = OrderedDict()
         self._budget = budget  # bytes of normalized text kept; least recently used goes first
         self._held = 0
+        self._deltas: OrderedDict[tuple[str, str], tuple[Counter[bytes], Counter[bytes]] | None] = OrderedDict()
 
     def text(self, state: State | None) -> Text | None:
         """The normalized text of a tree entry; an absent entry is the empty text."""
@@ -58,19 +63,42 @@ class LineCache:
             self._cache.move_to_end(state.oid)
             return self._cache[state.oid]
         value = self._load(state.oid)
-        self._cache[state.oid] = value
+        self._store(state.oid, value)
+        return value
+
+    def delta(self, old: State | None, new: State | None) -> tuple[Counter[bytes], Counter[bytes]] | None:
+        """(added, deleted) normalized lines of a change, or None when a side is not text; cached."""
+        key = (old.oid if old else "", new.oid if new else "")
+        if key not in self._deltas:
+            old_text, new_text = self.text(old), self.text(new)
+            self._deltas[key] = None if old_text is None or new_text is None else delta(old_text, new_text)
+            if len(self._deltas) > DELTA_CACHE:
+                self._deltas.popitem(last=False)
+        return self._deltas[key]
+
+    def prefetch(self, states: Iterable[State | None]) -> None:
+        """Read the blobs not cached yet in one batch: no pipe round trip per object."""
+        wanted = list(dict.fromkeys(s.oid for s in states if s is not None and s.is_blob and s.oid not in self._cache))
+        if len(wanted) < PREFETCH_MIN:
+            return
+        for oid, found in git.read_objects(wanted, self._repo).items():
+            self._store(oid, _parse(found))
+
+    def _store(self, oid: str, value: Text | None) -> None:
+        self._cache[oid] = value
         self._held += _weight(value)
         while self._held > self._budget and len(self._cache) > 1:
             self._held -= _weight(self._cache.popitem(last=False)[1])
-        return value
 
     def _load(self, oid: str) -> Text | None:
-        found = self._reader.read(oid)
-        if found is None or found[0] != "blob" or not is_text(found[1]):
-            return None
-        raw = found[1].split(b"\n")
-        normalized = [n for n in map(normalize, raw) if n is not None]
-        return Text(Counter(normalized), b"".join(found[1].split()))
+        return _parse(self._reader.read(oid))
+
+
+def _parse(found: tuple[str, bytes] | None) -> Text | None:
+    if found is None or found[0] != "blob" or not is_text(found[1]):
+        return None
+    normalized = [n for n in map(normalize, found[1].split(b"\n")) if n is not None]
+    return Text(Counter(normalized), b"".join(found[1].split()))
 
 
 def _weight(text: Text | None) -> int:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-import pathspec
-
 from leverguard import git
 
 GENERATED_ATTRS = ("linguist-generated", "linguist-generated=true", "linguist-vendored", "linguist-vendored=true")
@@ -40,6 +38,8 @@ def build(exclude: Sequence[str], gitattributes: str) -> Rules:
 def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
     if not patterns:
         return lambda path: False
+    import pathspec  # only when there are patterns: it costs ~30 ms of start-up
+
     spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
     cache: dict[bytes, bool] = {}
 

@@ -64,11 +64,10 @@ def _exact(path: bytes, head: Change, position: int, change: Change, cache: Line
 
 def change_lines(change: Change, cache: LineCache) -> tuple[int, bool]:
     """(non-trivial lines a change adds plus deletes, whether both sides are text)."""
-    old, new = cache.text(change.old), cache.text(change.new)
-    if old is None or new is None:
+    found = cache.delta(change.old, change.new)
+    if found is None:
         return 0, False
-    added, deleted = delta(old, new)
-    return size(added) + size(deleted), True
+    return size(found[0]) + size(found[1]), True
 
 
 def head_lines(changes: Sequence[Change], cache: LineCache, line_level: Callable[[bytes], bool]) -> HeadLines:
@@ -76,15 +75,23 @@ def head_lines(changes: Sequence[Change], cache: LineCache, line_level: Callable
     added: dict[bytes, Counter[bytes]] = {}
     deleted: dict[bytes, Counter[bytes]] = {}
     for change in changes:
-        old, new = cache.text(change.old), cache.text(change.new)
-        if old is None or new is None or not line_level(change.path):
-            continue
-        added[change.path], deleted[change.path] = delta(old, new)
-    all_added: Counter[bytes] = sum(added.values(), Counter())
-    all_deleted: Counter[bytes] = sum(deleted.values(), Counter())
-    net_added = {p: c - all_deleted for p, c in added.items()}
-    net_deleted = {p: c - all_added for p, c in deleted.items()}
+        found = cache.delta(change.old, change.new) if line_level(change.path) else None
+        if found is not None:
+            added[change.path], deleted[change.path] = found
+    all_added: Counter[bytes] = Counter()
+    all_deleted: Counter[bytes] = Counter()
+    for counter in added.values():
+        all_added.update(counter)
+    for counter in deleted.values():
+        all_deleted.update(counter)
+    net_added = {p: _minus(c, all_deleted) for p, c in added.items()}
+    net_deleted = {p: _minus(c, all_added) for p, c in deleted.items()}
     return HeadLines(net_added, net_deleted, all_added)
+
+
+def _minus(counter: Counter[bytes], other: Counter[bytes]) -> Counter[bytes]:
+    """COUNTER - OTHER visiting COUNTER's keys only (Counter's own `-` walks OTHER too: quadratic here)."""
+    return Counter({line: n - other[line] for line, n in counter.items() if n > other[line]})
 
 
 def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], model: HeadLines,
@@ -101,10 +108,10 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
     explained: Counter[bytes] = Counter()
     scored = []
     for position, change in entries:
-        old, new = cache.text(change.old), cache.text(change.new)
-        if old is None or new is None:
+        found = cache.delta(change.old, change.new)
+        if found is None:
             continue
-        c_added, c_deleted = delta(old, new)
+        c_added, c_deleted = found
         undone = (c_added & net_deleted) + (c_deleted & net_added)
         explained |= undone
         scored.append((position, size(undone), size(c_added) + size(c_deleted)))
@@ -127,12 +134,14 @@ def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache
     The line model (HEAD's moves cancelled) is built only when some path has a candidate, and
     returned for the move checks that follow.
     """
+    touched = [(change, index.touching(change.path, lo, hi)) for change in changes]
+    touched = [(change, entries) for change, entries in touched if entries]
+    if not touched:
+        return [], None
+    cache.prefetch(_states(changes, touched))
     hits: list[PathHit] = []
     pending: list[tuple[Change, list[tuple[int, Change]]]] = []
-    for change in changes:
-        entries = index.touching(change.path, lo, hi)
-        if not entries:
-            continue
+    for change, entries in touched:
         exact = exact_hits(change.path, change, entries, cache)
         hits += exact
         if not exact and change.old is not None and change.new is not None and line_level(change.path):
@@ -143,6 +152,12 @@ def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache
     for change, entries in pending:
         hits += inverse_hits(change.path, change, entries, model, cache)
     return hits, model
+
+
+def _states(changes: Sequence[Change], touched: list[tuple[Change, list[tuple[int, Change]]]]) -> list[State | None]:
+    """Every blob the line work may read: both sides of HEAD's changes and of the candidates' changes."""
+    states = [state for change in changes for state in (change.old, change.new)]
+    return states + [state for _, entries in touched for _, change in entries for state in (change.old, change.new)]
 
 
 def moved_away(change: Change, cache: LineCache, all_added: Counter[bytes], added_oids: set[str]) -> bool:
@@ -159,8 +174,8 @@ def moved_out(hit: PathHit, model: HeadLines, cache: LineCache) -> bool:
     """A rollback whose removed lines HEAD adds elsewhere: code moved to another file, not undone."""
     if hit.kind != "rollback" or hit.change is None or not hit.text:
         return False
-    old, new = cache.text(hit.change.old), cache.text(hit.change.new)
-    if old is None or new is None:
+    found = cache.delta(hit.change.old, hit.change.new)
+    if found is None:
         return False
-    added, _ = delta(old, new)
+    added = found[0]
     return size(added) > 0 and size(added & model.all_added) >= 0.5 * size(added)
