@@ -332,6 +332,34 @@ def ref_exists(ref: str, cwd: str | None = None) -> bool:
     return run(["rev-parse", "--verify", "-q", ref], cwd, ok_codes=(0, 1)).returncode == 0
 
 
+def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple[str, bytes]]:
+    """Many objects from one `cat-file --batch` run, without a round trip per object; missing ones left out."""
+    if not oids:
+        return {}
+    out = run(["cat-file", "--batch"], cwd, input="\n".join(oids).encode() + b"\n").stdout
+    found: dict[str, tuple[str, bytes]] = {}
+    pos = 0
+    for oid in oids:
+        end = out.index(b"\n", pos)
+        parts = out[pos:end].split()
+        pos = end + 1
+        if len(parts) == 3:
+            size = int(parts[2])
+            found[oid] = (parts[1].decode(), out[pos:pos + size])
+            pos += size + 1
+    return found
+
+
+def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
+    """Full commit ids of several revisions in one call; the first unknown one is named in the error."""
+    if not any(rev.startswith("-") for rev in revs):
+        result = run(["rev-parse", *[f"{rev}^{{commit}}" for rev in revs], "--"], cwd, ok_codes=(0, 128))
+        shas = result.stdout.decode().split()
+        if result.returncode == 0 and len(shas) == len(revs):
+            return shas
+    return [rev_parse(rev, cwd) for rev in revs]
+
+
 # ---- lever engine ----
 
 
