@@ -457,6 +457,28 @@ def list_paths(rev: str | None, pathspecs: Sequence[str], cwd: str | None = None
     return [fsdecode(name) for name in split_z(run(args, cwd).stdout)]
 
 
+
+def read_blobs(specs: Sequence[str], cwd: str | None = None) -> dict[str, bytes]:
+    """Blobs named `REV:PATH` (or `:0:PATH`) through one `cat-file --batch` run, all names sent at once.
+
+    Pipelining the requests avoids a round trip per file; missing names and non-blobs are left out.
+    """
+    if not specs:
+        return {}
+    data = run(["cat-file", "--batch"], cwd, input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape")).stdout
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for spec in specs:
+        end = data.index(b"\n", pos)
+        parts = data[pos:end].split()
+        pos = end + 1
+        if len(parts) == 3:
+            size = int(parts[2])
+            if parts[1] == b"blob":
+                blobs[spec] = data[pos:pos + size]
+            pos += size + 1
+    return blobs
+
 # ---- message engine ----
 
 

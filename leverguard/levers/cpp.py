@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from leverguard.levers import cppexpr
@@ -111,6 +112,7 @@ def _frame_dead(frame: _Open) -> bool:
     return node is not None and not cppexpr.uses(node) and cppexpr.evaluate(node, {}) == 0
 
 
+@functools.lru_cache(maxsize=4096)  # the same conditions recur across files; nodes are immutable
 def _parse_condition(kind: str, text: str) -> cppexpr.Node | None:
     if kind == "else":
         return None

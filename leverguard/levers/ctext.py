@@ -25,34 +25,61 @@ def clean(text: str) -> str:
     """The text with comments and the contents of string and char literals replaced by spaces.
 
     Newlines are kept so line numbers survive; a macro name inside a comment or a string
-    is therefore never read as a gate or a call.
+    is therefore never read as a gate or a call. The scan jumps from one opening token to
+    the next (a literal-first regex is fast), then matches the whole lexeme there.
     """
-    return _LEXEMES.sub(_blank_lexeme, text)
+    out: list[str] = []
+    pos = 0
+    while True:
+        match = _OPENING.search(text, pos)
+        if match is None:
+            out.append(text[pos:])
+            return "".join(out)
+        start = match.start()
+        out.append(text[pos:start])
+        lexeme, pos = _lexeme(text, start, match.group())
+        out.append(lexeme)
 
 
-# One pass over the lexemes that hide code: comments (a // comment continues over a
-# backslash-newline), raw strings, and literals (unterminated ones end at the line end,
-# as in `#error don't`).
-_LEXEMES = re.compile(r"""
-    //(?:[^\n\\]|\\.|\\\n)*
-  | /\*.*?(?:\*/|\Z)
-  | \bR"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?(?:\)(?P=delim)"|\Z)
-  | "(?:[^"\\\n]|\\.)*"?
-  | (?:(?<![0-9A-Za-z_])|(?<=\bL)|(?<=\bu8)|(?<=\bu)|(?<=\bU))'(?:[^'\\\n]|\\.)*'?
-  | (?<=[0-9A-Fa-f])'(?=[0-9A-Fa-f])
-""", re.VERBOSE | re.DOTALL)
+_OPENING = re.compile(r"//|/\*|[\"']")
+_LEXEME = {
+    "//": re.compile(r"//(?:[^\n\\]|\\.|\\\n)*", re.DOTALL),  # continues over a backslash-newline
+    "/*": re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL),
+    '"': re.compile(r'"(?:[^"\\\n]|\\.)*"?'),  # an unterminated literal ends at the line end
+    "'": re.compile(r"'(?:[^'\\\n]|\\.)*'?"),
+}
+_RAW = re.compile(r'R"(?P<delim>[^ ()\\\t\n]{0,16})\(.*?(?:\)(?P=delim)"|\Z)', re.DOTALL)
+_IDENT_CHAR = re.compile(r"[0-9A-Za-z_]")
 
 
-def _blank_lexeme(match: re.Match[str]) -> str:
+def _blank(chunk: str) -> str:
+    return "".join(c if c == "\n" else " " for c in chunk)
+
+
+def _lexeme(text: str, start: int, opening: str) -> tuple[str, int]:
+    """The blanked lexeme that begins at `start`, and where the scan resumes."""
+    before = text[start - 1] if start else ""
+    if opening == '"' and before == "R" and not _IDENT_CHAR.match(text[start - 2:start - 1] or " "):
+        raw = _RAW.match(text, start - 1)
+        if raw:
+            return '"' + _blank(raw.group()[2:-1]) + '"', raw.end()
+    if opening == "'" and _IDENT_CHAR.match(before or " ") and not _char_prefix(text, start):
+        # A C++14 digit separator (1'000) or a stray quote (`#error don't`): not a literal.
+        return (" " if before.isalnum() and text[start + 1:start + 2].isalnum() else "'"), start + 1
+    match = _LEXEME[opening].match(text, start)
+    assert match is not None
     chunk = match.group()
-    if chunk.startswith(("//", "/*")):
-        return "".join(c if c == "\n" else " " for c in chunk)
-    if chunk == "'":  # a C++14 digit separator, 1'000'000
-        return " "
-    quote = chunk[0] if chunk[0] in "\"'" else '"'
-    closed = len(chunk) > 1 and chunk.endswith(quote)
+    if opening in ("//", "/*"):
+        return _blank(chunk), match.end()
+    closed = len(chunk) > 1 and chunk.endswith(opening)
     body = chunk[1:-1] if closed else chunk[1:]
-    return quote + "".join(c if c == "\n" else " " for c in body) + (quote if closed else "")
+    return opening + _blank(body) + (opening if closed else ""), match.end()
+
+
+def _char_prefix(text: str, start: int) -> bool:
+    """L'x', u'x', U'x', u8'x': an encoding prefix, not a digit separator."""
+    word = re.search(r"[0-9A-Za-z_]*$", text[max(0, start - 3):start])
+    return word is not None and word.group() in ("L", "u", "U", "u8")
 
 
 def logical_lines(cleaned: str) -> Iterator[tuple[int, str]]:

@@ -37,25 +37,20 @@ def is_c_source(path: str, config: Config) -> bool:
     return path.endswith(tuple(config.get("levers.source_extensions")))
 
 
-def scan_tree(repo: str, config: Config, rev: str | None, reader: git.ObjectReader | None = None) -> Scanned:
+def scan_tree(repo: str, config: Config, rev: str | None) -> Scanned:
     """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token."""
     names = LeverNames(config)
     paths = git.grep_files(names.grep_patterns(), rev, [*c_pathspecs(config), "*.py"], repo)
     scanned = Scanned(rev)
-    own = reader is None
-    reader = reader or git.ObjectReader(repo)
-    try:
-        for path in paths:
-            blob = reader.read(git.blob_spec(rev, path))
-            if blob is None or blob[0] != "blob":
-                continue
-            if path.endswith(".py"):
-                scanned.pyfiles[path] = pyscan.scan(path, blob[1])
-            elif is_c_source(path, config):
-                scanned.cfiles[path] = cpp.scan(path, blob[1])
-    finally:
-        if own:
-            reader.close()
+    blobs = git.read_blobs([git.blob_spec(rev, path) for path in paths], repo)
+    for path in paths:
+        data = blobs.get(git.blob_spec(rev, path))
+        if data is None:
+            continue
+        if path.endswith(".py"):
+            scanned.pyfiles[path] = pyscan.scan(path, data)
+        elif is_c_source(path, config):
+            scanned.cfiles[path] = cpp.scan(path, data)
     return scanned
 
 

@@ -30,9 +30,7 @@ def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
     The ledger is local by design (the path guard forbids committing it), so it is read
     from disk whatever revision the inventory looks at.
     """
-    import pathspec
-
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    spec = [_glob_regex(g) for g in globs]
     found = []
     for top in {g.split("/", 1)[0] for g in globs if g and not any(c in g.split("/", 1)[0] for c in "*?[")} or {"."}:
         base = os.path.join(root, top)
@@ -40,9 +38,18 @@ def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
             dirs[:] = [d for d in dirs if d != ".git"]
             for name in files:
                 rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-                if spec.match_file(rel):
+                if any(p.fullmatch(rel) for p in spec):
                     found.append(rel)
     return sorted(found)
+
+
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """A gitignore-style glob (`**` spans folders, `*` does not; a trailing `/` or `/**` means everything below)."""
+    glob = glob.strip("/") + ("/**" if glob.endswith("/") else "")
+    out = []
+    for part in re.split(r"(\*\*/|/\*\*$|\*\*|\*|\?)", glob):
+        out.append({"**/": "(?:.*/)?", "/**": "/.*", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part)))
+    return re.compile("".join(out))
 
 
 def read_rows(root: str, config: Config, levers: Iterable[str]) -> list[LedgerRow]:

@@ -49,8 +49,8 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
     head_id = git.rev_parse(head, root) if head is not None else None
     with git.ObjectReader(root) as reader:
         sides = Sides(root, reader, base_id, head_id)
-        before_scan = scan_tree(root, config, base_id, reader)
-        after_scan = scan_tree(root, config, head_id, reader)
+        before_scan = scan_tree(root, config, base_id)
+        after_scan = scan_tree(root, config, head_id)
         history = base_id if base_id != git.EMPTY_TREE else None
         before = classify_scanned(root, config, before_scan, history).by_name()
         after = build_levers(after_scan, LeverNames(config))

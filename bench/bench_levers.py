@@ -1,0 +1,116 @@
+"""Benchmark: `leverguard levers` on a generated 5,000-file tree against the floor `git grep -n -E PATTERN`.
+
+Usage: python bench/bench_levers.py [--files 5000] [--gated 300] [--runs 7]
+Prints medians and the ratio against the floor measured in the same run (target: at most 3x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from leverguard.config import defaults  # noqa: E402
+from leverguard.levers.inventory import inventory  # noqa: E402
+from leverguard.levers.quick import lever_regex  # noqa: E402
+
+PLAIN = """\
+// generated kernel {n}
+#include "common.h"
+namespace mpk {{
+__device__ float helper_{n}(float x) {{ return x * {n}.0f; }}
+#ifndef NDEBUG
+static int debug_{n} = 0;
+#endif
+{body}
+}}  // namespace mpk
+"""
+GATED = """\
+#if defined(MPK_DSV3_LEVER_{k}) && MPK_DSV3_LEVER_{k} >= 1
+__device__ void fast_{n}(float* x) {{ x[0] = {n}; }}
+#elif defined(MPK_DSV3_PROBE_{k})
+__device__ void probe_{n}(float* x) {{ x[1] = {n}; }}
+#else
+__device__ void legacy_{n}(float* x) {{ x[2] = {n}; }}
+#endif
+"""
+PY_PLAIN = "def f_{n}(x):\n    return x + {n}\n" * 8
+PY_GATED = """\
+import os
+
+
+def flags_{n}(world_size):
+    flags = ["-O3"]
+    if os.environ.get("MPK_DSV3_LEVER_{k}") == "1":
+        flags.append("-DMPK_DSV3_LEVER_{k}=1")
+    if world_size < 8:
+        flags.append("-DMPK_SMALL_ROUTER_{k}")
+    return flags
+"""
+
+
+def generate(root: Path, files: int, gated: int) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    step = max(1, files // gated)
+    filler = "\n".join(f"__device__ int filler_{i}(int a) {{ return a + {i}; }}" for i in range(60))
+    for n in range(files):
+        k = n % 97
+        is_gated = n % step == 0
+        folder = root / f"mpk/part{n % 50}"
+        folder.mkdir(parents=True, exist_ok=True)
+        if n % 5 == 4:
+            text = (PY_GATED if is_gated else PY_PLAIN).format(n=n, k=k)
+            (folder / f"mod_{n}.py").write_text(text, encoding="utf-8")
+            continue
+        body = (GATED.format(n=n, k=k) if is_gated else "") + filler
+        (folder / f"kernel_{n}.cu").write_text(PLAIN.format(n=n, body=body), encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@b"}
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "generated"], cwd=root, check=True, env=env)
+
+
+def median_seconds(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=5000)
+    parser.add_argument("--gated", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    config = defaults()
+    pattern = lever_regex(config.get("levers.lever_patterns"))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "tree"
+        generate(root, args.files, args.gated)
+        grep = ["git", "grep", "-n", "-E", pattern, "HEAD"]
+        floor = median_seconds(lambda: subprocess.run(grep, cwd=root, capture_output=True, check=True), args.runs)
+        engine = median_seconds(lambda: inventory(str(root), config, "HEAD"), args.runs)
+        cli = [sys.executable, "-m", "leverguard", "levers", "--format", "json"]
+        end_to_end = median_seconds(lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True), args.runs)
+        levers = len(inventory(str(root), config, "HEAD").entries)
+    print(f"tree: {args.files} files, ~{args.gated} with gates or injections, {levers} levers found")
+    print(f"floor  git grep -n -E PATTERN HEAD : {floor * 1000:8.1f} ms (median of {args.runs})")
+    print(f"engine inventory() in process     : {engine * 1000:8.1f} ms  ratio {engine / floor:5.2f}x")
+    print(f"cli    leverguard levers --format json: {end_to_end * 1000:8.1f} ms  ratio {end_to_end / floor:5.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
