@@ -175,3 +175,36 @@ def test_bad_range_is_a_usage_error(repo: Repo) -> None:
     for spec in ("HEAD...HEAD", "..HEAD", "nope..HEAD"):
         proc = run_leverguard("levers", "diff", spec, cwd=repo.path)
         assert proc.returncode == 2 and proc.stderr.startswith("leverguard: error:"), spec
+
+
+BIG_TILES_C = "#ifdef MPK_DSV3_BIG_TILES\n  o[1] = big_tile_store(o);\n#endif\n"
+BIG_TILES_PY = '    if world_size == 8:\n        flags.append("-DMPK_DSV3_BIG_TILES")\n'
+
+
+def test_hard_wiring_must_keep_the_geometry_guard(repo: Repo) -> None:
+    mpk_repo(repo)
+    edit(repo, "mpk/kernels/attn.cu", "  o[0] = 1.0f;\n", "  o[0] = 1.0f;\n" + BIG_TILES_C)
+    edit(repo, "mpk/build.py", "    return flags\n", BIG_TILES_PY + "    return flags\n")
+    repo.commit("BIG_TILES at the production geometry")
+    _, doc = levers_json(repo, "levers")
+    assert {lever["name"]: lever["class"] for lever in doc["levers"]}["MPK_DSV3_BIG_TILES"] == "ALREADY-ON"
+    edit(repo, "mpk/kernels/attn.cu", BIG_TILES_C, "  o[1] = big_tile_store(o);\n")
+    edit(repo, "mpk/build.py", BIG_TILES_PY, "")
+    repo.commit("Hard-wire BIG_TILES, guard lost")
+    code, doc = diff(repo, "HEAD~1..HEAD")
+    assert code == 1 and kinds(doc) == {"MPK_DSV3_BIG_TILES": "PARTIAL"}
+    assert "geometry guard `world_size == 8` at mpk/build.py:20 is gone" in doc["transitions"][0]["evidence"][0]
+    # Negative: the guard stays (now selecting the production tile rows).
+    edit(repo, "mpk/build.py", "    return flags\n", '    if world_size == 8:\n        flags.append("-DTILE_ROWS=8")\n'
+         "    return flags\n")
+    repo.commit("Keep the geometry guard")
+    code, doc = diff(repo, "HEAD~2..HEAD")
+    assert (code, kinds(doc)) == (0, {"MPK_DSV3_BIG_TILES": "HARD-WIRED"})
+
+
+def test_guard_split_from_env_condition() -> None:
+    from leverguard.levers import pyscan
+
+    src = b'import os\nif world_size == 8 and os.environ.get("MPK_X"):\n    F = "-DMPK_X"\n'
+    (inj,) = pyscan.scan("b.py", src).injections
+    assert (inj.condition, inj.env, inj.guard_tests) == ("env", ("MPK_X",), ("world_size == 8",))

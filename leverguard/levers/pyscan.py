@@ -182,8 +182,16 @@ class _Visitor(ast.NodeVisitor):
             return Injection(macro, value, self.path, line, "unconditional", None, ())
         texts = [self._text(test, negated) for test, negated in self.conditions]
         env = tuple(dict.fromkeys(v for test, _ in self.conditions for v in self.env_of(test)))
-        guards = tuple(t for (test, _), t in zip(self.conditions, texts) if not self.env_of(test))
+        guards = tuple(g for test, negated in self.conditions for g in self._guards(test, negated))
         return Injection(macro, value, self.path, line, "env" if env else "guard", " and ".join(texts), env, guards)
+
+    def _guards(self, test: ast.expr, negated: bool) -> list[str]:
+        """The non-environment parts of a condition: `world_size == 8 and os.environ.get(X)` keeps the first."""
+        if not self.env_of(test):
+            return [self._text(test, negated)]
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and not negated:
+            return [self._text(v, False) for v in test.values if not self.env_of(v)]
+        return []
 
     def _text(self, node: ast.expr, negated: bool) -> str:
         text = ast.get_source_segment(self.source, node) or ast.unparse(node)

@@ -60,6 +60,7 @@ def diff_text(doc: dict[str, Any]) -> str:
               for f in doc["findings"]]
     if len(lines) == 1:
         lines.append("no lever changed")
+    lines += [f"warning: {w}" for w in doc.get("warnings") or []]
     return "\n".join(lines)
 
 
