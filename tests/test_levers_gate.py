@@ -161,3 +161,16 @@ def test_mentions_levers(repo: Repo) -> None:
     head = repo.commit("rename")
     assert mentions_levers(str(repo.path), config, "HEAD~1", head)
     assert not mentions_levers(str(repo.path), config, "HEAD", None)
+
+
+def test_reverting_a_default_off_lever_keeps_the_default_build(repo: Repo) -> None:
+    mpk_repo(repo)
+    edit(repo, "mpk/graph.cc", "#if MPK_DSV3_PERSISTENT_SCHED >= 1\nvoid schedule(Graph& g) { persistent_megakernel_schedule(g); }\n"
+         "#else\n", "")
+    edit(repo, "mpk/graph.cc", "void schedule(Graph& g) { round_robin_schedule(g); }\n#endif\n",
+         "void schedule(Graph& g) { round_robin_schedule(g); }\n")
+    edit(repo, "mpk/task_register.cc", '#ifdef MPK_DSV3_EXTRA_SCALE\n  register_tensor("extra_scale_tensor");\n#endif\n', "")
+    edit(repo, "mpk/build.py", '    if os.getenv("MPK_DSV3_PERSISTENT_SCHED"):\n'
+         '        flags.append("-DMPK_DSV3_PERSISTENT_SCHED=1")\n', "")
+    repo.git("add", "mpk")
+    assert gate(repo) == (0, [])

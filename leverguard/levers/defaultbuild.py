@@ -122,21 +122,28 @@ def _c_reason(cfile: cpp.CppFile, line: int, directives: dict[int, tuple[cpp.Con
 def _directive_reason(cfile: cpp.CppFile, where: tuple[cpp.Conditional, int], names: LeverNames,
                       changed: set[int], verb: str) -> str | None:
     cond, index = where
-    levers = _levers_of(cond, names)
+    levers = ", ".join(_levers_of(cond, names))
     if not levers:
         return f"{verb} a conditional that names no lever"
     if cond.branches[0].line not in changed:
-        return f"{verb} a directive inside the existing chain of {', '.join(levers)}: check the default path"
-    if verb == "removed":
-        return f"removes the gate of {', '.join(levers)}: its body or #else changes the default build"
+        return f"{verb} a directive inside the existing chain of {levers}: check the default path"
+    if index != 0:
+        return None  # judged once, at the opening directive
     default = default_arm(cond, names)
     for arm_index, branch in enumerate(cond.branches):
         if arm_index == default:
-            continue
-        kept = [n for n in range(branch.start, branch.end + 1) if n not in changed and cfile.text.split("\n")[n - 1].strip()]
-        if kept and index == 0:
-            return f"puts existing line {kept[0]} behind {', '.join(levers)}: the default build loses it"
+            continue  # its changed lines are judged one by one
+        kept = [n for n in range(branch.start, branch.end + 1) if n not in changed and _code(cfile, n)]
+        if kept and verb == "removed":
+            return f"removes the gate of {levers}: line {kept[0]} of its gated body joins the default build"
+        if kept:
+            return f"puts existing line {kept[0]} behind {levers}: the default build loses it"
     return None
+
+
+def _code(cfile: cpp.CppFile, line: int) -> bool:
+    text = cfile.text.split("\n")[line - 1].strip()
+    return bool(text) and not text.startswith("#")
 
 
 def _py_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[Finding]:
