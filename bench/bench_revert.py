@@ -55,7 +55,8 @@ def generate(root: str, commits: int) -> None:
     out = [_commit("refs/heads/main", 1, 1_600_000_000, "initial", None, [_blob(p, _content(p, 0)) for p in paths])]
     big = paths[:200]
     for n in range(2, commits + 1):
-        touched = big if n == commits - BIG_AGE else rng.sample(paths[200:], rng.randint(1, 3))
+        hot = rng.random() < 0.5  # half the commits edit one of 100 hot files, as real histories do
+        touched = big if n == commits - BIG_AGE else rng.sample(paths[200:300] if hot else paths[300:], rng.randint(1, 3))
         if n == commits - BIG_AGE:
             stale = {p: _content(p, version[p]) for p in big}
         for p in touched:

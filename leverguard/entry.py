@@ -61,6 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leverguard.revert import prepush
 
         return prepush.main(args[1:])
+    if command == "check-revert":  # issue #3: CI start-up; anything unusual falls through to click
+        from leverguard.revert.command import fast_main
+
+        fast = fast_main(args[1:])
+        if fast is not None:
+            return fast
     from leverguard import cli
 
     return cli.main(args)

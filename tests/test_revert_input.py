@@ -128,3 +128,15 @@ def test_criss_cross_merge(repo: Repo) -> None:
     land(repo, "topic 2", {"t.py": body("t2", 3)}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_fast_path_and_click_agree(repo: Repo) -> None:
+    build_224(repo)
+    fast = run_leverguard("check-revert", "--format=json", "--window", "20", "main..carol", cwd=repo.path)
+    assert fast.returncode == 1 and '"pr": 221' in fast.stdout
+    helped = run_leverguard("check-revert", "--help", cwd=repo.path)
+    assert helped.returncode == 0 and "--pr-body FILE" in helped.stdout
+    bad = run_leverguard("check-revert", "--window", "many", "main..carol", cwd=repo.path)
+    assert bad.returncode == 2 and "many" in bad.stderr and "Traceback" not in bad.stderr
+    missing = run_leverguard("check-revert", "--pr-body", "nope.md", "main..carol", cwd=repo.path)
+    assert missing.returncode == 2 and "nope.md" in missing.stderr

@@ -140,3 +140,24 @@ def test_conflicting_pr_is_checked_approximately(repo: Repo) -> None:
     land(repo, "feat: kernel (#302)", {"kernel.c": "int theirs;\n"})
     code, report = check(repo, "main..topic")
     assert report["approximate"] is True and code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_generated_and_excluded_paths_are_not_reported(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "chore: attributes", {".gitattributes": "*.lock linguist-generated=true\n",
+                                     ".leverguard.toml": '[revert]\nexclude = ["docs/api/**"]\n'})
+    land(repo, "deps: refresh (#301)", {"deps.lock": body("lock", 30), "docs/api/index.md": body("api", 10)})
+    _stale_branch(repo, {"deps.lock": None, "docs/api/index.md": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_huge_text_file_rollback_uses_blob_comparison(repo: Repo) -> None:
+    seed(repo)
+    big_old = body("big_old", 20000)  # > 1 MiB: no line-level work
+    repo.write("data/table.py", big_old)
+    repo.commit("add table")
+    land(repo, "data: regenerate the table (#301)", {"data/table.py": body("big_new", 20000)})
+    _stale_branch(repo, {"data/table.py": big_old})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["rollback"]

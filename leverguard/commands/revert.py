@@ -28,19 +28,10 @@ def register(cli: click.Group) -> None:
 def check_revert(repo: str, fmt: str, window: int | None, since: str | None, strict: bool,
                  pr_body: click.utils.LazyFile | None, rev_range: str) -> None:
     """Check what landing RANGE (BASE..HEAD) would undo of BASE's recent first-parent commits."""
-    from leverguard.report import to_json
-    from leverguard.revert import render
-    from leverguard.revert.engine import RevertOptions, check_range
-    from leverguard.revert.landing import split_range
+    from leverguard.revert.command import run_check
 
-    base, head = split_range(rev_range)
-    options = RevertOptions(window=window, since=since, strict=strict,
-                            pr_body=pr_body.read() if pr_body is not None else None)
-    report = check_range(repo, base, head, options)
-    output = {"json": lambda: to_json(report.to_dict()), "markdown": lambda: render.to_markdown(report),
-              "text": lambda: render.to_text(report)}[fmt]()
-    click.echo(output)
-    exit_with(report.exit_code())
+    body = pr_body.read() if pr_body is not None else None
+    exit_with(run_check(repo, fmt, window, since, strict, body, rev_range))
 
 
 @click.command("audit")

@@ -45,7 +45,3 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
         return []
     return list(parse_log(git.first_parent_log(base, LOG_FORMAT, repo, max_count=size, since=since or None)))
 
-
-def truncated_by_shallow(commits: list[Commit], size: int, is_shallow: bool) -> bool:
-    """True when a shallow clone's boundary, not the window, ended the candidate list."""
-    return is_shallow and len(commits) < size and bool(commits) and not commits[-1].parents

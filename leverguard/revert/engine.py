@@ -18,6 +18,7 @@ from leverguard.revert.model import Change, Commit
 from leverguard.revert.signals import collect, moved_out
 
 RANGE_FORMAT = "%H%x1f%ae%x1f%B"
+MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         window = candidates.window(repo, land.base, size, since)
         ctx = Context(repo, reader, LineCache(reader, repo), conf.rules.reported, conf.rules.line_level)
         found = run_signals(land.changes, window, 0, len(window), lambda: _landed(repo, land, options, conf), ctx)
-    notes = _notes(repo, window, size, land.approximate)
+    notes = _notes(repo, window, size, land.approximate, len(land.changes))
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
 
@@ -89,7 +90,8 @@ def run_signals(changes: Sequence[Change], commits: Sequence[Commit], lo: int, h
     have none, and reading their range's messages would cost a git call each.
     """
     index = index if index is not None else PathIndex(commits)
-    hits, model = collect(changes, index, lo, hi, ctx.cache, ctx.line_level)
+    line_level = ctx.line_level if len(changes) <= MAX_LINE_FILES else (lambda path: False)
+    hits, model = collect(changes, index, lo, hi, ctx.cache, line_level)
     if not hits or model is None:
         return []
     hits = [h for h in hits if not moved_out(h, model, ctx.cache)]
@@ -123,11 +125,13 @@ def _commit_time(reader: git.ObjectReader, sha: str) -> int:
     return 0
 
 
-def _notes(repo: str, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:
+def _notes(repo: str, window: list[Any], size: int, approximate: bool, landing_paths: int) -> tuple[str, ...]:
     notes = []
+    if landing_paths > MAX_LINE_FILES:
+        notes.append(f"the change touches {landing_paths} paths: only whole-file (blob) signals were checked")
     if approximate:
         notes.append("landing HEAD conflicts with BASE: the branch's own change (merge base to HEAD) was checked instead")
-    if candidates.truncated_by_shallow(window, size, git.is_shallow(repo)):
+    if len(window) < size and window and not window[-1].parents and git.is_shallow(repo):
         notes.append(f"shallow clone: only {len(window)} of {size} candidate commits are present; "
                      f"{landing.SHALLOW_ADVICE}")
     return tuple(notes)

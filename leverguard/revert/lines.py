@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Iterable
@@ -17,6 +18,7 @@ TRIVIAL = frozenset(
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
 )
 _NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
+_SPACE = re.compile(rb"[ \t\r\f\v]+")  # every whitespace byte except the newline that splits lines
 EMPTY: Counter[bytes] = Counter()
 PREFETCH_MIN = 8  # fewer blobs than this: the long-lived reader is cheaper than a batch process
 DELTA_CACHE = 20000  # changes whose line delta is kept (audit reuses candidates' deltas)
@@ -95,10 +97,13 @@ class LineCache:
 
 
 def _parse(found: tuple[str, bytes] | None) -> Text | None:
+    """normalize() over a whole blob, with the per-line work kept inside one comprehension (speed)."""
     if found is None or found[0] != "blob" or not is_text(found[1]):
         return None
-    normalized = [n for n in map(normalize, found[1].split(b"\n")) if n is not None]
-    return Text(Counter(normalized), b"".join(found[1].split()))
+    squeezed = _SPACE.sub(b"", found[1]).split(b"\n")
+    normalized = [line for line in squeezed
+                  if line not in TRIVIAL and len(line.translate(None, _NON_ALNUM)) >= MIN_ALNUM]
+    return Text(Counter(normalized), b"".join(squeezed))
 
 
 def _weight(text: Text | None) -> int:

@@ -40,7 +40,7 @@ def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
         return lambda path: False
     import pathspec  # only when there are patterns: it costs ~30 ms of start-up
 
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    spec = pathspec.PathSpec.from_lines("gitignore", patterns)
     cache: dict[bytes, bool] = {}
 
     def match(path: bytes) -> bool:

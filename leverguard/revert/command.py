@@ -1,0 +1,81 @@
+"""The check-revert command body shared by the click CLI and the click-free fast path."""
+
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from leverguard.errors import guarded
+
+FORMATS = ("text", "json", "markdown")
+VALUED = {"--repo": "repo", "--format": "fmt", "--window": "window", "--since": "since", "--pr-body": "pr_body"}
+
+
+def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict: bool,
+              pr_body: str | None, rev_range: str) -> int:
+    """Check RANGE, print the report in FMT on stdout, return the exit code."""
+    from leverguard.revert import render
+    from leverguard.revert.engine import RevertOptions, check_range
+    from leverguard.revert.landing import split_range
+
+    base, head = split_range(rev_range)
+    report = check_range(repo, base, head, RevertOptions(window=window, since=since, strict=strict, pr_body=pr_body))
+    if fmt == "json":
+        from leverguard.report import to_json
+
+        print(to_json(report.to_dict()))
+    else:
+        print(render.to_markdown(report) if fmt == "markdown" else render.to_text(report))
+    return report.exit_code()
+
+
+def parse_fast(args: Sequence[str]) -> dict[str, object] | None:
+    """Options of a plain `check-revert` call; None for anything else (help, odd input): click handles it."""
+    opts: dict[str, object] = {"repo": ".", "fmt": "text", "window": None, "since": None, "strict": False,
+                               "pr_body": None}
+    positional: list[str] = []
+    items = list(args)
+    while items:
+        arg = items.pop(0)
+        name, eq, value = arg.partition("=")
+        if arg == "--strict":
+            opts["strict"] = True
+        elif name in VALUED and (eq or items):
+            opts[VALUED[name]] = value if eq else items.pop(0)
+        elif arg.startswith("-"):
+            return None
+        else:
+            positional.append(arg)
+    window = opts["window"]
+    if len(positional) != 1 or opts["fmt"] not in FORMATS or (window is not None and not str(window).isdigit()):
+        return None
+    opts["window"] = int(str(window)) if window is not None else None
+    opts["rev_range"] = positional[0]
+    return opts
+
+
+def fast_main(args: Sequence[str]) -> int | None:
+    """`leverguard check-revert ...` without importing click (CI start-up); None: let click parse it."""
+    opts = parse_fast(args)
+    if opts is None:
+        return None
+
+    def run() -> int:
+        body = opts["pr_body"]
+        return run_check(str(opts["repo"]), str(opts["fmt"]), opts["window"], opts["since"],  # type: ignore[arg-type]
+                         bool(opts["strict"]), _read_body(str(body)) if body is not None else None,
+                         str(opts["rev_range"]))
+
+    return guarded(run)
+
+
+def _read_body(path: str) -> str:
+    from leverguard.errors import LeverguardError
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise LeverguardError(f"--pr-body {path}: cannot read it ({exc.strerror}): pass an existing file or -") from exc
