@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import Repo, run_leverguard
+from conftest import ROOT, Repo, run_leverguard
 
 PYPROJECT = """\
 [tool.leverguard.levers]
@@ -109,8 +109,12 @@ def check_msg(repo: Repo, message: str | bytes, *args: str, env: dict[str, str] 
 
 
 def install_hooks(repo: Repo) -> None:
-    result = run_leverguard("install", cwd=repo.path)
-    assert result.returncode == 0, result.stderr
+    """Copy the two message hooks into .git/hooks as `leverguard install` does (it is tested on its own)."""
+    hooks = repo.path / ".git" / "hooks"
+    for name in ("commit-msg", "prepare-commit-msg"):
+        script = (ROOT / "hooks" / name).read_text(encoding="utf-8").replace("@PYTHON@", sys.executable)
+        (hooks / name).write_text(script, encoding="utf-8")
+        (hooks / name).chmod(0o755)
 
 
 def git_commit(repo: Repo, *args: str, message: str | bytes | None = None,

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import Repo
+from conftest import Repo, run_leverguard
 from message_helpers import (GOOD_CLEANUP, PLAIN, git_commit, install_hooks, last_message, lever_repo,
                              stage_cleanup, stage_plain_change)
 
@@ -54,22 +54,31 @@ def test_a_complete_lever_cleanup_passes(hooked: Repo) -> None:
     assert "Hard-wired:" in last_message(hooked)
 
 
-@pytest.mark.parametrize(("old", "new", "rule", "expected"), [
-    ("ABI: unchanged (mpk/tasks.py)\n", "", "lever-sections", "missing section `ABI:`"),
-    ("27.4 -> 24.9 us per decode step", "faster", "lever-delta", "MPK_DSV3_FUSED_ROPE has no measured delta"),
-    ("- EXTRA_SCALE\n", "- EXTRA_SCALE\n- MPK_DSV3_NEVER_TOUCHED\n", "lever-coverage",
-     "MPK_DSV3_NEVER_TOUCHED is listed under `Reverted:`, but the diff does not change it"),
-    ("Reverted:\n- EXTRA_SCALE\n", "Reverted: none\n", "lever-coverage",
-     "the diff reverts MPK_DSV3_EXTRA_SCALE, but the message does not list it under `Reverted:`"),
-    ("Verification: e2e decode benchmark, 3 runs, numbers above", "Verification: not run, the GPU queue is down",
-     "pre-merge-gate", "`Verification:` says 'not run', so `Pre-merge gate:` must name what has to run"),
-])
-def test_each_lever_rule_refuses_a_real_commit(hooked: Repo, old: str, new: str, rule: str, expected: str) -> None:
+BROKEN_CLEANUP = (GOOD_CLEANUP.replace("ABI: unchanged (mpk/tasks.py)\n", "")  # lever-sections
+                  .replace("27.4 -> 24.9 us per decode step", "faster")  # lever-delta
+                  .replace("- EXTRA_SCALE\n", "- MPK_DSV3_NEVER_TOUCHED\n")  # lever-coverage: phantom + missing
+                  .replace("e2e decode benchmark, 3 runs, numbers above", "not run, the GPU queue is down"))
+
+
+def test_each_lever_rule_refuses_a_real_commit(hooked: Repo) -> None:
     stage_cleanup(hooked)
-    assert old in GOOD_CLEANUP
-    result = git_commit(hooked, message=GOOD_CLEANUP.replace(old, new))
-    assert result.returncode == 1, result.stdout
-    assert f": {rule}: {expected}" in result.stdout
+    before = hooked.head()
+    result = git_commit(hooked, message=BROKEN_CLEANUP)
+    assert result.returncode == 1 and hooked.head() == before
+    lines = [line.split(": ", 1)[1] for line in result.stdout.splitlines() if line.startswith(".git/COMMIT_EDITMSG:")]
+    assert lines == [
+        "lever-delta: MPK_DSV3_FUSED_ROPE has no measured delta: write a signed number with a unit (-3.1 us, +4.2%) "
+        "or before -> after (27.4 -> 24.9 us)",
+        "lever-coverage: the diff reverts MPK_DSV3_EXTRA_SCALE, but the message does not list it under `Reverted:`",
+        "lever-coverage: MPK_DSV3_NEVER_TOUCHED is listed under `Reverted:`, but the diff does not change it: remove "
+        "it, or stage the change that does",
+        "pre-merge-gate: `Verification:` says 'not run', so `Pre-merge gate:` must name what has to run before "
+        "merging",
+        "lever-sections: missing section `ABI:`: the diff reverts MPK_DSV3_EXTRA_SCALE, hard-wires "
+        "MPK_DSV3_FUSED_ROPE, deletes MPK_DSV3_PROBE_ATTN (a diagnostic); add it above the trailers (write "
+        "`ABI: none` when nothing applies)",
+    ]
+    assert "leverguard check-msg: 5 errors in 1 message" in result.stdout
 
 
 def test_the_skip_trailer_lets_a_commit_through_and_says_so(hooked: Repo) -> None:
@@ -177,3 +186,13 @@ def test_merge_commits_get_only_the_trailer_rules(hooked: Repo) -> None:
     hooked.git("merge", "--abort")
     hooked.git("merge", "--no-ff", "-m", "Merge branch 'topic'\n\nCo-Authored-By: Bob <bob@example.com>", "topic")
     assert hooked.git("log", "-1", "--format=%s") == "Merge branch 'topic'"
+
+
+def test_leverguard_install_sets_up_both_message_hooks(repo: Repo) -> None:
+    lever_repo(repo)
+    installed = run_leverguard("install", cwd=repo.path)
+    assert installed.returncode == 0, installed.stderr
+    assert "hooks/commit-msg" in installed.stdout and "hooks/prepare-commit-msg" in installed.stdout
+    stage_plain_change(repo)
+    assert git_commit(repo, message="Fix a typo\n").returncode == 1
+    assert git_commit(repo, message=PLAIN).returncode == 0

@@ -10,7 +10,7 @@ from leverguard.message.trailers import TRAILER_KEYS, trailer_key
 
 LEVER_SECTIONS = ("hard_wired", "reverted", "diagnostics")
 LIST_ITEM = re.compile(r"^\s*[-*+]\s+(.*)$")
-PLACEHOLDER = re.compile(r"<[^<>\n]*>")
+PLACEHOLDER = re.compile(r"<(?:->|[^<>\n])*>")  # `->` may appear inside: <e.g. 27.4 -> 24.9 us>
 NONE_ANSWER = re.compile(r"^(none|n/a|nothing)\b", re.IGNORECASE)
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _UNIT = r"(?:%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?!\w)"

@@ -1,0 +1,102 @@
+"""The message hooks under the real pre-commit framework, and what the lean hook path imports."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml  # installed with pre-commit
+
+from conftest import ROOT, Repo
+from message_helpers import (GOOD_CLEANUP, PLAIN, git_commit, last_message, lever_repo, recording_editor,
+                             stage_cleanup, stage_plain_change)
+
+MESSAGE_HOOKS = ("leverguard-commit-msg", "leverguard-template")
+
+
+def local_config() -> str:
+    """The manifest's message hooks as `repo: local` hooks run by this interpreter.
+
+    `try-repo` would build a fresh virtualenv with every dependency per run (over a minute);
+    the stages, ids and commands are the manifest's own, only the interpreter is the test's.
+    """
+    manifest = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hooks = []
+    for hook in (h for h in manifest if h["id"] in MESSAGE_HOOKS):
+        entry = hook["entry"].replace("leverguard ", f"{sys.executable} -m leverguard ", 1)
+        hooks.append({"id": hook["id"], "name": hook["name"], "entry": entry, "language": "system",
+                      "stages": hook["stages"]})
+    assert len(hooks) == 2
+    return yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]})
+
+
+@pytest.fixture
+def framework(repo: Repo) -> Repo:
+    lever_repo(repo)
+    repo.write(".pre-commit-config.yaml", local_config())
+    repo.commit("pre-commit config")
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "install", "--hook-type", "commit-msg",
+                             "--hook-type", "prepare-commit-msg"], cwd=repo.path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return repo
+
+
+def test_framework_runs_the_commit_msg_hook(framework: Repo) -> None:
+    stage_plain_change(framework)
+    refused = git_commit(framework, message="Fix a typo\n")
+    assert refused.returncode == 1
+    assert "leverguard commit-message guard" in refused.stdout and "Failed" in refused.stdout
+    assert ".git/COMMIT_EDITMSG:1: co-author: no Co-Authored-By trailer" in refused.stdout
+    accepted = git_commit(framework, message=PLAIN)
+    assert accepted.returncode == 0, accepted.stdout
+    assert last_message(framework) == PLAIN.strip()
+    stage_cleanup(framework)
+    refused = git_commit(framework, message=GOOD_CLEANUP.replace("ABI: unchanged (mpk/tasks.py)\n", ""))
+    assert refused.returncode == 1 and "lever-sections: missing section `ABI:`" in refused.stdout
+    assert git_commit(framework, message=GOOD_CLEANUP).returncode == 0
+
+
+def test_framework_writes_the_template_only_for_a_new_message(framework: Repo, tmp_path: Path) -> None:
+    stage_cleanup(framework)
+    editor, record = recording_editor(tmp_path, reply=GOOD_CLEANUP)
+    assert git_commit(framework, env={"GIT_EDITOR": editor}).returncode == 0
+    assert record.read_text(encoding="utf-8").startswith("\n\nHard-wired:\n- MPK_DSV3_FUSED_ROPE: <measured delta")
+    stage_plain_change(framework)
+    git_commit(framework, "-e", "-m", "Mine\n\nCo-Authored-By: Bob <bob@example.com>", env={"GIT_EDITOR": editor})
+    assert record.read_text(encoding="utf-8").startswith("Mine\n")  # source "message": untouched
+
+
+def imported(repo: Repo, *args: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules a hook run imports (python -X importtime), after one warm-up run."""
+    command = [sys.executable, "-X", "importtime", "-m", "leverguard", "hook", *args]
+    full_env = {**os.environ, **(env or {})}
+    subprocess.run(command, cwd=repo.path, capture_output=True, env=full_env)
+    result = subprocess.run(command, cwd=repo.path, capture_output=True, text=True, env=full_env)
+    return {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+
+
+HEAVY = {"click", "git", "unidiff", "github", "importlib.metadata", "leverguard.config", "leverguard.cli",
+         "leverguard.levers.transitions", "tomllib"}
+
+
+def test_the_hooks_import_nothing_heavy_on_a_commit_without_levers(repo: Repo, tmp_path: Path) -> None:
+    lever_repo(repo)
+    stage_plain_change(repo)
+    msg = tmp_path / "MSG"
+    msg.write_text(PLAIN, encoding="utf-8")
+    modules = imported(repo, "leverguard-commit-msg", str(msg))
+    assert "leverguard.message.check" in modules and not modules & HEAVY, modules & HEAVY
+    msg.write_text("\n# Please enter the commit message\n", encoding="utf-8")
+    template = imported(repo, "leverguard-template", str(msg))
+    assert "leverguard.message.run" in template and not template & HEAVY, template & HEAVY
+
+
+def test_the_lever_engine_is_imported_when_levers_change(repo: Repo, tmp_path: Path) -> None:
+    lever_repo(repo)
+    stage_cleanup(repo)
+    msg = tmp_path / "MSG"
+    msg.write_text(GOOD_CLEANUP, encoding="utf-8")
+    assert "leverguard.levers.transitions" in imported(repo, "leverguard-commit-msg", str(msg))
