@@ -79,13 +79,15 @@ def generate(root: Path, files: int, gated: int) -> None:
     subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "generated"], cwd=root, check=True, env=env)
 
 
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
-    times = []
+def interleaved_medians(fns: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
+    """Median seconds of each function, run in rounds (one of each per round) so load hits all alike."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main() -> int:
@@ -100,11 +102,14 @@ def main() -> int:
         root = Path(tmp) / "tree"
         generate(root, args.files, args.gated)
         grep = ["git", "grep", "-n", "-E", pattern, "HEAD"]
-        floor = median_seconds(lambda: subprocess.run(grep, cwd=root, capture_output=True, check=True), args.runs)
-        engine = median_seconds(lambda: inventory(str(root), config, "HEAD"), args.runs)
         cli = [sys.executable, "-m", "leverguard", "levers", "--format", "json"]
-        end_to_end = median_seconds(lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True), args.runs)
+        medians = interleaved_medians({
+            "floor": lambda: subprocess.run(grep, cwd=root, capture_output=True, check=True),
+            "engine": lambda: inventory(str(root), config, "HEAD"),
+            "cli": lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True),
+        }, args.runs)
         levers = len(inventory(str(root), config, "HEAD").entries)
+    floor, engine, end_to_end = medians["floor"], medians["engine"], medians["cli"]
     print(f"tree: {args.files} files, ~{args.gated} with gates or injections, {levers} levers found")
     print(f"floor  git grep -n -E PATTERN HEAD : {floor * 1000:8.1f} ms (median of {args.runs})")
     print(f"engine inventory() in process     : {engine * 1000:8.1f} ms  ratio {engine / floor:5.2f}x")
