@@ -98,7 +98,7 @@ class LiveServer:
 
     def __init__(self, app: Any) -> None:
         self._server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
         self.url = f"http://127.0.0.1:{self._server.server_port}"
 
     def stop(self) -> None:

@@ -69,7 +69,7 @@ class Standin:
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> Standin:
         self._server = make_server("127.0.0.1", 0, self.flask, threaded=True)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True).start()
         return self
 
     def stop(self) -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import pytest
 from bot_helpers import APP_ID, OWNER_REPO, app_keys, clean_pr, stale_pr, story_221
 from conftest import run_leverguard
 from github_standin import Standin
 
+from leverguard.bot import action
 from leverguard.bot.action import workflow_command
 from leverguard.bot.verdict import Annotation
+from leverguard.errors import guarded
 
 WRITE, READ = "ghp_write_token", "ghp_read_only_token"
 
@@ -44,8 +46,9 @@ def checkout(repo: Any, tmp_path: Path, head: str, depth: int | None = None) -> 
 
 
 def run_action(tmp_path: Path, standin: Standin, workspace: Path, head: str, base: str, token: str,
-               body: str = "") -> tuple[subprocess.CompletedProcess[str], str]:
-    event = {"action": "opened", "pull_request": {"number": 224, "title": "refactor(kernel)", "body": body,
+               capsys: pytest.CaptureFixture[str] | None = None) -> tuple[Result, str]:
+    """The console command in a subprocess, or (with CAPSYS) the same entry point in this process."""
+    event = {"action": "opened", "pull_request": {"number": 224, "title": "refactor(kernel)", "body": "",
                                                   "labels": [], "head": {"sha": head}, "base": {"sha": base}}}
     (tmp_path / "event.json").write_text(json.dumps(event))
     summary = tmp_path / "summary.md"
@@ -53,8 +56,20 @@ def run_action(tmp_path: Path, standin: Standin, workspace: Path, head: str, bas
            "GITHUB_API_URL": standin.url, "GITHUB_TOKEN": token, "GITHUB_STEP_SUMMARY": str(summary),
            "GITHUB_WORKSPACE": str(workspace), "LEVERGUARD_BOT_SETTINGS": str(tmp_path / "bot.toml")}
     (tmp_path / "bot.toml").write_text("request_interval = 0\nwrite_interval = 0\n")
-    result = run_leverguard("github-action", cwd=workspace, env=env)
+    if capsys is None:
+        proc = run_leverguard("github-action", cwd=workspace, env=env)
+        result = Result(proc.returncode, proc.stdout, proc.stderr)
+    else:
+        code = guarded(lambda: action.main(env))
+        out, err = capsys.readouterr()
+        result = Result(code, out, err)
     return result, summary.read_text() if summary.exists() else ""
+
+
+class Result(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
 
 
 def test_action_reports_the_stale_revert_everywhere(repo: Any, tmp_path: Path, standin: Standin) -> None:
@@ -72,31 +87,33 @@ def test_action_reports_the_stale_revert_everywhere(repo: Any, tmp_path: Path, s
     assert again.returncode == 1 and [c["id"] for c in standin.comments(OWNER_REPO, 224)] == [comment["id"]]
 
 
-def test_read_only_token_degrades_to_summary_annotations_and_exit_code(repo: Any, tmp_path: Path,
-                                                                      standin: Standin) -> None:
+def test_read_only_token_degrades_to_summary_annotations_and_exit_code(
+        repo: Any, tmp_path: Path, standin: Standin, capsys: pytest.CaptureFixture[str]) -> None:
     head = stale_pr(repo, story_221(repo))
     workspace = checkout(repo, tmp_path, head)
-    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), READ)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), READ, capsys)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "#221" in summary and "::error file=" in result.stdout
     assert "cannot write PR comments" in result.stdout
     assert standin.comments(OWNER_REPO, 224) == []
 
 
-def test_clean_pr_passes_quietly(repo: Any, tmp_path: Path, standin: Standin) -> None:
+def test_clean_pr_passes_quietly(repo: Any, tmp_path: Path, standin: Standin,
+                                capsys: pytest.CaptureFixture[str]) -> None:
     story_221(repo)
     head = clean_pr(repo)
     workspace = checkout(repo, tmp_path, head)
-    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
     assert result.returncode == 0, result.stderr
     assert "::error" not in result.stdout and summary
     assert standin.comments(OWNER_REPO, 224) == []
 
 
-def test_shallow_checkout_is_a_clear_error(repo: Any, tmp_path: Path, standin: Standin) -> None:
+def test_shallow_checkout_is_a_clear_error(repo: Any, tmp_path: Path, standin: Standin,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     head = stale_pr(repo, story_221(repo))
     workspace = checkout(repo, tmp_path, head, depth=1)
-    result, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE)
+    result, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
     assert result.returncode == 2 and "fetch-depth: 0" in result.stderr and "Traceback" not in result.stderr
 
 

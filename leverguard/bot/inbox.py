@@ -89,6 +89,9 @@ class Inbox:
         self.path, self.lease, self.max_attempts, self.backoff = path, lease_seconds, max_attempts, backoff_seconds
         self.clock = clock
         self._local = threading.local()
+        # One writer per process at a time: threads queue on this lock instead of in SQLite's
+        # busy handler, which sleeps in steps of up to 100 ms (the ack latency's long tail).
+        self._write = threading.Lock()
         with self._connect() as db:
             db.executescript(SCHEMA)
 
@@ -110,10 +113,11 @@ class Inbox:
         """Store a delivery once; False when this X-GitHub-Delivery is already stored."""
         now = self.clock()
         state = "queued" if pr is not None else "done"
-        cursor = self._db().execute(
-            "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received, updated, note)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
+        with self._write:
+            cursor = self._db().execute(
+                "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
+                " updated, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
         return cursor.rowcount == 1
 
     # ------------------------------------------------------------------ claiming

@@ -65,7 +65,7 @@ def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text:
     elif report.exit_code() == 0 and pr_text and any(f["declared"] for f in report.to_dict()["findings"]):
         if _check(repo, base, head, None, (), pr_number).exit_code() == 1:
             override = "the pull request's description"
-    return _verdict(report, override)
+    return _verdict(report, override, label)
 
 
 def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[str, ...], pr: int | None) -> Any:
@@ -75,7 +75,7 @@ def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[st
     return check_range(repo, base, head, options)
 
 
-def _verdict(report: Any, override: str) -> Verdict:
+def _verdict(report: Any, override: str, label: str) -> Verdict:
     data = report.to_dict()
     failing = report.exit_code() == 1
     conclusion = "failure" if failing else "neutral" if override else "success"
@@ -87,27 +87,16 @@ def _verdict(report: Any, override: str) -> Verdict:
     else:
         title = "No silent revert"
     markdown = _markdown(report, override)
+    if failing and label:
+        markdown += f"\nA maintainer may also add the label `{label}` to accept the revert (the check turns neutral)."
     return Verdict(conclusion, title, markdown, _annotations(data["findings"]), len(data["findings"]), override, data)
 
 
 def _markdown(report: Any, override: str) -> str:
-    try:
-        from leverguard.revert.render import to_markdown
-    except ImportError:  # the engine's renderer is optional: a plain fallback keeps the bot reporting
-        to_markdown = _plain_markdown
+    from leverguard.revert.render import to_markdown
+
     head = f"> Overridden by {override}: these findings are declared and do not fail the check.\n\n" if override else ""
     return head + to_markdown(report)
-
-
-def _plain_markdown(report: Any) -> str:
-    findings = report.to_dict()["findings"]
-    if not findings:
-        return "### leverguard: no silent revert\n\nLanding this PR undoes no recent merged work."
-    rows = [f"| {f['severity']} | {'#' + str(f['pr']) if f['pr'] else f['commit'][:7]} | "
-            f"{f['undone_paths']}/{f['touched_paths']} files | {'declared' if f['declared'] else 'silent'} |"
-            for f in findings]
-    return "\n".join(["### leverguard: merged work this PR undoes", "", "| severity | undoes | how much | declared |",
-                      "| --- | --- | --- | --- |", *rows])
 
 
 def _annotations(findings: list[dict[str, Any]]) -> tuple[Annotation, ...]:

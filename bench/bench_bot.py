@@ -1,0 +1,233 @@
+"""Bot benchmark on loopback with the GitHub stand-in: webhook ack latency, nothing lost, and delivery-to-comment time.
+
+1. 200 signed deliveries from 20 concurrent clients against `leverguard bot serve` (gunicorn):
+   ack latency p50/p99 (target p99 < 50 ms); then `leverguard bot worker` drains the inbox:
+   every delivery stored, every PR reported exactly once (one check run, at most one comment).
+2. A typical PR (the #221/#224 stale revert): time from the delivery to the comment appearing,
+   with a running worker, against `leverguard check-revert` alone on the same range, plus the fetch.
+
+Usage: .venv/bin/python bench/bench_bot.py [--deliveries 200] [--clients 20] [--prs 20] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from bot_helpers import (OWNER_REPO, clean_pr, make_world, pull_payload, publish_pull,  # noqa: E402
+                         serve_bare, sign, stale_pr, story_221)
+from conftest import Repo  # noqa: E402
+
+PY = sys.executable
+logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the stand-in and the in-process app stay quiet
+
+
+def hermetic(home: Path) -> dict[str, str]:
+    (home / ".gitconfig").write_text("[user]\n\tname = Bench\n\temail = bench@example.com\n"
+                                     "[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n")
+    return {"HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1", "XDG_CONFIG_HOME": str(home / ".config")}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def deliver(url: str, payload: dict[str, Any], delivery: str) -> float:
+    """One signed delivery in a fresh connection, as GitHub sends them; its latency in seconds."""
+    body = json.dumps(payload).encode()
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "X-GitHub-Event": "pull_request", "X-GitHub-Delivery": delivery,
+        "X-Hub-Signature-256": sign(body)})
+    start = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=30) as response:
+        response.read()
+        assert response.status == 202, response.status
+    return time.perf_counter() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def build(tmp: Path, prs: int) -> tuple[Repo, Path, str, dict[int, str], str]:
+    """An upstream with #221 merged and PRS open PRs, every other one a stale revert."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(tmp / "work")], check=True)
+    repo = Repo(tmp / "work")
+    before = story_221(repo)
+    bare = tmp / "upstream.git"
+    url = serve_bare(repo.path, bare)
+    heads = {}
+    for n in range(1, prs + 1):
+        rev = stale_pr(repo, before, branch=f"pr{n}") if n % 2 else clean_pr(repo, branch=f"pr{n}", tag=f"v{n}")
+        heads[n] = publish_pull(repo.path, bare, n, rev)
+    return repo, bare, url, heads, before
+
+
+def wait_drained(db: str, timeout: float = 300) -> None:
+    from leverguard.bot.inbox import Inbox
+
+    inbox, deadline = Inbox(db), time.monotonic() + timeout
+    while True:
+        counts = inbox.counts()
+        if counts["queued"] == 0 and counts["running"] == 0:
+            return
+        assert time.monotonic() < deadline, counts
+        time.sleep(0.05)
+
+
+def part_one(args: argparse.Namespace, world: Any, env: dict[str, str], url: str, heads: dict[int, str]) -> None:
+    port = free_port()
+    server = subprocess.Popen([PY, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    hook = f"http://127.0.0.1:{port}/webhook"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.05)
+    floor = [deliver(hook, pull_payload("closed", 1, heads[1], url), str(uuid.uuid4())) for _ in range(50)]
+    print(f"floor: one client, sequential, 50 deliveries: p50 {percentile(floor, 0.5) * 1000:.1f} ms, "
+          f"p99 {percentile(floor, 0.99) * 1000:.1f} ms")
+    jobs = [(pull_payload("synchronize", 1 + i % len(heads), heads[1 + i % len(heads)], url), str(uuid.uuid4()))
+            for i in range(args.deliveries)]
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def client(mine: list[tuple[dict[str, Any], str]]) -> None:
+        for payload, delivery in mine:
+            took = deliver(hook, payload, delivery)
+            with lock:
+                latencies.append(took)
+
+    threads = [threading.Thread(target=client, args=(jobs[c::args.clients],)) for c in range(args.clients)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    server.send_signal(signal.SIGTERM)
+    server.wait()
+    worker = subprocess.Popen([PY, "-m", "leverguard", "bot", "worker"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    drain_start = time.perf_counter()
+    wait_drained(world.settings.db)
+    drain = time.perf_counter() - drain_start
+    worker.send_signal(signal.SIGTERM)
+    worker.wait()
+    report_part_one(args, world, heads, latencies, wall, drain, {d for _, d in jobs})
+
+
+def report_part_one(args: argparse.Namespace, world: Any, heads: dict[int, str], latencies: list[float],
+                    wall: float, drain: float, sent: set[str]) -> None:
+    from leverguard.bot.inbox import Inbox
+
+    rows = Inbox(world.settings.db).list()
+    stored = {r.id for r in rows if r.event == "pull_request" and r.action == "synchronize"}
+    runs = {n: world.standin.runs(OWNER_REPO, heads[n]) for n in heads}
+    comments = {n: world.standin.comments(OWNER_REPO, n) for n in heads}
+    once = all(len(runs[n]) == 1 for n in heads) and all(len(comments[n]) == (n % 2) for n in heads)
+    states = {s: sum(1 for r in rows if r.state == s and r.id in stored) for s in ("done", "superseded", "failed", "queued", "running")}
+    print(f"ack latency over {len(latencies)} deliveries from {args.clients} clients: "
+          f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} ms, "
+          f"max {max(latencies) * 1000:.1f} ms (target p99 < 50 ms); {len(latencies) / wall:.0f} deliveries/s")
+    print(f"stored {len(sent & stored)}/{len(sent)} (lost: {len(sent - stored)}); inbox states {states}")
+    print(f"worker drained {len(heads)} PRs in {drain:.2f} s; every PR reported exactly once: {once} "
+          f"(check runs per PR: {sorted({len(v) for v in runs.values()})}, comments on stale PRs: "
+          f"{sorted({len(comments[n]) for n in heads if n % 2})}, on clean PRs: "
+          f"{sorted({len(comments[n]) for n in heads if not n % 2})})")
+
+
+def part_two(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Repo, bare: Path, url: str,
+             before: str) -> None:
+    from leverguard.bot.app import create_app
+    from bot_helpers import LiveServer
+
+    web = LiveServer(create_app(world.settings))
+    worker = subprocess.Popen([PY, "-m", "leverguard", "bot", "worker"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    totals, fetches = [], []
+    for k in range(args.repeat):
+        number = 1000 + k
+        head = publish_pull(repo.path, bare, number, stale_pr(repo, before, branch=f"e2e{k}", message=f"refactor {k}"))
+        world.standin.add_pull(OWNER_REPO, number, base_ref="main", head_sha=head)
+        start = time.perf_counter()
+        deliver(web.url + "/webhook", pull_payload("opened", number, head, url), str(uuid.uuid4()))
+        while not world.standin.comments(OWNER_REPO, number):
+            time.sleep(0.002)
+        totals.append(time.perf_counter() - start)
+        fetches.append(time_fetch(url, number, env))
+    worker.send_signal(signal.SIGTERM)
+    worker.wait()
+    web.stop()
+    alone = []
+    for k in range(args.repeat):
+        start = time.perf_counter()
+        done = subprocess.run([PY, "-m", "leverguard", "check-revert", "--repo", str(repo.path), f"main..e2e{k}"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+        alone.append(time.perf_counter() - start)
+        assert done.returncode == 1, f"check-revert should find the revert: exit {done.returncode} {done.stderr[-300:]}"
+    e2e, check, fetch = statistics.median(totals), statistics.median(alone), statistics.median(fetches)
+    print(f"typical PR (18-file stale revert), median of {args.repeat}: delivery -> comment {e2e * 1000:.0f} ms; "
+          f"`leverguard check-revert` alone {check * 1000:.0f} ms; cold blobless fetch + blob prefetch "
+          f"{fetch * 1000:.0f} ms; ratio e2e / (check-revert + fetch) = {e2e / (check + fetch):.2f} "
+          f"(target <= 1.5); e2e / check-revert = {e2e / check:.2f}")
+
+
+def time_fetch(url: str, number: int, env: dict[str, str]) -> float:
+    """A cold fetch into a fresh cache plus the blob prefetch: the floor the bot adds to the check."""
+    from leverguard.bot import fetch
+
+    with tempfile.TemporaryDirectory() as cache:
+        start = time.perf_counter()
+        got = fetch.fetch_pull(cache, url, "main", number, {**env, **fetch.auth_env(None)})
+        fetch.prefetch_blobs(got, 150, {**env, **fetch.auth_env(None)})
+        return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deliveries", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--prs", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        (tmp / "home").mkdir()
+        os.environ.update(hermetic(tmp / "home"))
+        world = make_world(tmp, poll_seconds=0.02)
+        env = {**os.environ, **world.env}
+        repo, bare, url, heads, before = build(tmp, args.prs)
+        world.standin.add_repo(OWNER_REPO, str(bare))
+        for n, head in heads.items():
+            world.standin.add_pull(OWNER_REPO, n, base_ref="main", head_sha=head)
+        part_one(args, world, env, url, heads)
+        part_two(args, world, env, repo, bare, url, before)
+        world.standin.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
