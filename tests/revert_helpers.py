@@ -42,7 +42,8 @@ def land(repo: Repo, subject: str, edits: dict[str, str | None], author: str = B
 def merge_pr(repo: Repo, branch: str, number: int, title: str, author: str = DAVE) -> str:
     """Merge BRANCH into the current branch with a GitHub-style merge commit."""
     repo.git("merge", "--no-ff", "-q", branch, "-m", f"Merge pull request #{number} from team/{branch}",
-             "-m", title, env={"GIT_AUTHOR_NAME": author.split(" <")[0]})
+             "-m", title, env={"GIT_AUTHOR_NAME": author.split(" <")[0],
+                               "GIT_AUTHOR_EMAIL": author.split(" <")[1].rstrip(">")})
     return repo.head()
 
 

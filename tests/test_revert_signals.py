@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, body, by_pr, check, land, merge_pr, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
 
 
 def _stale_branch(repo: Repo, edits: dict[str, str | None], author: str = CAROL) -> None:
@@ -161,3 +161,14 @@ def test_huge_text_file_rollback_uses_blob_comparison(repo: Repo) -> None:
     _stale_branch(repo, {"data/table.py": big_old})
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["kinds"] == ["rollback"]
+
+
+def test_whoever_merged_a_pr_is_not_its_author(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "feature")
+    land(repo, "feat: bob's work", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"m{i}", 3) for i in range(3)}, author=BOB)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "feature", 301, "feat: bob's work", author=DAVE)
+    _stale_branch(repo, {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=DAVE)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"

@@ -12,7 +12,7 @@ from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number
-from leverguard.revert.engine import range_commits, run_signals
+from leverguard.revert.engine import authors, range_commits, run_signals
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.lines import LineCache
@@ -101,7 +101,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings) -> Landed:
     """The audited commit's authors and declarations: a merge brings in its branch's messages."""
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
         [(commit.sha, commit.author_email, f"{commit.subject}\n\n{commit.body}")]
-    return Landed(commit.changes, frozenset(r[1] for r in rows), from_texts(r[2] for r in rows), conf.acks,
+    return Landed(commit.changes, authors(rows), from_texts(r[2] for r in rows), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}))
 
 

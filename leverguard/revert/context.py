@@ -42,7 +42,9 @@ class Context:
             if commit.is_merge:
                 records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%ae%x1f%an", self.repo)
                 rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f")) for r in records]
-                self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows if len(r) == 3]
+                # the merge itself is left out: its author merged the work, did not write it
+                self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows
+                                           if len(r) == 3 and r[0] != commit.sha]
             else:
                 self._inner[commit.sha] = [(commit.sha, commit.author_email, commit.author_name)]
         return self._inner[commit.sha]

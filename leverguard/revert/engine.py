@@ -17,7 +17,7 @@ from leverguard.revert.lines import LineCache
 from leverguard.revert.model import Change, Commit
 from leverguard.revert.signals import collect, moved_out
 
-RANGE_FORMAT = "%H%x1f%ae%x1f%B"
+RANGE_FORMAT = "%H%x1f%P%x1f%ae%x1f%B"
 MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
 
 
@@ -99,17 +99,24 @@ def run_signals(changes: Sequence[Change], commits: Sequence[Commit], lo: int, h
 
 
 def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str]]:
-    """(sha, lower-cased e-mail, message) of every commit in REV_RANGE."""
+    """(sha, lower-cased author e-mail or "" for merges, message) of every commit in REV_RANGE.
+
+    A merge's author is whoever pressed the button, not who wrote the work: it names no author.
+    """
     records = git.range_log(rev_range, RANGE_FORMAT, repo)
-    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 2) for r in records]
-    return [(r[0], r[1].lower(), r[2]) for r in rows if len(r) == 3]
+    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 3) for r in records]
+    return [(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3]) for r in rows if len(r) == 4]
+
+
+def authors(rows: list[tuple[str, str, str]]) -> frozenset[str]:
+    return frozenset(r[1] for r in rows if r[1])
 
 
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings) -> Landed:
     rows = range_commits(repo, f"{land.merge_base}..{land.head}")
     texts = [r[2] for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = from_texts(texts, options.extra_declared)
-    return Landed(land.changes, frozenset(r[1] for r in rows), declarations, conf.acks,
+    return Landed(land.changes, authors(rows), declarations, conf.acks,
                   options.own_pr, frozenset(r[0] for r in rows))
 
 
