@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping, Union
+from typing import Callable, Mapping, Union
 
 _TOKEN = re.compile(r"""
     (?P<num>(?:0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*)
@@ -242,7 +242,7 @@ def _binary(node: Binary, known: Mapping[str, int | None]) -> int | None:
         return None
 
 
-_ARITH = {
+_ARITH: dict[str, Callable[[int, int], int]] = {
     "|": lambda a, b: a | b, "^": lambda a, b: a ^ b, "&": lambda a, b: a & b,
     "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b), "<": lambda a, b: int(a < b),
     ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b),

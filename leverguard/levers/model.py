@@ -55,7 +55,7 @@ class Scanned:
 
     @property
     def warnings(self) -> list[str]:
-        return [w for f in [*self.cfiles.values(), *self.pyfiles.values()] for w in f.warnings]
+        return [w for c in self.cfiles.values() for w in c.warnings] + [w for p in self.pyfiles.values() for w in p.warnings]
 
 
 def gate_sites(cfile: CppFile) -> dict[str, list[GateSite]]:

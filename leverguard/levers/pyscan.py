@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from leverguard.levers.pyenv import default_truth
 
@@ -135,7 +136,7 @@ class _Visitor(ast.NodeVisitor):
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self._branch(node.test, [node.body], [node.orelse])
 
-    def _branch(self, test: ast.expr, body: list[ast.AST], orelse: list[ast.AST]) -> None:
+    def _branch(self, test: ast.expr, body: Sequence[ast.AST], orelse: Sequence[ast.AST]) -> None:
         self.visit(test)
         env = self.env_of(test)
         if env:
@@ -143,7 +144,7 @@ class _Visitor(ast.NodeVisitor):
         self._under(test, False, body)
         self._under(test, True, orelse)
 
-    def _env_block(self, test: ast.expr, env: tuple[str, ...], body: list[ast.AST], orelse: list[ast.AST]) -> None:
+    def _env_block(self, test: ast.expr, env: tuple[str, ...], body: Sequence[ast.AST], orelse: Sequence[ast.AST]) -> None:
         """Record the arm taken only when an environment variable is set (the default build skips it)."""
         taken = default_truth(test, self.assigned)
         arm = body if taken is False else orelse if taken is True else []
@@ -152,7 +153,7 @@ class _Visitor(ast.NodeVisitor):
             last = max(getattr(n, "end_lineno", 0) or 0 for n in arm)
             self.env_blocks.append((test.lineno if arm is body else first, last, env))
 
-    def _under(self, test: ast.expr, negated: bool, nodes: list[ast.AST]) -> None:
+    def _under(self, test: ast.expr, negated: bool, nodes: Sequence[ast.AST]) -> None:
         self.conditions.append((test, negated))
         for child in nodes:
             self.visit(child)

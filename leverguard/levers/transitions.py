@@ -98,8 +98,8 @@ def _stale(before: dict[str, Entry], after: dict[str, Lever]) -> list[LeverFindi
         now = after.get(name)
         if not entry.lever.gates or now is None or now.gates:
             continue
-        for site in [*now.injections, *now.reads]:
-            verb = "injects" if hasattr(site, "macro") else "reads"
-            found.append(LeverFinding("STALE-INJECTION", name, site.path, site.line,
+        sites = [(i.path, i.line, "injects") for i in now.injections] + [(r.path, r.line, "reads") for r in now.reads]
+        for path, line, verb in sites:
+            found.append(LeverFinding("STALE-INJECTION", name, path, line,
                                       f"Python still {verb} {name} but no gate uses it any more: remove it"))
     return found
