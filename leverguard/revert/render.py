@@ -36,8 +36,8 @@ def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", an
     """`error: HEAD undoes 18/18 files of #221 "subject" (a1b2c3d by X, merged 2h before ...) -- ...`"""
     tally = finding.tally
     name = f"#{finding.pr}" if finding.pr is not None else finding.commit[:7]
-    scope = "the range" if who == "HEAD" else "it"
-    status = finding.explanation or f"not declared in any commit message of {scope}"
+    scope = "any commit message of the range" if who == "HEAD" else "its commit messages"
+    status = finding.explanation or f"not declared in {scope}"
     return (f"{finding.severity}: {who} undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
             f'"{finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time, anchor)}) '
             f"-- {status}")
