@@ -125,3 +125,34 @@ def test_outside_actions_is_a_clear_error(tmp_path: Path) -> None:
 def test_workflow_commands_are_escaped() -> None:
     line = workflow_command(Annotation("a,b:c.py", "failure", "undoes #1", "50% done\nnext"))
     assert line == "::error file=a%2Cb%3Ac.py,title=undoes #1::50%25 done%0Anext"
+
+
+def test_lever_and_message_guards_are_reported_but_do_not_gate(repo: Any, tmp_path: Path, standin: Standin,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    repo.write("csrc/k.cu", "#ifdef MPK_FUSED_ROPE\nint fused;\n#endif\n")
+    repo.write("py/run.py", "env['MPK_FUSED_ROPE'] = '1'\n")
+    repo.commit("feat: fused rope lever")
+    repo.git("checkout", "-q", "-b", "wire")
+    repo.write("csrc/k.cu", "int fused;\n")
+    repo.write("py/run.py", "pass\n")
+    head = repo.commit("perf: hard-wire fused rope")
+    repo.git("checkout", "-q", "main")
+    workspace = checkout(repo, tmp_path, head)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
+    assert result.returncode == 0, result.stderr
+    assert "#### Levers (informational)" in summary and "HARD-WIRED" in summary
+    assert "#### Commit messages (informational)" in summary and "lever-sections" in summary
+    assert standin.comments(OWNER_REPO, 224) == []  # no silent revert: quiet
+
+
+def test_clean_history_adds_no_guard_sections(repo: Any, tmp_path: Path, standin: Standin,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    repo.write("README", "hello\n")
+    repo.commit("docs: start")
+    repo.git("checkout", "-q", "-b", "docs")
+    repo.write("README", "hello again\n")
+    head = repo.commit("docs: more\n\nCo-Authored-By: Bob <bob@example.com>")
+    repo.git("checkout", "-q", "main")
+    workspace = checkout(repo, tmp_path, head)
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
+    assert result.returncode == 0 and "informational" not in summary

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from leverguard import git
-from leverguard.bot import report, verdict
+from leverguard.bot import guards, report, verdict
 from leverguard.errors import LeverguardError
 
 ACTIONS_LOGIN = "github-actions[bot]"  # who comments with the workflow's GITHUB_TOKEN
@@ -23,9 +23,10 @@ def main(environ: Mapping[str, str]) -> int:
     if git.is_shallow(repo_dir):
         raise LeverguardError(SHALLOW)
     base, head = _range(repo_dir, pull)
+    config = verdict.config_at(repo_dir, base)
     result = verdict.evaluate(repo_dir, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
-                              labels=[str(label["name"]) for label in pull.get("labels") or []],
-                              config=verdict.config_at(repo_dir, base))
+                              labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
+    result = replace(result, markdown=result.markdown + guards.to_markdown(guards.sections(repo_dir, config, base, head)))
     _summary(environ.get("GITHUB_STEP_SUMMARY"), result.markdown)
     for annotation in result.annotations:
         print(workflow_command(annotation))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gunicorn.app.base import BaseApplication
+from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
 from leverguard.bot.app import create_app
 from leverguard.bot.settings import Settings
