@@ -482,10 +482,13 @@ def read_blobs(specs: Sequence[str], cwd: str | None = None) -> dict[str, bytes]
 # ---- message engine ----
 
 
-def config_values(keys: Sequence[str], cwd: str | None = None) -> dict[str, str]:
+def config_args(keys: Sequence[str]) -> list[str]:
+    return ["config", "-z", "--get-regexp", "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"]
+
+
+def config_values(keys: Sequence[str], cwd: str | None = None, pending: Pending | None = None) -> dict[str, str]:
     """The last value of each of `keys` (lower-case dotted names) that is set, in one git call."""
-    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"
-    result = run(["config", "-z", "--get-regexp", pattern], cwd, ok_codes=(0, 1))
+    result = (pending or start(config_args(keys), cwd)).result(ok_codes=(0, 1))
     values: dict[str, str] = {}
     for record in split_z(result.stdout):
         key, _, value = record.decode("utf-8", "surrogateescape").partition("\n")
@@ -493,22 +496,53 @@ def config_values(keys: Sequence[str], cwd: str | None = None) -> dict[str, str]
     return values
 
 
-def repo_state(cwd: str | None = None) -> tuple[str, str, str | None]:
+class Pending:
+    """A git process started now and collected later, so that hooks overlap git's start-up costs."""
+
+    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None) -> None:
+        import subprocess
+
+        self.args, self.input = list(args), input
+        try:
+            self.proc = subprocess.Popen(["git", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL)
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
+
+    def result(self, ok_codes: Sequence[int] = (0,)) -> Result:
+        stdout, stderr = self.proc.communicate(self.input)
+        if self.proc.returncode not in ok_codes:
+            raise _error(self.args, stderr, self.proc.returncode)
+        return Result(self.proc.returncode, stdout, stderr)
+
+
+def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None) -> Pending:
+    return Pending(args, cwd, input)
+
+
+REPO_STATE_ARGS = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}")
+
+
+def repo_state(cwd: str | None = None, pending: Pending | None = None) -> tuple[str, str, str | None]:
     """(working tree root, absolute git dir, HEAD's commit or None on an unborn branch) in one git call."""
-    args = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}"]
-    lines = run(args, cwd, ok_codes=(0, 1)).stdout.decode("utf-8", "surrogateescape").split("\n")
+    done = (pending or start(REPO_STATE_ARGS, cwd)).result(ok_codes=(0, 1))
+    lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 3 or not lines[0]:
         raise GitError("this is a bare repository or a .git folder: run leverguard inside a working tree, or pass --repo DIR")
     return lines[0], lines[1], lines[2] or None
 
 
-def parse_trailers(message: bytes, cwd: str | None = None) -> list[str]:
+TRAILERS_ARGS = ("interpret-trailers", "--parse", "--no-divider")
+
+
+def parse_trailers(message: bytes, cwd: str | None = None, pending: Pending | None = None) -> list[str]:
     """The trailer lines git itself recognizes in a commit message, unfolded, one per entry.
 
     `--no-divider` because git reads a commit's trailers that way (a `---` line in a
     commit message is text, not the start of a patch); the repository's trailer.* config applies.
+    Pass `pending=start(TRAILERS_ARGS, cwd, input=message)` to overlap it with other work.
     """
-    result = run(["interpret-trailers", "--parse", "--no-divider"], cwd, input=message)
+    result = (pending or start(TRAILERS_ARGS, cwd, input=message)).result()
     return result.stdout.decode("utf-8", "surrogateescape").splitlines()
 
 

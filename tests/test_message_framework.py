@@ -69,13 +69,16 @@ def test_framework_writes_the_template_only_for_a_new_message(framework: Repo, t
     assert record.read_text(encoding="utf-8").startswith("Mine\n")  # source "message": untouched
 
 
-def imported(repo: Repo, *args: str, env: dict[str, str] | None = None) -> set[str]:
-    """The modules a hook run imports (python -X importtime), after one warm-up run."""
+def imported(repo: Repo, *args: str) -> tuple[set[str], set[str]]:
+    """The modules a hook run imports (python -X importtime): on a cold run, then on a warm one."""
     command = [sys.executable, "-X", "importtime", "-m", "leverguard", "hook", *args]
-    full_env = {**os.environ, **(env or {})}
-    subprocess.run(command, cwd=repo.path, capture_output=True, env=full_env)
-    result = subprocess.run(command, cwd=repo.path, capture_output=True, text=True, env=full_env)
-    return {line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    runs = []
+    for _ in range(2):
+        result = subprocess.run(command, cwd=repo.path, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+        runs.append({line.split("|")[-1].strip() for line in result.stderr.splitlines()
+                     if line.startswith("import time:")})
+    return runs[0], runs[1]
 
 
 HEAVY = {"click", "git", "unidiff", "github", "importlib.metadata", "leverguard.config", "leverguard.cli",
@@ -87,16 +90,24 @@ def test_the_hooks_import_nothing_heavy_on_a_commit_without_levers(repo: Repo, t
     stage_plain_change(repo)
     msg = tmp_path / "MSG"
     msg.write_text(PLAIN, encoding="utf-8")
-    modules = imported(repo, "leverguard-commit-msg", str(msg))
-    assert "leverguard.message.check" in modules and not modules & HEAVY, modules & HEAVY
+    cold, warm = imported(repo, "leverguard-commit-msg", str(msg))
+    assert "leverguard.levers.quick" in cold and not cold & (HEAVY - {"leverguard.config", "tomllib"})
+    assert "leverguard.message.check" in warm and not warm & HEAVY, warm & HEAVY
     msg.write_text("\n# Please enter the commit message\n", encoding="utf-8")
-    template = imported(repo, "leverguard-template", str(msg))
+    _, template = imported(repo, "leverguard-template", str(msg), "")
     assert "leverguard.message.run" in template and not template & HEAVY, template & HEAVY
 
 
-def test_the_lever_engine_is_imported_when_levers_change(repo: Repo, tmp_path: Path) -> None:
+def test_the_lever_engine_runs_once_per_staged_state(repo: Repo, tmp_path: Path) -> None:
     lever_repo(repo)
     stage_cleanup(repo)
     msg = tmp_path / "MSG"
     msg.write_text(GOOD_CLEANUP, encoding="utf-8")
-    assert "leverguard.levers.transitions" in imported(repo, "leverguard-commit-msg", str(msg))
+    cold, warm = imported(repo, "leverguard-commit-msg", str(msg))
+    assert "leverguard.levers.transitions" in cold
+    assert "leverguard.levers.transitions" not in warm  # the changes of this index are cached
+    repo.write("mpk/attn.cu", "// changed again\n")
+    repo.git("add", "mpk/attn.cu")  # a new index state: computed afresh
+    refused = subprocess.run([sys.executable, "-X", "importtime", "-m", "leverguard", "hook",
+                              "leverguard-commit-msg", str(msg)], cwd=repo.path, capture_output=True, text=True)
+    assert "leverguard.levers.transitions" in refused.stderr

@@ -196,3 +196,12 @@ def test_leverguard_install_sets_up_both_message_hooks(repo: Repo) -> None:
     stage_plain_change(repo)
     assert git_commit(repo, message="Fix a typo\n").returncode == 1
     assert git_commit(repo, message=PLAIN).returncode == 0
+
+
+def test_a_partial_commit_is_checked_against_the_index_git_hands_the_hook(hooked: Repo) -> None:
+    stage_cleanup(hooked)
+    hooked.git("reset", "-q")  # the cleanup is in the work tree only; `git commit PATH` stages it on the fly
+    refused = git_commit(hooked, "--", "mpk", message=PLAIN)
+    assert refused.returncode == 1 and "lever-sections: missing section `Hard-wired:`" in refused.stdout
+    accepted = git_commit(hooked, "--", "mpk", message=GOOD_CLEANUP)
+    assert accepted.returncode == 0, accepted.stdout

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, cast
 
+from leverguard import git
+from leverguard.message import cache
 from leverguard.message.model import Change
 from leverguard.message.settings import Settings
+
+# The hooks of one `git commit` (prepare-commit-msg, then commit-msg) see the same index within
+# seconds: the first computes the lever changes, the next reads them. The age limit bounds what
+# the key cannot see (the untracked ledger that feeds the lever classes).
+STAGED_CACHE = "staged-lever-changes.marshal"
+STAGED_MAX_AGE = 120.0
 
 if TYPE_CHECKING:
     from leverguard.config import Config
@@ -36,6 +45,24 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
 
     diff = compute_diff(root, config.load(root), base, head)
     return tuple(Change(t.lever, t.kind, tuple(t.evidence)) for t in diff.transitions)
+
+
+def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None,
+                   index_file: str | None = None) -> tuple[Change, ...]:
+    """`lever_changes` of the index against HEAD (or the empty tree), computed once per index state.
+
+    `index_file` is the index git hands its hooks (GIT_INDEX_FILE: a temporary one for
+    `git commit PATH`); the key is its identity, HEAD and both configuration files'.
+    """
+    index = os.path.join(root, index_file) if index_file else os.path.join(git_dir, "index")
+    key = (cache.config_identity(root), head, cache.file_identity(os.path.abspath(index)))
+    cache_path = cache.path(git_dir, STAGED_CACHE)
+    cached = cache.read(cache_path, key, STAGED_MAX_AGE)
+    if isinstance(cached, tuple):
+        return tuple(Change(lever, kind, tuple(evidence)) for lever, kind, evidence in cached)
+    changes = lever_changes(root, settings, head or git.EMPTY_TREE, None)
+    cache.write(cache_path, key, tuple((c.lever, c.kind, c.evidence) for c in changes))
+    return changes
 
 
 def abi_status(root: str, base: str, head: str | None) -> list[tuple[str, int, list[str]]] | None:

@@ -19,7 +19,7 @@ def _commit_msg(argv: Sequence[str]) -> int:
 
     # git sets GIT_EDITOR=: for the hook when no editor ran (builtin/commit.c, run_commit_hook).
     edited = os.environ.get("GIT_EDITOR") != ":"
-    text, code = run.check_msg(".", argv[0], None, "text", edited=edited)
+    text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file())
     if text:
         print(text)
     return code
@@ -32,7 +32,12 @@ def _prepare(argv: Sequence[str]) -> int:
     source = argv[1] if len(argv) > 1 else os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
     from leverguard.message import run
 
-    return run.prepare_commit_msg(".", argv[0], source)
+    return run.prepare_commit_msg(".", argv[0], source, _index_file())
+
+
+def _index_file() -> str | None:
+    """The index git hands its hooks: a temporary one for `git commit PATH` (relative to the root)."""
+    return os.environ.get("GIT_INDEX_FILE") or None
 
 
 def main(command: str, argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 
 
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
-              edited: bool = True) -> tuple[str, int]:
+              edited: bool = True, index_file: str | None = None) -> tuple[str, int]:
     """`check-msg`: one message file against the staged diff, or every commit of a range."""
     if (msgfile is None) == (range_ is None):
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
@@ -22,7 +22,7 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
         outcomes = sources.check_range(info, range_)
     else:
         assert msgfile is not None
-        outcomes = [sources.check_file(info, msgfile, edited=edited)]
+        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file)]
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
     if fmt == "json":
         return render.to_json(outcomes), code
@@ -35,30 +35,43 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
 def template_text(repo: str, range_: str | None) -> str:
     """`template`: the template for the staged change, or for an existing range (a squash commit)."""
     info = sources.open_repo(repo)
-    return _build(info, range_, "#")
+    return _build(info, range_, "#", None)
 
 
-def _build(info: sources.RepoInfo, range_: str | None, comment: str) -> str:
+def _build(info: sources.RepoInfo, range_: str | None, comment: str, index_file: str | None) -> str:
     from leverguard.message import template
-    from leverguard.message.diffsource import abi_status, lever_changes
+    from leverguard.message.diffsource import abi_status, lever_changes, staged_changes
 
-    base, head = sources.range_ends(info, range_) if range_ else (sources.staged_base(info), None)
-    changes = lever_changes(info.root, info.settings, base, head)
+    if range_ is None:
+        base, head = sources.staged_base(info), None
+        changes = staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+    else:
+        base, head = sources.range_ends(info, range_)
+        changes = lever_changes(info.root, info.settings, base, head)
     abi = abi_status(info.root, base, head) if changes else None
     return template.build(changes, abi, info.settings, comment=comment, marker=template.list_marker(comment))
 
 
-def prepare_commit_msg(repo: str, msgfile: str, source: str) -> int:
-    """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote."""
-    if source in OWNED_SOURCES:
+def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None) -> int:
+    """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote.
+
+    A message someone wrote still gets its lever changes computed (except a merge, which only
+    the trailer rules check): the commit-msg hook that follows reads them from the cache.
+    """
+    if source == "merge":
         return EXIT_CLEAN
     info = sources.open_repo(repo)
+    if source in OWNED_SOURCES:
+        from leverguard.message.diffsource import staged_changes
+
+        staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+        return EXIT_CLEAN
     raw = sources.read_file(msgfile)
     lines, _ = parse.decode(raw, info.cleanup.encoding)
     comment = parse.comment_prefix(lines, info.cleanup.comment_char)
     if any(line.strip() and not line.startswith(comment) for line in lines):  # someone wrote a message
         return EXIT_CLEAN
-    text = _build(info, None, comment)
+    text = _build(info, None, comment, index_file)
     if text:
         _write(msgfile, text.encode(parse.codec_name(info.cleanup.encoding)) + raw)
     return EXIT_CLEAN
@@ -72,4 +85,3 @@ def _write(path: str, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError as exc:
         raise LeverguardError(f"cannot write the message template to {path}: {exc.strerror}") from exc
-

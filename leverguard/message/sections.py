@@ -15,10 +15,8 @@ NONE_ANSWER = re.compile(r"^(none|n/a|nothing)\b", re.IGNORECASE)
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _UNIT = r"(?:%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?!\w)"
 # A measured delta: `-3.1 us`, `+4.2%`, `−0.8 ms/step`, or `27.4 -> 24.9 us` (issue #5).
-DELTA = re.compile(
-    rf"(?<![\w.])[+\-−±]\s?{_NUMBER}\s?{_UNIT}"
-    rf"|(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s*(?:->|→|=>)\s*{_NUMBER}\s?{_UNIT}"
-)
+DELTA = (rf"(?<![\w.])[+\-−±]\s?{_NUMBER}\s?{_UNIT}"
+         rf"|(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s*(?:->|→|=>)\s*{_NUMBER}\s?{_UNIT}")  # compiled on first use
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LEVER_LIKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
@@ -148,4 +146,4 @@ def lever_mentions(entry: Entry, known: Mapping[str, set[str]],
 
 
 def has_delta(text: str) -> bool:
-    return DELTA.search(text) is not None
+    return re.search(DELTA, text) is not None

@@ -7,15 +7,11 @@ stored with `marshal`, keyed by the identity of both configuration files (like `
 
 from __future__ import annotations
 
-import marshal
-import os
 from typing import Any, NamedTuple
 
-from leverguard import __version__
 from leverguard.errors import ConfigError
+from leverguard.message import cache
 
-CACHE_FORMAT = 1
-CONFIG_FILES = (".leverguard.toml", "pyproject.toml")
 SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
 CO_AUTHOR_MODES = ("required", "validate")
 KEYS = {  # Settings field -> dotted configuration key
@@ -66,40 +62,14 @@ def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
     return values, cfg.source
 
 
-def _identity(root: str) -> tuple[object, ...]:
-    stamps: list[object] = [CACHE_FORMAT, __version__]
-    for name in CONFIG_FILES:
-        try:
-            st = os.stat(os.path.join(root, name))
-            stamps.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
-        except OSError:
-            stamps.append((name, None))
-    return tuple(stamps)
-
-
 def load(root: str, git_dir: str) -> Settings:
     """The repository's settings, from the cache when both configuration files are unchanged."""
-    identity = _identity(root)
-    cache_path = os.path.join(git_dir, "leverguard", "message-settings.marshal")
-    try:
-        with open(cache_path, "rb") as fh:
-            cached_identity, values, source = marshal.load(fh)
-        if cached_identity == identity:
-            return from_values(values, source)
-    except (OSError, EOFError, ValueError, TypeError):
-        pass  # no cache yet, or one from another version: rebuild it
+    key = cache.config_identity(root)
+    cache_path = cache.path(git_dir, "message-settings.marshal")
+    cached = cache.read(cache_path, key)
+    if isinstance(cached, tuple) and len(cached) == 2:
+        return from_values(*cached)
     values, source = load_config_values(root)
     settings = from_values(values, source)  # validate before caching
-    _store(cache_path, (identity, values, source))
+    cache.write(cache_path, key, (values, source))
     return settings
-
-
-def _store(cache_path: str, payload: object) -> None:
-    try:
-        os.makedirs(os.path.dirname(cache_path), exist_ok=True)
-        temporary = f"{cache_path}.{os.getpid()}"
-        with open(temporary, "wb") as fh:
-            marshal.dump(payload, fh)
-        os.replace(temporary, cache_path)
-    except OSError:
-        pass  # a read-only git directory only costs speed

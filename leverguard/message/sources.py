@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.message import check as checker
 from leverguard.message import parse, settings as settings_module
-from leverguard.message.diffsource import lever_changes
+from leverguard.message.diffsource import lever_changes, staged_changes
 from leverguard.message.settings import Settings
 
 
@@ -27,8 +27,10 @@ class RepoInfo(NamedTuple):
 
 def open_repo(cwd: str) -> RepoInfo:
     """The repository at `cwd` with its message settings: two git calls and, warm, no TOML parsing."""
-    root, git_dir, head = git.repo_state(cwd)
-    values = git.config_values(parse.GIT_CONFIG_KEYS, root)
+    state = git.start(git.REPO_STATE_ARGS, cwd)  # both at once: a hook pays one git start-up, not two
+    config = git.start(git.config_args(parse.GIT_CONFIG_KEYS), cwd)
+    root, git_dir, head = git.repo_state(cwd, state)
+    values = git.config_values(parse.GIT_CONFIG_KEYS, root, config)
     separators = values.get("trailer.separators") or ":"
     return RepoInfo(root, git_dir, head, parse.Cleanup.from_git_config(values), separators,
                     settings_module.load(root, git_dir))
@@ -51,7 +53,7 @@ def staged_base(info: RepoInfo) -> str:
     return "HEAD" if info.head is not None else git.EMPTY_TREE
 
 
-def check_file(info: RepoInfo, path: str, *, edited: bool = True) -> checker.Outcome:
+def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: str | None = None) -> checker.Outcome:
     """The message file of the commit being made, against the staged diff (the commit-msg hook).
 
     `edited` False means git ran no editor (-m, -F): its default cleanup then keeps `#` lines.
@@ -60,10 +62,12 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True) -> checker.Out
     message = parse.parse(read_file(path), cleanup)
     if not message.lines:
         return checker.Outcome(path, None, None, (), (), ())
-    trailers = git.parse_trailers(_encoded(message), info.root)
+    encoded = _encoded(message)
+    pending = git.start(git.TRAILERS_ARGS, info.root, input=encoded)  # runs while the diff is read
     merging = os.path.exists(os.path.join(info.git_dir, "MERGE_HEAD"))
     special = parse.special_kind(message, merging)
-    changes = () if special else lever_changes(info.root, info.settings, staged_base(info), None)
+    changes = () if special else staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+    trailers = git.parse_trailers(encoded, info.root, pending)
     return checker.check(message, trailers, changes, info.settings, path=path, special=special,
                          separators=info.separators)
 
