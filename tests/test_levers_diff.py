@@ -208,3 +208,36 @@ def test_guard_split_from_env_condition() -> None:
     src = b'import os\nif world_size == 8 and os.environ.get("MPK_X"):\n    F = "-DMPK_X"\n'
     (inj,) = pyscan.scan("b.py", src).injections
     assert (inj.condition, inj.env, inj.guard_tests) == ("env", ("MPK_X",), ("world_size == 8",))
+
+
+def test_no_stale_injection_for_a_macro_never_gated(repo: Repo) -> None:
+    mpk_repo(repo)
+    edit(repo, "mpk/build.py", "    return flags\n", '    if os.environ.get("MPK_DSV3_PY_ONLY"):\n'
+         '        flags.append("-DMPK_DSV3_PY_ONLY")\n    return flags\n')
+    repo.commit("A Python-only switch")
+    edit(repo, "mpk/build.py", 'os.environ.get("MPK_DSV3_PY_ONLY")', 'os.environ.get("MPK_DSV3_PY_ONLY", "")')
+    repo.commit("Touch it")
+    code, doc = diff(repo, "HEAD~1..HEAD")
+    assert (code, doc["findings"]) == (0, [])
+
+
+def test_helper_deleted_with_its_branch_is_no_orphan(repo: Repo) -> None:
+    mpk_repo(repo)
+    repo.write("mpk/kernels/probe.cuh", "#ifdef MPK_DSV3_PROBE_ATTN\nstatic inline void probe_dump(float* o) { o[9] = 0; }\n#endif\n")
+    repo.commit("probe helper")
+    edit(repo, "mpk/kernels/attn.cu", "#ifdef MPK_DSV3_PROBE_ATTN\n  probe_dump(o);\n#endif\n", "")
+    repo.write("mpk/kernels/probe.cuh", "")
+    edit(repo, "mpk/build.py", '    if "MPK_DSV3_PROBE_ATTN" in os.environ:\n        flags.append("-DMPK_DSV3_PROBE_ATTN")\n', "")
+    repo.commit("Delete PROBE_ATTN and its helper")
+    code, doc = diff(repo, "HEAD~1..HEAD")
+    assert (code, kinds(doc), doc["findings"]) == (0, {"MPK_DSV3_PROBE_ATTN": "DIAGNOSTIC-DELETED"}, [])
+    # Positive twin: the static helper left behind is an orphan.
+    repo.git("reset", "-q", "--hard", "HEAD~1")
+    repo.write("mpk/kernels/probe.cuh", "static inline void probe_dump(float* o) { o[9] = 0; }\n")
+    repo.commit("helper outside the gate")
+    edit(repo, "mpk/kernels/attn.cu", "#ifdef MPK_DSV3_PROBE_ATTN\n  probe_dump(o);\n#endif\n", "")
+    repo.commit("Delete the PROBE_ATTN call only")
+    code, doc = diff(repo, "HEAD~1..HEAD")
+    assert ("ORPHANED-FUNCTION", "probe_dump") in finding_kinds(doc)
+    (orphan,) = [f for f in doc["findings"] if f["kind"] == "ORPHANED-FUNCTION"]
+    assert (orphan["path"], orphan["line"]) == ("mpk/kernels/probe.cuh", 1)

@@ -137,3 +137,9 @@ def test_python_syntax_error_is_a_warning() -> None:
 ])
 def test_geometry_guards(text: str, value: bool | None) -> None:
     assert geometry.evaluate(text, {"world_size": 8, "num_gpus": 8}) is value
+
+
+def test_python_non_utf8_warns_and_still_scans() -> None:
+    found = pyscan.scan("latin.py", b"# caf\xe9\nFLAGS = ['-DMPK_LATIN']\n")
+    assert [i.macro for i in found.injections] == ["MPK_LATIN"]
+    assert found.warnings == ("latin.py: not UTF-8 (byte 5): read as Latin-1",)

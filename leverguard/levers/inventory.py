@@ -69,6 +69,11 @@ def inventory(repo: str, config: Config, rev: str | None) -> Inventory:
 
 def classify_scanned(root: str, config: Config, scanned: Scanned, history_rev: str | None) -> Inventory:
     levers = build_levers(scanned, LeverNames(config))
+    return Inventory(scanned.rev, tuple(classify_levers(root, config, levers, history_rev)), scanned)
+
+
+def classify_levers(root: str, config: Config, levers: dict[str, Lever], history_rev: str | None) -> list[Entry]:
+    """Classify the given levers; `git log -S` runs only for levers whose ledger row says WIN."""
     rows = read_rows(root, config, levers)
     policy = policy_of(config)
     pathspecs = [*c_pathspecs(config), "*.py"]
@@ -78,11 +83,8 @@ def classify_scanned(root: str, config: Config, scanned: Scanned, history_rev: s
             return None
         return git.first_commit_adding(name, history_rev, pathspecs, root)
 
-    entries = []
-    for name, lever in levers.items():
-        mine = [r for r in rows if r.lever == name]
-        entries.append(Entry(lever, classify(lever, mine, policy, history)))
-    return Inventory(scanned.rev, tuple(entries), scanned)
+    return [Entry(lever, classify(lever, [r for r in rows if r.lever == name], policy, history))
+            for name, lever in levers.items()]
 
 
 def _head(root: str) -> str | None:

@@ -201,15 +201,17 @@ class _Visitor(ast.NodeVisitor):
 
 def scan(path: str, data: bytes) -> PyFile:
     """Parse one Python file; a syntax error or bad encoding is a warning, never an exception."""
+    warnings: tuple[str, ...] = ()
     try:
         source = data.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
         source = data.decode("latin-1")
+        warnings = (f"{path}: not UTF-8 (byte {exc.start}): read as Latin-1",)
     try:
         tree = ast.parse(source.replace("\r\n", "\n"), filename=path)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", 0) or 0
-        return PyFile(path, (), (), (f"{path}:{line}: cannot parse Python ({exc.__class__.__name__}): skipped",))
+        return PyFile(path, (), (), (*warnings, f"{path}:{line}: cannot parse Python ({exc.__class__.__name__}): skipped"))
     visitor = _Visitor(path, source.replace("\r\n", "\n"))
     visitor.visit(tree)
-    return PyFile(path, tuple(visitor.reads), tuple(visitor.injections), (), tuple(visitor.env_blocks))
+    return PyFile(path, tuple(visitor.reads), tuple(visitor.injections), warnings, tuple(visitor.env_blocks))

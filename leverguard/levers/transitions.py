@@ -8,7 +8,7 @@ from typing import Any
 from leverguard import git
 from leverguard.config import Config
 from leverguard.levers import hunks
-from leverguard.levers.inventory import Entry, classify_scanned, scan_tree
+from leverguard.levers.inventory import classify_levers, scan_tree
 from leverguard.levers.judge import judge
 from leverguard.levers.model import Lever, LeverNames, build_levers
 from leverguard.levers.orphans import orphaned_functions
@@ -51,16 +51,17 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
         sides = Sides(root, reader, base_id, head_id)
         before_scan = scan_tree(root, config, base_id)
         after_scan = scan_tree(root, config, head_id)
-        history = base_id if base_id != git.EMPTY_TREE else None
-        before = classify_scanned(root, config, before_scan, history).by_name()
-        after = build_levers(after_scan, LeverNames(config))
+        names = LeverNames(config)
+        before, after = build_levers(before_scan, names), build_levers(after_scan, names)
         changed = hunks.changes(root, base_id, head_id)
+        # Classify only the levers the change touched: the WIN check costs a `git log -S` each.
+        moved = {n: lever for n, lever in before.items() if _moved(lever, after.get(n), changed)}
+        history = base_id if base_id != git.EMPTY_TREE else None
         transitions, findings = [], []
-        for name, entry in before.items():
-            result = _transition(sides, entry, after.get(name), changed)
-            if result is not None:
-                transitions.append(result[0])
-                findings.extend(result[1])
+        for entry in classify_levers(root, config, moved, history):
+            transition, found = judge(sides, entry, after.get(entry.lever.name))
+            transitions.append(transition)
+            findings.extend(found)
         findings += _stale(before, after)
         findings += orphaned_functions(sides, config, before_scan, changed)
     label = f"{base}..{head}" if head is not None else f"{base}..index"
@@ -82,21 +83,17 @@ def _touched(lever: Lever, changed: list[hunks.FileChange]) -> bool:
     return any(lever.name in text for c in changed for text in [*c.removed.values(), *c.added.values()])
 
 
-def _transition(sides: Sides, entry: Entry, after: Lever | None,
-                changed: list[hunks.FileChange]) -> tuple[Transition, list[LeverFinding]] | None:
-    lever = entry.lever
+def _moved(lever: Lever, after: Lever | None, changed: list[hunks.FileChange]) -> bool:
     same = after is not None and len(after.gates) == len(lever.gates) and len(after.injections) == len(lever.injections)
-    if same and not _touched(lever, changed):
-        return None
-    return judge(sides, entry, after)
+    return not same or _touched(lever, changed)
 
 
-def _stale(before: dict[str, Entry], after: dict[str, Lever]) -> list[LeverFinding]:
+def _stale(before: dict[str, Lever], after: dict[str, Lever]) -> list[LeverFinding]:
     """Python still injects or reads a macro whose every gate is gone."""
     found = []
-    for name, entry in before.items():
+    for name, lever in before.items():
         now = after.get(name)
-        if not entry.lever.gates or now is None or now.gates:
+        if not lever.gates or now is None or now.gates:
             continue
         sites = [(i.path, i.line, "injects") for i in now.injections] + [(r.path, r.line, "reads") for r in now.reads]
         for path, line, verb in sites:
