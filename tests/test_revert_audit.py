@@ -75,3 +75,14 @@ def test_clean_history(repo: Repo) -> None:
         land(repo, f"feat: step {i} (#{300 + i})", {"src/mod1.py": old["src/mod1.py"] + body(f"s{i}", 3 + i)})
     report = audit_branch(str(repo.path))
     assert report.results == () and report.exit_code() == 0 and report.checked == 6
+
+
+def test_audit_of_a_bare_blobless_clone(repo: Repo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    shas = build_history(repo)
+    bare = tmp_path / "cache.git"
+    subprocess.run(["git", "clone", "-q", "--bare", "--filter=blob:none", f"file://{repo.path}", str(bare)], check=True)
+    report = audit_branch(str(bare), "main")
+    assert {r.commit for r in report.results} == {shas["224"], shas["226"], shas["228"]}
+    assert report.branch == "main"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import Repo, run_leverguard
-from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, body, by_pr, check, check_cli, land, seed
 
 
 def build_224(repo: Repo) -> tuple[str, dict[str, str]]:
@@ -44,3 +44,25 @@ def test_text_output_names_the_pr_and_every_path(repo: Repo) -> None:
     assert 'error: HEAD undoes 18/18 files of #221 "feat(prep-fused): fuse the prep kernels (#221)"' in proc.stdout
     assert "merged 1h before the merge base) -- not declared in any commit message of the range" in proc.stdout
     assert "src/mod17.py: rollback: byte-identical to its version before this commit" in proc.stdout
+
+
+def test_window_and_since_bound_the_candidates(repo: Repo) -> None:
+    build_224(repo)
+    code, report = check(repo, "main..carol", window=1)
+    assert code == 0 and report["findings"] == [] and report["candidates"] == 1
+    code, report = check(repo, "main..carol", since="2100-01-01")
+    assert code == 0 and report["candidates"] == 0
+    code, report = check(repo, "main..carol", since="2000-01-01")
+    assert code == 1 and report["candidates"] == 4
+
+
+def test_json_through_the_cli_and_markdown(repo: Repo) -> None:
+    sha_221, _ = build_224(repo)
+    code, report = check_cli(repo, "main..carol")
+    assert code == 1 and report["findings"][0]["commit"] == sha_221
+    assert set(report) >= {"base", "head", "merge_base", "approximate", "findings"}
+    assert set(report["findings"][0]) >= {"commit", "pr", "subject", "author", "severity", "declared", "paths",
+                                          "undone_paths", "touched_paths", "undone_lines", "touched_lines",
+                                          "kinds", "evidence"}
+    markdown = run_leverguard("check-revert", "--format", "markdown", "main..carol", cwd=repo.path).stdout
+    assert "**error**: undoes 18/18 files of #221" in markdown and "| `src/mod0.py` | rollback |" in markdown

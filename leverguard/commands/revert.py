@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import click
 
@@ -26,7 +27,7 @@ def register(cli: click.Group) -> None:
               metavar="FILE", help="The PR description: a declaration there counts ('-' reads stdin).")
 @click.argument("rev_range", metavar="RANGE")
 def check_revert(repo: str, fmt: str, window: int | None, since: str | None, strict: bool,
-                 pr_body: click.utils.LazyFile | None, rev_range: str) -> None:
+                 pr_body: TextIO | None, rev_range: str) -> None:
     """Check what landing RANGE (BASE..HEAD) would undo of BASE's recent first-parent commits."""
     from leverguard.revert.command import run_check
 

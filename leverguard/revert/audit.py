@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from typing import Any, Callable, TextIO
 
@@ -70,7 +71,7 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
         for position in range(audited):
             commit = commits[position]
             found = run_signals(commit.changes, commits, position + 1, position + 1 + size,
-                                lambda c=commit: _landed(repo, c, conf), ctx, index)
+                                partial(_landed, repo, commit, conf), ctx, index)
             if found:
                 results.append(AuditResult(commit.sha, pr_number(commit), commit.subject, commit.time, tuple(found)))
             if progress is not None:
