@@ -128,3 +128,14 @@ def test_errors_are_one_line(repo: Repo, tmp_path) -> None:  # type: ignore[no-u
     assert bad.returncode == 2 and bad.stderr.startswith("leverguard: error: unknown revision 'nope'")
     outside = run_leverguard("levers", cwd=tmp_path)
     assert outside.returncode == 2 and "not a git repository" in outside.stderr
+
+
+def test_unborn_branch_points_to_the_index(repo: Repo) -> None:
+    repo.write("a.cu", "#ifdef MPK_FIRST\n#endif\n")
+    repo.git("add", "a.cu")
+    proc = run_leverguard("levers", cwd=repo.path)
+    assert proc.returncode == 2 and "no commit yet" in proc.stderr and "--rev index" in proc.stderr
+    code, doc = levers_json(repo, "levers", "--rev", "index")
+    assert code == 0 and [lever["name"] for lever in doc["levers"]] == ["MPK_FIRST"]
+    code, doc = levers_json(repo, "levers", "diff")
+    assert code == 0 and doc["transitions"] == []

@@ -16,7 +16,11 @@ def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
     """`levers`: the inventory at REV (None: the index) in the chosen format; exit 0."""
     from leverguard.levers import inventory, render
 
+    from leverguard.errors import LeverguardError
+
     root, config = _setup(repo)
+    if rev == "HEAD" and not git.has_commits(root):
+        raise LeverguardError("the repository has no commit yet: inventory the staged files with --rev index")
     doc = inventory.to_dict(inventory.inventory(root, config, rev))
     return render.inventory_as(doc, fmt), EXIT_CLEAN
 
