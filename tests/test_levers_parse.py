@@ -143,3 +143,13 @@ def test_python_non_utf8_warns_and_still_scans() -> None:
     found = pyscan.scan("latin.py", b"# caf\xe9\nFLAGS = ['-DMPK_LATIN']\n")
     assert [i.macro for i in found.injections] == ["MPK_LATIN"]
     assert found.warnings == ("latin.py: not UTF-8 (byte 5): read as Latin-1",)
+
+
+def test_pathological_conditions_do_not_crash() -> None:
+    deep = b"#if " + b"(" * 3000 + b"MPK_DEEP" + b")" * 3000 + b"\n#endif\n#if 1 << 100000000\n#endif\n"
+    found = cpp.scan("k.cu", deep)
+    assert any("cannot parse #if" in w for w in found.warnings)
+    assert "MPK_DEEP" in gate_sites(found)
+    assert cppexpr.evaluate(cppexpr.parse("1 << 100000000"), {}) is None
+    deep_py = b"x = " + b"-" * 100000 + b"1\n"
+    assert pyscan.scan("deep.py", deep_py).warnings

@@ -124,7 +124,7 @@ def _parse_condition(kind: str, text: str) -> cppexpr.Node | None:
         return cppexpr.Unary("!", node) if kind.endswith("ndef") else node
     try:
         return cppexpr.parse(text)
-    except cppexpr.ExprError:
+    except (cppexpr.ExprError, RecursionError):  # RecursionError: thousands of nested parentheses
         return None
 
 

@@ -236,6 +236,8 @@ def _binary(node: Binary, known: Mapping[str, int | None]) -> int | None:
     right = evaluate(node.right, known)
     if left is None or right is None:
         return None
+    if node.op in ("<<", ">>") and not 0 <= right <= 64:
+        return None  # a hostile `1 << 100000000` must not build a huge integer
     try:
         return _ARITH[node.op](left, right)
     except (ZeroDivisionError, ValueError):

@@ -21,9 +21,9 @@ def evaluate(text: str, geometry: Mapping[str, Any]) -> bool | None:
     """
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
+        value = _value(tree.body, geometry)
+    except (SyntaxError, ValueError, RecursionError):
         return None
-    value = _value(tree.body, geometry)
     return None if value is _UNKNOWN else bool(value)
 
 

@@ -209,9 +209,12 @@ def scan(path: str, data: bytes) -> PyFile:
         warnings = (f"{path}: not UTF-8 (byte {exc.start}): read as Latin-1",)
     try:
         tree = ast.parse(source.replace("\r\n", "\n"), filename=path)
-    except (SyntaxError, ValueError) as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         line = getattr(exc, "lineno", 0) or 0
         return PyFile(path, (), (), (*warnings, f"{path}:{line}: cannot parse Python ({exc.__class__.__name__}): skipped"))
     visitor = _Visitor(path, source.replace("\r\n", "\n"))
-    visitor.visit(tree)
+    try:
+        visitor.visit(tree)
+    except RecursionError:
+        return PyFile(path, (), (), (*warnings, f"{path}: nested too deeply to scan: skipped"))
     return PyFile(path, tuple(visitor.reads), tuple(visitor.injections), warnings, tuple(visitor.env_blocks))
