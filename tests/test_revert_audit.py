@@ -30,7 +30,8 @@ def build_history(repo: Repo) -> dict[str, str]:
 
 def test_audit_lists_every_silent_revert(repo: Repo) -> None:
     shas = build_history(repo)
-    report = audit_branch(str(repo.path), "main")
+    assert {r.commit for r in audit_branch(str(repo.path), "main").results} == {shas["224"], shas["226"]}
+    report = audit_branch(str(repo.path), "main", include_all=True)
     results = {r["commit"]: r for r in report.to_dict()["results"]}
     assert set(results) == {shas["224"], shas["226"], shas["228"]}
     assert results[shas["224"]]["pr"] == 224 and results[shas["224"]]["findings"][0]["pr"] == 221
@@ -43,8 +44,9 @@ def test_audit_lists_every_silent_revert(repo: Repo) -> None:
 def test_ack_file_silences_reviewed_findings(repo: Repo) -> None:
     shas = build_history(repo)
     land(repo, "chore: acks", {".leverguard-acks": f"#224 reviewed: the fusion was dropped on purpose\n{shas['226'][:10]} ok\n"})
-    report = audit_branch(str(repo.path))
-    assert report.exit_code() == 0
+    assert audit_branch(str(repo.path)).results == ()
+    report = audit_branch(str(repo.path), include_all=True)
+    assert report.exit_code() == 0 and len(report.results) == 3
     assert all(f.declared for r in report.results for f in r.findings)
 
 
@@ -84,5 +86,5 @@ def test_audit_of_a_bare_blobless_clone(repo: Repo, tmp_path) -> None:  # type: 
     bare = tmp_path / "cache.git"
     subprocess.run(["git", "clone", "-q", "--bare", "--filter=blob:none", f"file://{repo.path}", str(bare)], check=True)
     report = audit_branch(str(bare), "main")
-    assert {r.commit for r in report.results} == {shas["224"], shas["226"], shas["228"]}
+    assert {r.commit for r in report.results} == {shas["224"], shas["226"]}
     assert report.branch == "main"

@@ -92,3 +92,21 @@ def test_deleting_one_line_as_a_cleanup(repo: Repo) -> None:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "chore: drop the unused flag", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
     assert _no_alarm(repo, "main..topic") == []
+
+
+def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
+    old = seed(repo)
+    reformatted = {f"src/mod{i}.py": old[f"src/mod{i}.py"].replace(" = ", "=").replace(", ", ",\n    ") for i in range(5)}
+    land(repo, "style: run the formatter (#301)", dict(reformatted))
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: stale formatting", {**{p: old[p] for p in reformatted}, "kernel.c": "int q;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_cleaning_up_files_of_the_initial_import(repo: Repo) -> None:
+    seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: drop the scaffolding", {f"src/mod{i}.py": None for i in range(20)}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []

@@ -44,9 +44,10 @@ def check_revert(repo: str, fmt: str, window: int | None, since: str | None, str
 @click.option("--window", type=click.IntRange(min=0), default=None, metavar="N",
               help="Candidates per audited commit [default: 150, or revert.window].")
 @click.option("--strict", is_flag=True, help="Fail on silent warnings too, not only errors.")
+@click.option("--all", "include_all", is_flag=True, help="Also list notices and declared or acknowledged reverts.")
 @click.argument("branch", required=False, default="HEAD")
 def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window: int | None, strict: bool,
-          branch: str) -> None:
+          include_all: bool, branch: str) -> None:
     """List every silent revert ever landed on BRANCH's first-parent history (default: current branch)."""
     from leverguard.errors import LeverguardError
     from leverguard.report import to_json
@@ -57,7 +58,7 @@ def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window:
         raise LeverguardError("--max-count and --since exclude each other: give one of them")
     progress = audit_module.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
     result = audit_module.audit_branch(repo, branch, max_count=max_count, since=since, window=window,
-                                       strict=strict, progress=progress)
+                                       strict=strict, progress=progress, include_all=include_all)
     output = {"json": lambda: to_json(result.to_dict()), "markdown": lambda: render_audit.to_markdown(result),
               "text": lambda: render_audit.to_text(result)}[fmt]()
     click.echo(output)

@@ -20,6 +20,7 @@ from leverguard.revert.lines import LineCache
 from leverguard.revert.model import Commit
 
 Progress = Callable[[int, int], None]
+SHOWN = ("warning", "error")  # what an audit lists by default: silent findings worth a look
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,11 @@ class AuditReport:
 
 def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = None, since: str | None = None,
                  window: int | None = None, strict: bool = False, progress: Progress | None = None,
-                 config: Config | None = None) -> AuditReport:
-    """Audit BRANCH's first-parent history: newest MAX_COUNT commits, or those newer than SINCE, or all."""
+                 config: Config | None = None, include_all: bool = False) -> AuditReport:
+    """Audit BRANCH's first-parent history: newest MAX_COUNT commits, or those newer than SINCE, or all.
+
+    Results list silent findings at warning or error; INCLUDE_ALL adds notices and declared ones.
+    """
     tip = git.rev_parse(branch, repo)
     with git.ObjectReader(repo) as reader:
         conf = settings.load(reader, tip, config)
@@ -72,6 +76,7 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
             commit = commits[position]
             found = run_signals(commit.changes, commits, position + 1, position + 1 + size,
                                 partial(_landed, repo, commit, conf), ctx, index)
+            found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
             if found:
                 results.append(AuditResult(commit.sha, pr_number(commit), commit.subject, commit.time, tuple(found)))
             if progress is not None:

@@ -9,12 +9,18 @@ from leverguard.revert.model import Change, Commit
 
 
 class PathIndex:
-    """path -> positions of the commits that changed it; position 0 is the newest commit."""
+    """path -> positions of the commits that changed it; position 0 is the newest commit.
+
+    Parentless commits are not indexed: an initial import (or the boundary of a shallow clone)
+    lists every file as added, and cleaning up scaffolding is not a revert.
+    """
 
     def __init__(self, commits: Sequence[Commit]) -> None:
         self.commits = commits
         self._by_path: dict[bytes, list[tuple[int, Change]]] = {}
         for position, commit in enumerate(commits):
+            if not commit.parents:  # a root or a shallow boundary: its "change" is the whole tree
+                continue
             for change in commit.changes:
                 self._by_path.setdefault(change.path, []).append((position, change))
 

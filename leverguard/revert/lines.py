@@ -78,6 +78,11 @@ class LineCache:
                 self._deltas.popitem(last=False)
         return self._deltas[key]
 
+    def cosmetic(self, old: State | None, new: State | None) -> bool:
+        """A change of whitespace or line wrapping only (formatters, CRLF, re-indentation)."""
+        old_text, new_text = self.text(old), self.text(new)
+        return old_text is not None and new_text is not None and old_text.joined == new_text.joined
+
     def prefetch(self, states: Iterable[State | None]) -> None:
         """Read the blobs not cached yet in one batch: no pipe round trip per object."""
         wanted = list(dict.fromkeys(s.oid for s in states if s is not None and s.is_blob and s.oid not in self._cache))

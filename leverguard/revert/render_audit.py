@@ -38,7 +38,7 @@ def summary_table(report: AuditReport) -> str:
         rows.append(f"{result.commit[:7]:<8} {_name(result):<10} {_worst(result):<8} {undone[:28]:<28} {subject}")
     failing = sum(1 for r in report.results if any(blocks(f, report.strict) for f in r.findings))
     rows.append(f"checked {report.checked} commits on {report.branch}: {failing} landed a silent revert, "
-                f"{len(report.results) - failing} undid earlier work below the failing severity or declared it")
+                f"{len(report.results) - failing} more listed below the failing severity")
     return "\n".join(rows) if report.results else rows[-1]
 
 

@@ -44,10 +44,11 @@ def exact_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], cac
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
-        hits = [_exact(path, head, position, change, cache, None)]
+        undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
-            hits += [_exact(path, head, p, c, cache, position) for p, c in entries[:k]]
-        return hits
+            undone += [(p, c, position) for p, c in entries[:k]]
+        # formatting-only changes rolled back are true but cosmetic: not reported (REVERTS.md)
+        return [_exact(path, head, p, c, cache, before) for p, c, before in undone if not cache.cosmetic(c.old, c.new)]
     return []
 
 
@@ -109,7 +110,7 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
     scored = []
     for position, change in entries:
         found = cache.delta(change.old, change.new)
-        if found is None:
+        if found is None or cache.cosmetic(change.old, change.new):
             continue
         c_added, c_deleted = found
         undone = (c_added & net_deleted) + (c_deleted & net_added)
