@@ -95,22 +95,22 @@ def wait_drained(db: str, timeout: float = 300) -> None:
         time.sleep(0.05)
 
 
-def part_one(args: argparse.Namespace, world: Any, env: dict[str, str], url: str, heads: dict[int, str]) -> None:
+def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """`leverguard bot serve` on a free port, once /healthz answers; (process, webhook URL)."""
     port = free_port()
     server = subprocess.Popen([PY, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    hook = f"http://127.0.0.1:{port}/webhook"
-    for _ in range(200):
+    for _ in range(400):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
             break
         except OSError:
             time.sleep(0.05)
-    floor = [deliver(hook, pull_payload("closed", 1, heads[1], url), str(uuid.uuid4())) for _ in range(50)]
-    print(f"floor: one client, sequential, 50 deliveries: p50 {percentile(floor, 0.5) * 1000:.1f} ms, "
-          f"p99 {percentile(floor, 0.99) * 1000:.1f} ms")
-    jobs = [(pull_payload("synchronize", 1 + i % len(heads), heads[1 + i % len(heads)], url), str(uuid.uuid4()))
-            for i in range(args.deliveries)]
+    return server, f"http://127.0.0.1:{port}/webhook"
+
+
+def burst(hook: str, jobs: list[tuple[dict[str, Any], str]], clients: int) -> tuple[list[float], float]:
+    """JOBS sent by CLIENTS concurrent client threads; (latencies, wall time)."""
     latencies: list[float] = []
     lock = threading.Lock()
 
@@ -120,13 +120,23 @@ def part_one(args: argparse.Namespace, world: Any, env: dict[str, str], url: str
             with lock:
                 latencies.append(took)
 
-    threads = [threading.Thread(target=client, args=(jobs[c::args.clients],)) for c in range(args.clients)]
+    threads = [threading.Thread(target=client, args=(jobs[c::clients],)) for c in range(clients)]
     start = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - start
+    return latencies, time.perf_counter() - start
+
+
+def part_one(args: argparse.Namespace, world: Any, env: dict[str, str], url: str, heads: dict[int, str]) -> None:
+    server, hook = start_server(env)
+    floor = [deliver(hook, pull_payload("closed", 1, heads[1], url), str(uuid.uuid4())) for _ in range(50)]
+    print(f"floor: one client, sequential, 50 deliveries: p50 {percentile(floor, 0.5) * 1000:.1f} ms, "
+          f"p99 {percentile(floor, 0.99) * 1000:.1f} ms")
+    jobs = [(pull_payload("synchronize", 1 + i % len(heads), heads[1 + i % len(heads)], url), str(uuid.uuid4()))
+            for i in range(args.deliveries)]
+    latencies, wall = burst(hook, jobs, args.clients)
     server.send_signal(signal.SIGTERM)
     server.wait()
     worker = subprocess.Popen([PY, "-m", "leverguard", "bot", "worker"], env=env,

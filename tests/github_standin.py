@@ -9,7 +9,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import jwt
 from flask import Flask, Response, jsonify, request
@@ -141,14 +141,10 @@ class Denied(Exception):
 
 
 def _build(s: Standin) -> Flask:
-    app = Flask("github-standin")
-    routes: list[tuple[str, re.Pattern[str], Callable[..., Any]]] = []
+    from github_standin_routes import routes
 
-    def route(method: str, pattern: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-            routes.append((method, re.compile(pattern + "$"), fn))
-            return fn
-        return deco
+    app = Flask("github-standin")
+    table = routes(s)
 
     @app.route(PREFIX + "/<path:rest>", methods=["GET", "POST", "PATCH", "DELETE"])
     def dispatch(rest: str) -> Response:
@@ -158,12 +154,11 @@ def _build(s: Standin) -> Flask:
             time.sleep(fault.delay)
         if fault and not fault.after and fault.status:
             return _record(s, method, path, _fault_response(fault))
-        response = _handle(s, routes, method, path)
+        response = _handle(table, method, path)
         if fault and fault.after and fault.status:
             response = _fault_response(fault)
         return _record(s, method, path, response)
 
-    _routes(s, route)
     return app
 
 
@@ -182,8 +177,8 @@ def _record(s: Standin, method: str, path: str, response: Response) -> Response:
     return response
 
 
-def _handle(s: Standin, routes: list[Any], method: str, path: str) -> Response:
-    for verb, pattern, fn in routes:
+def _handle(table: list[Any], method: str, path: str) -> Response:
+    for verb, pattern, fn in table:
         match = pattern.match(path)
         if verb == method and match:
             try:
@@ -201,7 +196,8 @@ def _handle(s: Standin, routes: list[Any], method: str, path: str) -> Response:
     return response
 
 
-def _jwt_ok(s: Standin) -> None:
+def jwt_ok(s: Standin) -> None:
+    """The App's JWT: RS256, signed by the App key, issued by the App id."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme != "Bearer":
         raise Denied(401, "A JSON web token could not be decoded")
@@ -213,7 +209,8 @@ def _jwt_ok(s: Standin) -> None:
         raise Denied(401, "Integration not found")
 
 
-def _token(s: Standin, repo: RepoState, write: bool = False) -> None:
+def token_ok(s: Standin, repo: RepoState, write: bool = False) -> str:
+    """A live token for REPO's installation (or a static one); write access when asked; the login it acts as."""
     _, _, token = request.headers.get("Authorization", "").partition(" ")
     grant = s.tokens.get(token)
     if grant is None or grant.get("expires", 1e18) < time.time():
@@ -222,13 +219,14 @@ def _token(s: Standin, repo: RepoState, write: bool = False) -> None:
         raise Denied(404, "Not Found")
     if write and not grant["write"]:
         raise Denied(403, "Resource not accessible by integration")
+    return f"{s.slug}[bot]" if grant["installation"] is not None else "github-actions[bot]"
 
 
-def _now() -> str:
+def now() -> str:
     return time.strftime(ISO, time.gmtime())
 
 
-def _page(s: Standin, items: list[Any], wrap: str | None = None) -> Response:
+def page(s: Standin, items: list[Any], wrap: str | None = None) -> Response:
     """One page of ITEMS with a Link header pointing at absolute URLs on the stand-in's own host."""
     per_page = min(int(request.args.get("per_page", 30)), 100)
     page = int(request.args.get("page", 1))
@@ -247,12 +245,6 @@ def _page(s: Standin, items: list[Any], wrap: str | None = None) -> Response:
     return response
 
 
-def _routes(s: Standin, route: Callable[..., Any]) -> None:
-    from github_standin_routes import install
-
-    install(s, route, _jwt_ok, _token, _page, _now, Denied)
-
-
 def installation_token(s: Standin, installation_id: int) -> str:
     token = "ghs_" + secrets.token_hex(16)
     s.tokens[token] = {"installation": installation_id, "write": True, "expires": time.time() + 3600}
@@ -263,8 +255,3 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
-def iter_repo(s: Standin, owner: str, name: str) -> Iterator[RepoState]:
-    repo = s.repos.get(f"{owner}/{name}")
-    if repo is None:
-        raise Denied(404, "Not Found")
-    yield repo

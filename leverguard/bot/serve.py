@@ -29,7 +29,7 @@ def options(settings: Settings, bind: str) -> dict[str, Any]:
     """Threads, because a delivery is a short write; a short timeout, because nothing slow runs here."""
     return {"bind": bind, "workers": settings.web_workers, "worker_class": "gthread",
             "threads": settings.web_threads, "timeout": 30, "graceful_timeout": 10, "keepalive": 5,
-            "limit_request_line": 8190, "accesslog": "-", "errorlog": "-", "proc_name": "leverguard-bot"}
+            "limit_request_line": 8190, "errorlog": "-", "proc_name": "leverguard-bot"}  # the inbox is the access record
 
 
 def run(settings: Settings, bind: str) -> None:

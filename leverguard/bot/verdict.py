@@ -65,7 +65,7 @@ def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text:
     elif report.exit_code() == 0 and pr_text and any(f["declared"] for f in report.to_dict()["findings"]):
         if _check(repo, base, head, None, (), pr_number).exit_code() == 1:
             override = "the pull request's description"
-    return _verdict(report, override, label)
+    return _verdict(report, override, label, _present(repo, head, report.to_dict()["findings"]))
 
 
 def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[str, ...], pr: int | None) -> Any:
@@ -75,7 +75,18 @@ def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[st
     return check_range(repo, base, head, options)
 
 
-def _verdict(report: Any, override: str, label: str) -> Verdict:
+def _present(repo: str, head: str, findings: list[dict[str, Any]]) -> frozenset[str]:
+    """The findings' paths that exist at HEAD: an annotation can only point into a file that is there."""
+    paths = sorted({p for f in findings for p in f["paths"]})
+    present: set[str] = set()
+    for start in range(0, len(paths), 500):
+        specs = [f":(literal){path}" for path in paths[start:start + 500]]
+        listed = git.run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", head, "--", *specs], repo).stdout
+        present.update(git.fsdecode(name) for name in git.split_z(listed))
+    return frozenset(present)
+
+
+def _verdict(report: Any, override: str, label: str, present: frozenset[str]) -> Verdict:
     data = report.to_dict()
     failing = report.exit_code() == 1
     conclusion = "failure" if failing else "neutral" if override else "success"
@@ -89,7 +100,8 @@ def _verdict(report: Any, override: str, label: str) -> Verdict:
     markdown = _markdown(report, override)
     if failing and label:
         markdown += f"\nA maintainer may also add the label `{label}` to accept the revert (the check turns neutral)."
-    return Verdict(conclusion, title, markdown, _annotations(data["findings"]), len(data["findings"]), override, data)
+    notes = _annotations(data["findings"], present)
+    return Verdict(conclusion, title, markdown, notes, len(data["findings"]), override, data)
 
 
 def _markdown(report: Any, override: str) -> str:
@@ -99,7 +111,7 @@ def _markdown(report: Any, override: str) -> str:
     return head + to_markdown(report)
 
 
-def _annotations(findings: list[dict[str, Any]]) -> tuple[Annotation, ...]:
+def _annotations(findings: list[dict[str, Any]], present: frozenset[str]) -> tuple[Annotation, ...]:
     notes = []
     for f in findings:
         level = "notice" if f["declared"] else LEVELS.get(f["severity"])
@@ -107,7 +119,7 @@ def _annotations(findings: list[dict[str, Any]]) -> tuple[Annotation, ...]:
             continue
         ref = f"#{f['pr']}" if f["pr"] else f["commit"][:7]
         title = f"undoes {ref}" + (" (declared)" if f["declared"] else "")
-        for path in f["paths"]:
+        for path in (p for p in f["paths"] if p in present):
             notes.append(Annotation(path, level, title, f"This change undoes {ref} \"{f['subject']}\" by "
                                     f"{f['author']} ({f['undone_paths']}/{f['touched_paths']} files)."))
     return tuple(notes)
