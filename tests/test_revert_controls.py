@@ -110,3 +110,18 @@ def test_cleaning_up_files_of_the_initial_import(repo: Repo) -> None:
     land(repo, "chore: drop the scaffolding", {f"src/mod{i}.py": None for i in range(20)}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_conflicting_branch_cannot_undo_main_commits_it_never_had(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    fix = land(repo, "fix: the loader (#301)", {"src/mod1.py": old["src/mod1.py"] + body("fix", 4)})
+    land(repo, "feat: loader v2 (#302)", {"src/mod1.py": old["src/mod1.py"] + body("fix", 4) + body("v2", 6)})
+    land(repo, "kernel: tune (#303)", {"kernel.c": "int main_side;\n"})
+    repo.git("checkout", "-q", "topic")
+    repo.git("cherry-pick", fix)
+    land(repo, "kernel: mine", {"kernel.c": "int topic_side;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert report["approximate"] is True
+    assert code == 0 and report["findings"] == []

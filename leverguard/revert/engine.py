@@ -76,7 +76,9 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         since = options.since if options.since is not None else conf.config.get("revert.since")
         window = candidates.window(repo, land.base, size, since)
         ctx = Context(repo, reader, LineCache(reader, repo), conf.rules.reported, conf.rules.line_level)
-        found = run_signals(land.changes, window, 0, len(window), lambda: _landed(repo, land, options, conf), ctx)
+        # approximate (the branch's own diff): it cannot have undone main commits it never contained
+        lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
+        found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf), ctx)
     notes = _notes(repo, window, size, land.approximate, len(land.changes))
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
