@@ -37,13 +37,24 @@ def is_c_source(path: str, config: Config) -> bool:
     return path.endswith(tuple(config.get("levers.source_extensions")))
 
 
-def scan_tree(repo: str, config: Config, rev: str | None) -> Scanned:
-    """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token."""
-    names = LeverNames(config)
-    paths = git.grep_files(names.grep_patterns(), rev, [*c_pathspecs(config), "*.py"], repo)
+def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None = None,
+              changed: frozenset[str] = frozenset()) -> Scanned:
+    """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token.
+
+    With `reuse` (the other side of a diff), files outside `changed` are taken from it unparsed
+    and only the changed files are read: the second side of `levers diff` needs no `git grep`.
+    """
     scanned = Scanned(rev)
-    blobs = git.read_blobs([git.blob_spec(rev, path) for path in paths], repo)
-    for path in paths:
+    if reuse is None:
+        fresh = git.grep_files(LeverNames(config).grep_patterns(), rev, [*c_pathspecs(config), "*.py"], repo)
+    else:
+        # Unchanged files parse the same on both sides; changed ones are few, so parse them all.
+        for path in [*reuse.cfiles, *reuse.pyfiles]:
+            if path not in changed:
+                _copy(reuse, scanned, path)
+        fresh = sorted(p for p in changed if p.endswith(".py") or is_c_source(p, config))
+    blobs = git.read_blobs([git.blob_spec(rev, path) for path in fresh], repo)
+    for path in fresh:
         data = blobs.get(git.blob_spec(rev, path))
         if data is None:
             continue
@@ -52,6 +63,13 @@ def scan_tree(repo: str, config: Config, rev: str | None) -> Scanned:
         elif is_c_source(path, config):
             scanned.cfiles[path] = cpp.scan(path, data)
     return scanned
+
+
+def _copy(source: Scanned, target: Scanned, path: str) -> None:
+    if path in source.pyfiles:
+        target.pyfiles[path] = source.pyfiles[path]
+    elif path in source.cfiles:
+        target.cfiles[path] = source.cfiles[path]
 
 
 def policy_of(config: Config) -> Policy:

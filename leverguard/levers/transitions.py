@@ -49,11 +49,11 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
     head_id = git.rev_parse(head, root) if head is not None else None
     with git.ObjectReader(root) as reader:
         sides = Sides(root, reader, base_id, head_id)
+        changed = hunks.changes(root, base_id, head_id)
         before_scan = scan_tree(root, config, base_id)
-        after_scan = scan_tree(root, config, head_id)
+        after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed))
         names = LeverNames(config)
         before, after = build_levers(before_scan, names), build_levers(after_scan, names)
-        changed = hunks.changes(root, base_id, head_id)
         # Classify only the levers the change touched: the WIN check costs a `git log -S` each.
         moved = {n: lever for n, lever in before.items() if _moved(lever, after.get(n), changed)}
         history = base_id if base_id != git.EMPTY_TREE else None
