@@ -117,3 +117,25 @@ def test_check_run_rerequested_triggers_only_for_our_check() -> None:
     assert events.classify("check_run", payload) == events.Trigger("a/b", 9, HEAD, "check_run.rerequested")
     assert events.classify("check_run", {**payload, "check_run": {**run, "name": "ci"}}) is None
     assert events.classify("check_run", {**payload, "action": "completed"}) is None
+
+
+def test_check_suite_rerequested_triggers_the_pr_of_the_suite() -> None:
+    suite = {"head_sha": HEAD, "pull_requests": [{"number": 5}]}
+    payload = {"action": "rerequested", "repository": {"full_name": "a/b"}, "check_suite": suite}
+    assert events.classify("check_suite", payload) == events.Trigger("a/b", 5, HEAD, "check_suite.rerequested")
+    assert events.classify("check_suite", {**payload, "check_suite": {**suite, "pull_requests": []}}) is None
+
+
+def test_missing_content_length_is_refused(server: LiveServer, settings: Settings) -> None:
+    import http.client
+
+    body = json.dumps(pull_payload("opened", 3, HEAD, "file:///x")).encode()
+    connection = http.client.HTTPConnection(server.url.removeprefix("http://"))
+    connection.putrequest("POST", "/webhook")
+    for name, value in (("X-GitHub-Event", "pull_request"), ("X-GitHub-Delivery", "chunked"),
+                        ("X-Hub-Signature-256", sign(body)), ("Transfer-Encoding", "chunked")):
+        connection.putheader(name, value)
+    connection.endheaders()
+    connection.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+    assert connection.getresponse().status == 411
+    assert stored(settings) == []

@@ -50,6 +50,11 @@ def classify(event: str, payload: Mapping[str, Any]) -> Trigger | None:
         pulls = run.get("pull_requests") or []
         if run.get("name") == CHECK_NAME and pulls:
             return Trigger(repo, int(pulls[0]["number"]), str(run["head_sha"]), "check_run.rerequested")
+    if event == "check_suite" and action == "rerequested":  # "Re-run all checks" goes to every app's suite
+        suite = payload.get("check_suite", {})
+        pulls = suite.get("pull_requests") or []
+        if pulls:
+            return Trigger(repo, int(pulls[0]["number"]), str(suite["head_sha"]), "check_suite.rerequested")
     return None
 
 
