@@ -27,6 +27,7 @@ def _story(repo: Repo, message: str) -> str:
     'kernel: restructure\n\nUndo "feat(prep): fused prep kernels (#221)" until the fix lands.',
     "kernel: restructure\n\nLeverguard-Revert-Ack: #221",
     "revert: the prep fusion\n\nReverts team/repo#221",
+    "revert: the prep fusion\n\nIt broke decode.\n\nRefs: SHA",
 ])
 def test_declarations_make_the_finding_informational(repo: Repo, message: str) -> None:
     _story(repo, message)
@@ -40,6 +41,7 @@ def test_declarations_make_the_finding_informational(repo: Repo, message: str) -
     "kernel: restructure (#224)\n\n* fused prep kernels (#221)\n* kernel cleanup",
     "kernel: restructure\n\nThis builds on SHA but reworks the kernel.",
     "kernel: restore the old kernel launch order\n\nRelated: #219",
+    "kernel: restructure\n\nRefs: SHA",
 ])
 def test_mentions_without_revert_wording_on_the_same_line_are_not_declarations(repo: Repo, message: str) -> None:
     _story(repo, message)
@@ -82,3 +84,13 @@ def test_ack_file_at_base_silences_a_reviewed_finding(repo: Repo) -> None:
     code, report = check(repo, "main..topic")
     finding = by_pr(report)[221]
     assert code == 0 and finding["declared"] is True and "reviewed with Bob" in finding["explanation"]
+
+
+def test_gitlab_merge_request_numbers(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "Merge branch 'fusion' into 'main'\n\nFuse prep\n\nSee merge request team/repo!57",
+         {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel", {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[57]["severity"] == "error"

@@ -17,6 +17,8 @@ SHA = re.compile(r"\b[0-9a-f]{7,40}\b")
 PR_REF = re.compile(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 PR_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
+GITLAB_BODY = re.compile(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
+REFS_TRAILER = re.compile(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 REVERT_SUBJECT = re.compile(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
 
 
@@ -60,6 +62,9 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
         prs |= found_prs
     for text in texts:
         shas.update(m.group(1).lower() for m in REVERTS_COMMIT.finditer(text))
+        if REVERT_SUBJECT.match(text.lstrip()):  # Conventional Commits: `revert: ...` + a `Refs: SHA` footer
+            for refs in REFS_TRAILER.finditer(text):
+                shas |= parse_refs(refs.group(1))[0]
         for trailer in ACK_TRAILER.finditer(text):
             found_shas, found_prs = parse_refs(trailer.group(1))
             shas |= found_shas
@@ -91,11 +96,12 @@ def parse_acks(text: str) -> Declarations:
 
 
 def pr_number(commit: Commit) -> int | None:
-    """The pull-request number in a subject: `Merge pull request #N ...` or a `(#N)` suffix."""
+    """The PR number: `Merge pull request #N ...`, a `(#N)` subject suffix, or GitLab's `See merge request g/p!N`."""
     match = PR_SUBJECT.search(commit.subject)
-    if match is None:
-        return None
-    return int(match.group(1) or match.group(2))
+    if match is not None:
+        return int(match.group(1) or match.group(2))
+    gitlab = GITLAB_BODY.search(commit.body)
+    return int(gitlab.group(1)) if gitlab else None
 
 
 def pr_title(commit: Commit) -> str:
