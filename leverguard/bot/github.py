@@ -29,9 +29,20 @@ class PullInfo:
         return f"{self.title}\n\n{self.body}".strip()
 
 
+class NoBlindPostRetry(GithubRetry):  # type: ignore[misc]
+    """PyGithub's retry, except a POST answered 5xx: GitHub may have applied it before the error
+    (a created comment or check run), and a check run cannot be deleted again. The job is retried
+    instead and finds what exists. Rate limits (403/429 with Retry-After) are still waited out."""
+
+    def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
+        if method.upper() == "POST" and status_code >= 500:
+            return False
+        return bool(super().is_retry(method, status_code, has_retry_after))
+
+
 def pacing(settings: Settings) -> dict[str, Any]:
     """PyGithub's throttle and retry, shared by App and installation clients."""
-    return {"base_url": settings.github_api_url.rstrip("/"), "retry": GithubRetry(),
+    return {"base_url": settings.github_api_url.rstrip("/"), "retry": NoBlindPostRetry(),
             "seconds_between_requests": settings.request_interval or None,
             "seconds_between_writes": settings.write_interval or None}
 
