@@ -156,3 +156,18 @@ def test_clean_history_adds_no_guard_sections(repo: Any, tmp_path: Path, standin
     workspace = checkout(repo, tmp_path, head)
     result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
     assert result.returncode == 0 and "informational" not in summary
+
+
+def test_github_failures_never_hide_the_verdict(repo: Any, tmp_path: Path, standin: Standin,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from github_standin import Fault
+
+    head = stale_pr(repo, story_221(repo))
+    workspace = checkout(repo, tmp_path, head)
+    standin.inject(Fault("POST", r"/issues/224/comments$", status=502))
+    result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
+    assert result.returncode == 1 and "HTTP 502" in result.stdout and "#221" in summary
+    standin.stop()  # GitHub unreachable
+    result, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
+    assert result.returncode == 1 and "cannot reach" in result.stdout
+    standin.start()

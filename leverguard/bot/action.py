@@ -90,6 +90,7 @@ def _comment(environ: Mapping[str, str], repository: str, number: int, result: v
         print("::warning::leverguard: no GITHUB_TOKEN, so no PR comment; the report is in the job summary")
         return
     from github import GithubException
+    from requests import RequestException
 
     from leverguard.bot.github import installation_repository
     from leverguard.bot.settings import load
@@ -100,7 +101,9 @@ def _comment(environ: Mapping[str, str], repository: str, number: int, result: v
     try:
         report.upsert_comment(repo, number, result, environ.get("LEVERGUARD_COMMENT_LOGIN") or ACTIONS_LOGIN)
     except GithubException as exc:
-        if exc.status not in (401, 403, 404):
-            raise
-        print(f"::warning::leverguard: the token cannot write PR comments (HTTP {exc.status}, a fork PR's read-only "
-              "token?); the report is in the job summary and the annotations")
+        why = ("a fork PR's read-only token?" if exc.status in (401, 403, 404) else "GitHub failed; re-run the job")
+        print(f"::warning::leverguard: the token cannot write PR comments (HTTP {exc.status}, {why}); "
+              "the report is in the job summary and the annotations")
+    except RequestException as exc:
+        print(f"::warning::leverguard: cannot reach {settings.github_api_url} ({type(exc).__name__}); "
+              "the report is in the job summary and the annotations")
