@@ -497,23 +497,54 @@ def config_values(keys: Sequence[str], cwd: str | None = None, pending: Pending 
 
 
 class Pending:
-    """A git process started now and collected later, so that hooks overlap git's start-up costs."""
+    """A git process started now and collected later, so that hooks overlap git's start-up costs.
+
+    Spawned with os.posix_spawnp, like `spawn_output`: the message hooks then never import
+    subprocess. The input is written whole before stdout is read: the commands used this way
+    (`interpret-trailers`, `rev-parse`, `config`) read all their input before writing anything.
+    """
 
     def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None) -> None:
-        import subprocess
-
         self.args, self.input = list(args), input
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        in_r, in_w = os.pipe() if input is not None else (os.open(os.devnull, os.O_RDONLY), -1)
+        actions = [(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2),
+                   (os.POSIX_SPAWN_CLOSE, out_r), (os.POSIX_SPAWN_CLOSE, err_r)]
+        actions += [(os.POSIX_SPAWN_CLOSE, in_w)] if in_w >= 0 else []
+        argv = ["git", *(["-C", cwd] if cwd else []), *args]
         try:
-            self.proc = subprocess.Popen(["git", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL)
+            self.pid = os.posix_spawnp("git", argv, os.environ, file_actions=actions)
         except FileNotFoundError as exc:
+            for fd in (out_r, err_r, in_w):
+                if fd >= 0:
+                    os.close(fd)
             raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
+        finally:
+            for fd in (in_r, out_w, err_w):
+                os.close(fd)
+        self.fds = (in_w, out_r, err_r)
 
     def result(self, ok_codes: Sequence[int] = (0,)) -> Result:
-        stdout, stderr = self.proc.communicate(self.input)
-        if self.proc.returncode not in ok_codes:
-            raise _error(self.args, stderr, self.proc.returncode)
-        return Result(self.proc.returncode, stdout, stderr)
+        in_w, out_r, err_r = self.fds
+        if in_w >= 0:
+            try:
+                _write_all(in_w, self.input)
+            except BrokenPipeError:
+                pass  # git stopped reading: its exit code and stderr say why
+            finally:
+                os.close(in_w)
+        stdout, stderr = _drain(out_r), _drain(err_r)
+        returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        if returncode not in ok_codes:
+            raise _error(self.args, stderr, returncode)
+        return Result(returncode, stdout, stderr)
+
+
+def _write_all(fd: int, data: bytes | None) -> None:
+    view = memoryview(data or b"")
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None) -> Pending:

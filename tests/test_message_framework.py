@@ -92,10 +92,10 @@ def test_the_hooks_import_nothing_heavy_on_a_commit_without_levers(repo: Repo, t
     msg.write_text(PLAIN, encoding="utf-8")
     cold, warm = imported(repo, "leverguard-commit-msg", str(msg))
     assert "leverguard.levers.quick" in cold and not cold & (HEAVY - {"leverguard.config", "tomllib"})
-    assert "leverguard.message.check" in warm and not warm & HEAVY, warm & HEAVY
+    assert "leverguard.message.check" in warm and not warm & (HEAVY | {"subprocess"}), warm & HEAVY
     msg.write_text("\n# Please enter the commit message\n", encoding="utf-8")
     _, template = imported(repo, "leverguard-template", str(msg), "")
-    assert "leverguard.message.run" in template and not template & HEAVY, template & HEAVY
+    assert "leverguard.message.run" in template and not template & (HEAVY | {"subprocess"}), template & HEAVY
 
 
 def test_the_lever_engine_runs_once_per_staged_state(repo: Repo, tmp_path: Path) -> None:

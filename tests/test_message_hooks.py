@@ -75,8 +75,8 @@ def test_each_lever_rule_refuses_a_real_commit(hooked: Repo) -> None:
         "pre-merge-gate: `Verification:` says 'not run', so `Pre-merge gate:` must name what has to run before "
         "merging",
         "lever-sections: missing section `ABI:`: the diff reverts MPK_DSV3_EXTRA_SCALE, hard-wires "
-        "MPK_DSV3_FUSED_ROPE, deletes MPK_DSV3_PROBE_ATTN (a diagnostic); add it above the trailers (write "
-        "`ABI: none` when nothing applies)",
+        "MPK_DSV3_FUSED_ROPE, deletes MPK_DSV3_PROBE_ATTN (a diagnostic); add it above the trailers (`none` answers "
+        "a section where nothing applies; leverguard template prints them pre-filled)",
     ]
     assert "leverguard check-msg: 5 errors in 1 message" in result.stdout
 
@@ -202,6 +202,9 @@ def test_a_partial_commit_is_checked_against_the_index_git_hands_the_hook(hooked
     stage_cleanup(hooked)
     hooked.git("reset", "-q")  # the cleanup is in the work tree only; `git commit PATH` stages it on the fly
     refused = git_commit(hooked, "--", "mpk", message=PLAIN)
-    assert refused.returncode == 1 and "lever-sections: missing section `Hard-wired:`" in refused.stdout
+    assert refused.returncode == 1
+    assert ("lever-sections: missing sections `Hard-wired:`, `Reverted:`, `Diagnostics removed:`, `ABI:`, "
+            "`Verification:`, `Pre-merge gate:`: the diff") in refused.stdout
+    assert "lever-coverage" not in refused.stdout  # one finding for the missing sections, not one per lever
     accepted = git_commit(hooked, "--", "mpk", message=GOOD_CLEANUP)
     assert accepted.returncode == 0, accepted.stdout

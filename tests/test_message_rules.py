@@ -98,8 +98,8 @@ def test_missing_and_empty_sections(repo: Repo) -> None:
                                                        "Verification: <what ran>")
     found = [(line, m) for rule, line, m in verdict(repo, raw) if rule == "lever-sections"]
     assert (14, "missing section `ABI:`: the diff hard-wires MPK_DSV3_FUSED_ROPE, reverts MPK_DSV3_EXTRA_SCALE, "
-            "deletes MPK_DSV3_PROBE_ATTN (a diagnostic); add it above the trailers (write `ABI: none` when nothing "
-            "applies)") in found
+            "deletes MPK_DSV3_PROBE_ATTN (a diagnostic); add it above the trailers (`none` answers a section where "
+            "nothing applies; leverguard template prints them pre-filled)") in found
     assert (11, "section `Verification:` is empty: answer it (write `none` when nothing applies)") in found
 
 
@@ -145,6 +145,14 @@ def test_coverage_missing_phantom_and_wrong_section(repo: Repo) -> None:
         (9, "MPK_DSV3_GHOST is listed under `Reverted:`, but the diff does not change it: remove it, or stage the "
             "change that does"),
     ]
+
+
+def test_coverage_leaves_a_missing_section_to_lever_sections(repo: Repo) -> None:
+    raw = GOOD.replace("Reverted:\n- EXTRA_SCALE\n", "")
+    assert [(r, m.split(":")[0]) for r, _, m in verdict(repo, raw)] == [("lever-sections", "missing section `Reverted")]
+    found = verdict(repo, raw, disable=["lever-sections"])
+    assert [m for _, _, m in found] == ["the diff reverts MPK_DSV3_EXTRA_SCALE, but the message does not list it "
+                                        "under `Reverted:`"]
 
 
 def test_coverage_reports_levers_the_diff_left_half_done(repo: Repo) -> None:

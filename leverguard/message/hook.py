@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence
 
 from leverguard.errors import LeverguardError, guarded
+
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+if TYPE_CHECKING:
+    from typing import Sequence
 
 COMMIT_MSG_USAGE = "usage: leverguard hook leverguard-commit-msg MSGFILE (git passes MSGFILE)"
 PREPARE_USAGE = "usage: leverguard hook leverguard-template MSGFILE [SOURCE [SHA]] (git passes them)"

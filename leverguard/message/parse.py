@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import NamedTuple
 
 from leverguard.errors import LeverguardError
+from leverguard.message.records import NamedTuple
 
 # git picks the first of these that starts no line when core.commentChar is `auto` (builtin/commit.c).
 AUTO_COMMENT_CANDIDATES = "#;@!$%^&|:"

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
 
 from leverguard.message import sections as sec
 from leverguard.message.model import Change, Context, Violation
+from leverguard.message.records import NamedTuple
 from leverguard.message.trailers import why_unseen
+
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+if TYPE_CHECKING:
+    from typing import Callable
 
 # The section a lever belongs in, by the lever engine's transition kind (issue #4).
 SECTION_OF = {"HARD-WIRED": "hard_wired", "REVERTED": "reverted", "DIAGNOSTIC-DELETED": "diagnostics",
@@ -58,14 +62,18 @@ def lever_sections(ctx: Context) -> list[Violation]:
     changing = [c for c in ctx.changes if c.kind in CHANGING]
     if not changing:
         return []
-    summary = _summary(changing)
     found = []
+    missing = [f"`{name}:`" for key, name in ctx.settings.sections.items() if not _has(ctx, key)]
+    if missing:
+        what = f"section {missing[0]}" if len(missing) == 1 else f"sections {', '.join(missing)}"
+        found.append(Violation(_end_line(ctx), f"missing {what}: the diff {_summary(changing)}; add "
+                               f"{'it' if len(missing) == 1 else 'them'} above the trailers (`none` answers a "
+                               "section where nothing applies; leverguard template prints them pre-filled)"))
     for key, name in ctx.settings.sections.items():
         places = [s for s in ctx.sections if s.key == key]
         if not places:
-            found.append(Violation(_end_line(ctx), f"missing section `{name}:`: the diff {summary}; add it above "
-                                   f"the trailers (write `{name}: none` when nothing applies)"))
-        elif len(places) > 1:
+            continue
+        if len(places) > 1:
             found.append(Violation(places[1].line, f"section `{name}:` appears twice (first on line "
                                    f"{places[0].line}): merge them"))
         elif not places[0].answered():
@@ -100,15 +108,15 @@ def lever_coverage(ctx: Context) -> list[Violation]:
     for change in (c for c in ctx.changes if c.kind in SECTION_OF):
         want = SECTION_OF[change.kind]
         places = listed.get(change.lever, [])
-        if not places:
+        if not places and (_has(ctx, want) or "lever-sections" in ctx.settings.disable):
             found.append(Violation(_section_line(ctx, want), f"the diff {_verb(change)}, but "
                                    f"the message does not list it under `{_name(ctx, want)}:`"))
     for lever, places in listed.items():
-        change = by_lever.get(lever)
+        done = by_lever.get(lever)
         for key, line in places:
-            if change is not None and SECTION_OF.get(change.kind) == key:
+            if done is not None and SECTION_OF.get(done.kind) == key:
                 continue
-            found.append(Violation(line, _misplaced(ctx, lever, key, change)))
+            found.append(Violation(line, _misplaced(ctx, lever, key, done)))
     return found
 
 
@@ -158,6 +166,11 @@ def _summary(changes: list[Change]) -> str:
 
 def _verb(change: Change) -> str:
     return VERB.get(change.kind, "leaves {} " + change.kind).format(change.lever)
+
+
+def _has(ctx: Context, key: str) -> bool:
+    """Is the section there? When it is not, lever-sections reports it (once, not once per lever)."""
+    return any(s.key == key for s in ctx.sections)
 
 
 def _name(ctx: Context, key: str) -> str:

@@ -7,10 +7,13 @@ stored with `marshal`, keyed by the identity of both configuration files (like `
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from leverguard.errors import ConfigError
 from leverguard.message import cache
+from leverguard.message.records import NamedTuple
+
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
 CO_AUTHOR_MODES = ("required", "validate")
@@ -47,8 +50,12 @@ def from_values(values: dict[str, Any], source: str | None) -> Settings:
                           f"and values non-empty names (got {', '.join(unknown) or 'an empty name'})")
     if fields["co_author"] not in CO_AUTHOR_MODES:
         raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
-    tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
-    return Settings(**tupled, source=where)
+    return Settings(
+        disable=tuple(fields["disable"]), co_author=fields["co_author"], co_authors=tuple(fields["co_authors"]),
+        sections=sections, not_run_words=tuple(fields["not_run_words"]),
+        lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
+        abi_files=tuple(fields["abi_files"]), source=where,
+    )
 
 
 def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:

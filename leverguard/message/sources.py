@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import NamedTuple
 
 from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.message import check as checker
 from leverguard.message import parse, settings as settings_module
 from leverguard.message.diffsource import lever_changes, staged_changes
+from leverguard.message.records import NamedTuple
 from leverguard.message.settings import Settings
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from leverguard.message.model import Change
 from leverguard.message.rules import CHANGING, SECTION_OF
 from leverguard.message.settings import Settings
 
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    AbiStatus = Sequence[tuple[str, int, Sequence[str]]]  # (path, changed lines, forbidden tokens) per ABI file
+
 DELTA_PLACEHOLDER = "<measured delta, e.g. 27.4 -> 24.9 us or -3.1%>"
 VERIFICATION_PROMPT = "<what ran and what it showed; write not run or blocked if a check could not run>"
 GATE_PROMPT = "<what must run before merging, or none>"
-AbiStatus = Sequence[tuple[str, int, Sequence[str]]]
 # The engine's kinds that need a word to the author, written as comment lines git strips.
 WARNINGS = {"WIN-BODY-MISSING": "its #if body is gone too: a win deleted by mistake? see leverguard levers diff",
             "PARTIAL": "only partly changed: finish it or leave it out; see leverguard levers diff"}

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from leverguard.message.parse import Line, Message
+from leverguard.message.records import NamedTuple
 
 # Keys that mark a paragraph as meant for trailers even when git refused it (lower case).
 TRAILER_KEYS = ("co-authored-by", "signed-off-by", "leverguard-skip", "reviewed-by", "leverguard-default-build")
