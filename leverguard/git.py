@@ -350,6 +350,29 @@ def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple
     return found
 
 
+def promisor_remote(cwd: str | None = None) -> str | None:
+    """The remote a partial (e.g. blobless) clone fetches missing objects from, or None."""
+    result = run(["config", "-z", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"], cwd,
+                 ok_codes=(0, 1))
+    for entry in split_z(result.stdout):
+        key, _, value = entry.decode("utf-8", "replace").partition("\n")
+        if key == "extensions.partialclone":
+            return value
+        if value.lower() in ("true", "1", "yes", "on"):
+            return key[len("remote."):-len(".promisor")]
+    return None
+
+
+def fetch_objects(oids: Sequence[str], remote: str, cwd: str | None = None) -> None:
+    """Fetch many objects of a partial clone in one round trip; git's lazy fetch asks one at a time."""
+    args = ["-c", "fetch.negotiationAlgorithm=noop", "fetch", remote, "--no-tags", "--no-write-fetch-head",
+            "--recurse-submodules=no", "--filter=blob:none", "--stdin"]
+    result = run(args, cwd, input="\n".join(oids).encode() + b"\n", ok_codes=range(256))
+    if result.returncode != 0:
+        raise GitError(f"this partial clone cannot fetch missing objects from {remote!r} "
+                       f"({_first_line(result.stderr)}): check that git fetch {remote} works")
+
+
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
     """Full commit ids of several revisions in one call; the first unknown one is named in the error."""
     if not any(rev.startswith("-") for rev in revs):

@@ -55,12 +55,27 @@ def test_shallow_window_is_noted(repo: Repo, tmp_path: Path) -> None:
     assert "shallow clone: only" in proc.stdout and "git fetch --unshallow" in proc.stdout
 
 
-def test_bare_blobless_clone_works_like_the_bot_cache(repo: Repo, tmp_path: Path) -> None:
-    build_224(repo)
+def _blobless(repo: Repo, tmp_path: Path) -> Path:
+    repo.git("config", "uploadpack.allowFilter", "true")
+    repo.git("config", "uploadpack.allowAnySHA1InWant", "true")
     clone = tmp_path / "cache.git"
     subprocess.run(["git", "clone", "-q", "--bare", "--filter=blob:none", f"file://{repo.path}", str(clone)], check=True)
+    assert Repo(clone).git("cat-file", "--batch-all-objects", "--batch-check").count(" blob ") == 0
+    return clone
+
+
+def test_bare_blobless_clone_works_like_the_bot_cache(repo: Repo, tmp_path: Path) -> None:
+    build_224(repo)
+    clone = _blobless(repo, tmp_path)
     code, report = check(Repo(clone), "main..carol")
-    assert code == 1 and by_pr(report)[221]["undone_paths"] == 18
+    assert code == 1 and by_pr(report)[221]["undone_paths"] == 18 and by_pr(report)[221]["undone_lines"] == 90
+
+
+def test_blobless_clone_with_its_remote_gone_is_an_error(repo: Repo, tmp_path: Path) -> None:
+    build_224(repo)
+    clone = _blobless(repo, tmp_path)
+    repo.path.rename(tmp_path / "gone")
+    assert "git fetch" in _error(clone, "main..carol")
 
 
 def test_binary_file_rollback(repo: Repo) -> None:

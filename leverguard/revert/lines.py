@@ -50,6 +50,7 @@ class LineCache:
     def __init__(self, reader: git.ObjectReader, repo: str, budget: int = 64 << 20) -> None:
         self._reader = reader
         self._repo = repo
+        self._promisor: str | None = None  # "" once known not to be a partial clone
         self._cache: OrderedDict[str, Text | None] = OrderedDict()
         self._budget = budget  # bytes of normalized text kept; least recently used goes first
         self._held = 0
@@ -88,8 +89,13 @@ class LineCache:
         wanted = list(dict.fromkeys(s.oid for s in states if s is not None and s.is_blob and s.oid not in self._cache))
         if len(wanted) < PREFETCH_MIN:
             return
-        for oid, found in git.read_objects(wanted, self._repo).items():
-            self._store(oid, _parse(found))
+        if self._promisor is None:
+            self._promisor = git.promisor_remote(self._repo) or ""
+        if self._promisor:  # a blobless clone (the bot's cache): one fetch instead of one per blob
+            git.fetch_objects(wanted, self._promisor, self._repo)
+        found = git.read_objects(wanted, self._repo)
+        for oid in wanted:
+            self._store(oid, _parse(_present(oid, found.get(oid))))
 
     def _store(self, oid: str, value: Text | None) -> None:
         self._cache[oid] = value
@@ -98,7 +104,15 @@ class LineCache:
             self._held -= _weight(self._cache.popitem(last=False)[1])
 
     def _load(self, oid: str) -> Text | None:
-        return _parse(self._reader.read(oid))
+        return _parse(_present(oid, self._reader.read(oid)))
+
+
+def _present(oid: str, found: tuple[str, bytes] | None) -> tuple[str, bytes]:
+    """A blob named by a tree must exist: a missing one is an error, never "no findings"."""
+    if found is None:
+        raise git.GitError(f"object {oid} is missing from the repository: fetch it (git fetch --refetch), "
+                           "or check the partial clone's promisor remote")
+    return found
 
 
 def _parse(found: tuple[str, bytes] | None) -> Text | None:

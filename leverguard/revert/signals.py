@@ -139,7 +139,7 @@ def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache
     touched = [(change, entries) for change, entries in touched if entries]
     if not touched:
         return [], None
-    cache.prefetch(_states(changes, touched))
+    cache.prefetch(_states([c for c in changes if line_level(c.path)], touched))
     hits: list[PathHit] = []
     pending: list[tuple[Change, list[tuple[int, Change]]]] = []
     for change, entries in touched:
