@@ -82,16 +82,15 @@ def _char_prefix(text: str, start: int) -> bool:
     return word is not None and word.group() in ("L", "u", "U", "u8")
 
 
+# A directive: `#` first on its line, backslash-continued lines included.
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\[ \t]*\n)*[^\n]*", re.MULTILINE)
+_CONTINUATION = re.compile(r"\\[ \t]*\n")
+
+
 def logical_lines(cleaned: str) -> Iterator[tuple[int, str]]:
     """(first line number, text) of each directive, backslash-continued lines joined."""
-    lines = cleaned.split("\n")
-    index = 0
-    while index < len(lines):
-        start = index
-        text = lines[index]
-        while text.rstrip(" \t").endswith("\\") and index + 1 < len(lines):
-            index += 1
-            text = text.rstrip(" \t")[:-1] + " " + lines[index]
-        if text.lstrip().startswith("#"):
-            yield start + 1, text
-        index += 1
+    line, pos = 1, 0
+    for match in _DIRECTIVE.finditer(cleaned):
+        line += cleaned.count("\n", pos, match.start())
+        pos = match.start()
+        yield line, _CONTINUATION.sub(" ", match.group())

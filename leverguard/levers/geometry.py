@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 from typing import Any, Callable, Mapping
 
@@ -20,8 +21,7 @@ def evaluate(text: str, geometry: Mapping[str, Any]) -> bool | None:
     comparisons, `and`/`or`/`not` and tuples are understood: nothing is ever executed.
     """
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-        value = _value(tree.body, geometry)
+        value = _value(_parse(text).body, geometry)
     except (SyntaxError, ValueError, RecursionError):
         return None
     return None if value is _UNKNOWN else bool(value)
@@ -30,12 +30,17 @@ def evaluate(text: str, geometry: Mapping[str, Any]) -> bool | None:
 def unknown_names(text: str, geometry: Mapping[str, Any]) -> list[str]:
     """The names a guard uses that the geometry does not configure (for the evidence line)."""
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
+        tree = _parse(text)
+    except (SyntaxError, ValueError, RecursionError):
         return []
     names = [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(tree)
              if isinstance(n, (ast.Name, ast.Attribute))]
     return sorted({n for n in names if n not in geometry and n not in ("True", "False", "None")})
+
+
+@functools.lru_cache(maxsize=1024)  # each guard is evaluated by several rules; trees are only read
+def _parse(text: str) -> ast.Expression:
+    return ast.parse(text.strip(), mode="eval")
 
 
 def _value(node: ast.AST, geometry: Mapping[str, Any]) -> Any:

@@ -89,7 +89,7 @@ class _Visitor(ast.NodeVisitor):
 
     def __init__(self, path: str, source: str) -> None:
         self.path = path
-        self.source = source
+        self.lines = [line.encode("utf-8", "surrogateescape") for line in source.split("\n")]
         self.conditions: list[tuple[ast.expr, bool]] = []  # (test, negated)
         self.tainted: dict[str, tuple[str, ...]] = {}  # name -> env vars its value came from
         self.assigned: dict[str, ast.expr] = {}  # tainted name -> the expression it was assigned
@@ -194,8 +194,20 @@ class _Visitor(ast.NodeVisitor):
             return [self._text(v, False) for v in test.values if not self.env_of(v)]
         return []
 
+    def _segment(self, node: ast.expr) -> str:
+        """The node's source text; ast.get_source_segment would re-split the whole file per call."""
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        start, end = node.col_offset, node.end_col_offset
+        if last >= len(self.lines) or end is None:
+            return ""
+        if first == last:
+            chunk = self.lines[first][start:end]
+        else:
+            chunk = b"\n".join([self.lines[first][start:], *self.lines[first + 1:last], self.lines[last][:end]])
+        return chunk.decode("utf-8", "replace")
+
     def _text(self, node: ast.expr, negated: bool) -> str:
-        text = ast.get_source_segment(self.source, node) or ast.unparse(node)
+        text = self._segment(node) or ast.unparse(node)
         return f"not ({text})" if negated else text
 
 

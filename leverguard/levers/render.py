@@ -76,9 +76,19 @@ def diff_markdown(doc: dict[str, Any]) -> str:
 
 
 def inventory_as(doc: dict[str, Any], fmt: str) -> str:
-    from leverguard.report import to_json
+    return {"json": compact_json, "markdown": inventory_markdown}.get(fmt, inventory_text)(doc)
 
-    return {"json": to_json, "markdown": inventory_markdown}.get(fmt, inventory_text)(doc)
+
+def compact_json(doc: dict[str, Any]) -> str:
+    """One JSON document per line of lever: the C encoder (no indent) keeps big inventories fast."""
+    import json
+
+    levers = doc.get("levers", [])
+    head = json.dumps({k: v for k, v in doc.items() if k != "levers"}, ensure_ascii=False)[:-1]
+    rows = ",\n  ".join(json.dumps(lever, ensure_ascii=False) for lever in levers)
+    if not levers or head == "{":
+        return json.dumps(doc, ensure_ascii=False)
+    return f'{head}, "levers": [\n  {rows}\n]}}'
 
 
 def diff_as(doc: dict[str, Any], fmt: str) -> str:
