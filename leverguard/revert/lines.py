@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from leverguard import git
+from leverguard.errors import GitError
 from leverguard.revert.model import State
 
 MAX_LINE_BLOB = 1 << 20  # blobs above 1 MiB: blob comparison only, no line-level work
@@ -110,7 +111,7 @@ class LineCache:
 def _present(oid: str, found: tuple[str, bytes] | None) -> tuple[str, bytes]:
     """A blob named by a tree must exist: a missing one is an error, never "no findings"."""
     if found is None:
-        raise git.GitError(f"object {oid} is missing from the repository: fetch it (git fetch --refetch), "
+        raise GitError(f"object {oid} is missing from the repository: fetch it (git fetch --refetch), "
                            "or check the partial clone's promisor remote")
     return found
 
