@@ -131,7 +131,8 @@ def test_each_lever_of_an_inline_list_needs_its_own_delta(repo: Repo) -> None:
     changes = [Change("MPK_A", "HARD-WIRED"), Change("MPK_B", "HARD-WIRED")]
     raw = GOOD.replace("Hard-wired:\n- MPK_DSV3_FUSED_ROPE: 27.4 -> 24.9 us\n", "Hard-wired: MPK_A (-3 us), MPK_B\n")
     raw = raw.replace("- EXTRA_SCALE", "none").replace("- MPK_DSV3_PROBE_ATTN", "none")
-    assert [(r, m.split(":")[0]) for r, _, m in verdict(repo, raw, changes)] == [("lever-delta", "MPK_B has no measured delta")]
+    found = [(r, m.split(":")[0]) for r, _, m in verdict(repo, raw, changes)]
+    assert found == [("lever-delta", "MPK_B has no measured delta")]
 
 
 def test_coverage_missing_phantom_and_wrong_section(repo: Repo) -> None:
@@ -180,7 +181,8 @@ def test_pre_merge_gate(repo: Repo, verification: str, gate: str, fails: bool) -
     found = [m for rule, _, m in verdict(repo, raw) if rule == "pre-merge-gate"]
     assert bool(found) is fails
     if fails and verification.startswith("not run"):
-        assert found == ["`Verification:` says 'not run', so `Pre-merge gate:` must name what has to run before merging"]
+        assert found == ["`Verification:` says 'not run', so `Pre-merge gate:` must name what has to run before "
+                         "merging"]
 
 
 def test_special_commits_get_only_the_trailer_rules(repo: Repo) -> None:

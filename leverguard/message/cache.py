@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py
 if TYPE_CHECKING:
     from typing import Any
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 CONFIG_FILES = (".leverguard.toml", "pyproject.toml")
 
 

@@ -7,14 +7,7 @@ import os
 from leverguard import git
 from leverguard.message import cache
 from leverguard.message.model import Change
-from leverguard.message.records import NamedTuple
 from leverguard.message.settings import Settings
-
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
-if TYPE_CHECKING:
-    from typing import Any, Mapping
-
-    from leverguard.config import Config
 
 # The hooks of one `git commit` (prepare-commit-msg, then commit-msg) see the same index within
 # seconds: the first computes the lever changes, the next reads them. The age limit bounds what
@@ -23,32 +16,29 @@ STAGED_CACHE = "staged-lever-changes.marshal"
 STAGED_MAX_AGE = 120.0
 
 
-class _ConfigView(NamedTuple):
-    """The two keys `mentions_levers` reads, without importing the config module (TOML, dataclasses)."""
-
-    values: Mapping[str, Any]
-
-    def get(self, dotted: str) -> Any:
-        return self.values[dotted]
-
-
 def lever_changes(root: str, settings: Settings, base: str, head: str | None) -> tuple[Change, ...]:
     """What BASE..HEAD (HEAD None: the index) does to each lever, as plain data for the rules.
 
-    A commit that touches no lever-like token never imports the lever engine: the cheap
-    `mentions_levers` look (one `git diff -G`) comes first, the commit-msg hook's budget (issue #5).
+    A change that adds or removes no lever-like line never imports the lever engine. The test is
+    `levers.quick.mentions_levers`'s own: its regex (cached in the settings), one `git diff -G`;
+    spawned here without `subprocess` and `typing`, which would cost the hook a third of its budget.
     """
-    from leverguard.levers.quick import mentions_levers
-
-    view = _ConfigView({"levers.lever_patterns": list(settings.lever_patterns)})
-    config_view: Config = view  # type: ignore[assignment]  # duck-typed: only .get is used
-    if not mentions_levers(root, config_view, base, head):
+    regex = settings.lever_regex or _regex(settings)
+    args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", f"-G{regex}", base,
+            *([head] if head is not None else ["--cached"])]
+    if not git.start(args, root).result().stdout:
         return ()
     from leverguard import config
     from leverguard.levers.transitions import compute_diff
 
     diff = compute_diff(root, config.load(root), base, head)
     return tuple(Change(t.lever, t.kind, tuple(t.evidence)) for t in diff.transitions)
+
+
+def _regex(settings: Settings) -> str:
+    from leverguard.levers.quick import lever_regex
+
+    return lever_regex(list(settings.lever_patterns))
 
 
 def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None,

@@ -49,7 +49,8 @@ def co_author(ctx: Context) -> list[Violation]:
             found.append(Violation(line.number, "git does not see this Co-Authored-By trailer: "
                                    + why_unseen(ctx.message, line.number, ctx.separators)))
         elif key.lower() != CO_AUTHOR and re.sub("[^a-z]", "", key.lower()) in CO_AUTHOR_LOOKALIKES:
-            found.append(Violation(line.number, f"{key!r} is not a co-author trailer: write Co-Authored-By: Name <email>"))
+            found.append(Violation(line.number, f"{key!r} is not a co-author trailer: write "
+                                   "Co-Authored-By: Name <email>"))
     if ctx.settings.co_author == "required" and not ctx.trailers.named(CO_AUTHOR) and not found:
         hint = ctx.settings.co_authors[0] if ctx.settings.co_authors else "Name <email>"
         found.append(Violation(_end_line(ctx), "no Co-Authored-By trailer: end the message with a blank line and "

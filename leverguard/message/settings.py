@@ -36,6 +36,7 @@ class Settings(NamedTuple):
     lever_prefixes: tuple[str, ...] = ()
     lever_patterns: tuple[str, ...] = ()
     abi_files: tuple[str, ...] = ()
+    lever_regex: str = ""  # lever_patterns as one extended regex for `git diff -G` (levers.quick.lever_regex)
     source: str = ".leverguard.toml"  # where a user would change them
 
 
@@ -54,7 +55,7 @@ def from_values(values: dict[str, Any], source: str | None) -> Settings:
         disable=tuple(fields["disable"]), co_author=fields["co_author"], co_authors=tuple(fields["co_authors"]),
         sections=sections, not_run_words=tuple(fields["not_run_words"]),
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
-        abi_files=tuple(fields["abi_files"]), source=where,
+        abi_files=tuple(fields["abi_files"]), lever_regex=str(values.get("lever_regex", "")), source=where,
     )
 
 
@@ -64,8 +65,11 @@ def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
 
     cfg = config.load(root)
     values = {key: cfg.get(key) for key in KEYS.values()}
+    from leverguard.levers.quick import lever_regex
+
     defaults = config.defaults().get("message.sections")
     values["message.sections"] = {**defaults, **values["message.sections"]}
+    values["lever_regex"] = lever_regex(list(values["levers.lever_patterns"]))
     return values, cfg.source
 
 

@@ -61,7 +61,8 @@ def abi_line(abi: AbiStatus | None) -> str:
     """The ABI answer from the configured ABI files' status against the base."""
     if abi is None:
         return "<unchanged, or what changed and why (no abi_files configured)>"
-    changed = [f"{path} ({'binary change' if lines < 0 else f'{lines} lines changed'})" for path, lines, _ in abi if lines]
+    changed = [f"{path} ({'binary change' if lines < 0 else f'{lines} lines changed'})"
+               for path, lines, _ in abi if lines]
     forbidden = [f"{token} in {path}" for path, _, tokens in abi for token in tokens]
     if not changed and not forbidden:
         return f"unchanged ({', '.join(path for path, _, _ in abi)})"
