@@ -200,19 +200,18 @@ def part_two(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Re
         assert done.returncode == 1, f"check-revert should find the revert: exit {done.returncode} {done.stderr[-300:]}"
     e2e, check, fetch = statistics.median(totals), statistics.median(alone), statistics.median(fetches)
     print(f"typical PR (18-file stale revert), median of {args.repeat}: delivery -> comment {e2e * 1000:.0f} ms; "
-          f"`leverguard check-revert` alone {check * 1000:.0f} ms; cold blobless fetch + blob prefetch "
+          f"`leverguard check-revert` alone {check * 1000:.0f} ms; cold blobless fetch "
           f"{fetch * 1000:.0f} ms; ratio e2e / (check-revert + fetch) = {e2e / (check + fetch):.2f} "
           f"(target <= 1.5); e2e / check-revert = {e2e / check:.2f}")
 
 
 def time_fetch(url: str, number: int, env: dict[str, str]) -> float:
-    """A cold fetch into a fresh cache plus the blob prefetch: the floor the bot adds to the check."""
+    """A cold fetch into a fresh cache: the floor the bot adds to the check."""
     from leverguard.bot import fetch
 
     with tempfile.TemporaryDirectory() as cache:
         start = time.perf_counter()
-        got = fetch.fetch_pull(cache, url, "main", number, {**env, **fetch.auth_env(None)})
-        fetch.prefetch_blobs(got, 150, {**env, **fetch.auth_env(None)})
+        fetch.fetch_pull(cache, url, "main", number, {**env, **fetch.auth_env(None)})
         return time.perf_counter() - start
 
 

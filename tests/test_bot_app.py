@@ -139,3 +139,12 @@ def test_missing_content_length_is_refused(server: LiveServer, settings: Setting
     connection.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
     assert connection.getresponse().status == 411
     assert stored(settings) == []
+
+
+def test_nothing_runs_at_import(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = "import leverguard.bot.app, leverguard.bot.worker, leverguard.bot.serve, leverguard.bot.action"
+    subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
+    assert list(tmp_path.iterdir()) == []  # no database, no cache, no socket

@@ -73,26 +73,3 @@ def fetch_pull(cache_dir: str, clone_url: str, base_ref: str, pr: int, environ: 
         head = git.rev_parse(f"refs/pull/{pr}/head", path)
     return Fetched(path, base, head)
 
-
-def prefetch_blobs(fetched: Fetched, window: int, environ: Mapping[str, str]) -> int:
-    """Fetch, in one round trip, the blobs the check reads; the number fetched.
-
-    A blobless cache fetches each missing blob lazily, one `git fetch` per object (about 25 ms
-    each); the check reads the versions of the PR's paths in the PR's commits and in BASE's
-    candidate window, so those are asked for up front, exactly as git's own lazy fetch asks.
-    """
-    path, env = fetched.path, {**environ, "GIT_LITERAL_PATHSPECS": "1"}
-    merge_base = git.output(["merge-base", fetched.base_sha, fetched.head_sha], path)
-    names = git.split_z(git.run(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", merge_base,
-                                 fetched.head_sha], path).stdout)
-    missing: set[str] = set()
-    for start in range(0, len(names), 500):  # bounded command lines for huge PRs
-        chunk = [git.fsdecode(name) for name in names[start:start + 500]]
-        for revs in (["--first-parent", "-n", str(window + 1), fetched.base_sha], [f"{merge_base}..{fetched.head_sha}"]):
-            listed = git.output(["rev-list", "--objects", "--missing=print", *revs, "--", *chunk], path, env=env)
-            missing.update(line[1:].split(" ", 1)[0] for line in listed.splitlines() if line.startswith("?"))
-    if missing:
-        git.run(["-c", "fetch.negotiationAlgorithm=noop", "-c", f"core.hooksPath={os.devnull}", "fetch", "-q",
-                 "origin", "--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none",
-                 "--stdin"], path, input="".join(f"{oid}\n" for oid in sorted(missing)).encode(), env=env)
-    return len(missing)

@@ -74,9 +74,8 @@ class Processor:
                                {**self.environ, **auth})
         if got.head_sha != target.head_sha:
             return Outcome("superseded", f"fetched head {got.head_sha[:12]} is not the payload's {target.head_sha[:12]}")
-        with environment(auth):  # the engine's git calls fetch any blob still missing lazily
+        with environment(auth):  # the engine's git calls fetch the blobs they read from the promisor remote
             config = verdict.config_at(got.path, got.base_sha)
-            fetch.prefetch_blobs(got, int(config.get("revert.window")), {**self.environ, **auth})
             result = verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number,
                                       pr_text=pull.text, labels=pull.labels, config=config)
         if self.queue.newer_exists(job):
