@@ -241,3 +241,16 @@ def test_helper_deleted_with_its_branch_is_no_orphan(repo: Repo) -> None:
     assert ("ORPHANED-FUNCTION", "probe_dump") in finding_kinds(doc)
     (orphan,) = [f for f in doc["findings"] if f["kind"] == "ORPHANED-FUNCTION"]
     assert (orphan["path"], orphan["line"]) == ("mpk/kernels/probe.cuh", 1)
+
+
+def test_partial_when_some_gate_sites_are_left(repo: Repo) -> None:
+    mpk_repo(repo)
+    repo.write("mpk/kernels/rope_bwd.cu", "#ifdef MPK_DSV3_FUSED_ROPE\n  fused_rope_bwd(q);\n#endif\n")
+    repo.commit("FUSED_ROPE backward")
+    edit(repo, "mpk/kernels/rope.cuh", ROPE_GATED, "  fused_rope_rotate(q, rope_angle(pos));  // one pass over q\n")
+    repo.commit("Hard-wire the forward only")
+    code, doc = diff(repo, "HEAD~1..HEAD")
+    assert code == 1 and kinds(doc) == {"MPK_DSV3_FUSED_ROPE": "PARTIAL"}
+    assert doc["transitions"][0]["evidence"] == ["1 of 2 gate sites removed; still gated at mpk/kernels/rope_bwd.cu:1"]
+    markdown = run_leverguard("levers", "diff", "HEAD~1..HEAD", "--format", "markdown", cwd=repo.path)
+    assert "| `MPK_DSV3_FUSED_ROPE` | PARTIAL | WIN |" in markdown.stdout

@@ -153,3 +153,19 @@ def test_pathological_conditions_do_not_crash() -> None:
     assert cppexpr.evaluate(cppexpr.parse("1 << 100000000"), {}) is None
     deep_py = b"x = " + b"-" * 100000 + b"1\n"
     assert pyscan.scan("deep.py", deep_py).warnings
+
+
+def test_function_definitions_calls_and_mentions() -> None:
+    from leverguard.levers import cfuncs, ctext
+
+    text = ctext.clean(
+        "static inline int helper(int a) { return a; }\n"
+        "__global__ void\nwide_kernel(float* x) { x[0] = helper(1); }\n"
+        "void host(float* x) {\n  wide_kernel<<<1, 32>>>(x);  // helper(2) in a comment\n"
+        "  int y = 2 * helper(3);\n}\n"
+        "void proto(int);\n#define CALL(x) helper(x)\n#if defined(helper)\n#endif\n")
+    assert [(f.name, f.line, f.qualifiers) for f in cfuncs.definitions(text)] == [
+        ("helper", 1, "static inline"), ("wide_kernel", 3, "__global__")]
+    assert cfuncs.calls(text) == [("helper", 3), ("wide_kernel", 5), ("helper", 6), ("helper", 9)]
+    assert cfuncs.mentions(text, "helper") == [3, 6, 9]
+    assert cfuncs.mentions(text, "proto") == [] and cfuncs.mentions(text, "host") == []
