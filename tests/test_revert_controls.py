@@ -125,3 +125,14 @@ def test_conflicting_branch_cannot_undo_main_commits_it_never_had(repo: Repo) ->
     code, report = check(repo, "main..topic", "--strict")
     assert report["approximate"] is True
     assert code == 0 and report["findings"] == []
+
+
+def test_restoring_what_a_silent_revert_lost_is_not_a_revert(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(4)}
+    land(repo, "feat: fused prep (#221)", dict(new))
+    land(repo, "kernel: restructure (#224)", {**{p: old[p] for p in new}, "kernel.c": "int k;\n"}, author=CAROL)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix: bring the prep fusion back", dict(new), author=BOB)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []

@@ -72,7 +72,10 @@ def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
     land(repo, "feat: feature (#301)", {"src/mod1.py": new})
     land(repo, 'Revert "feat: feature (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "feat: feature, fixed", {"src/mod1.py": new}, author=CAROL)
+    land(repo, "feat: feature, exactly as before", {"src/mod1.py": new}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []  # the revert's own rollback, undone: a re-land
+    land(repo, "feat: feature, fixed", {"src/mod1.py": new + "fixed_value = compute_fix(1)\n"}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     finding = by_pr(report)[302]
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]

@@ -38,12 +38,18 @@ class HeadLines:
     all_added: Counter[bytes]
 
 
-def exact_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], cache: LineCache) -> list[PathHit]:
-    """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate."""
+def exact_hits(path: bytes, head: Change, entries: list[tuple[int, Change]],
+               cache: LineCache) -> list[PathHit] | None:
+    """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
+
+    None when the candidate had itself rolled the path back: HEAD re-lands older work there.
+    """
     target = head.new
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
+        if any(older.old == change.new for _, older in entries[k + 1:]):
+            return None
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in entries[:k]]
@@ -144,6 +150,8 @@ def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache
     pending: list[tuple[Change, list[tuple[int, Change]]]] = []
     for change, entries in touched:
         exact = exact_hits(change.path, change, entries, cache)
+        if exact is None:
+            continue
         hits += exact
         if not exact and change.old is not None and change.new is not None and line_level(change.path):
             pending.append((change, entries))
