@@ -124,3 +124,13 @@ def test_inbox_text_and_redeliver(world: World) -> None:
     assert run_leverguard("bot", "redeliver", "r-1", cwd=world.tmp, env=world.env).stdout == "queued r-1\n"
     missing = run_leverguard("bot", "redeliver", "nope", cwd=world.tmp, env=world.env)
     assert missing.returncode == 2 and "bot inbox" in missing.stderr
+
+
+def test_worker_stops_cleanly_on_sigterm(world: World) -> None:
+    worker = subprocess.Popen([sys.executable, "-m", "leverguard", "bot", "worker"], cwd=world.tmp,
+                              env={**os.environ, **world.env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for(lambda: Path(world.settings.db).exists())
+    time.sleep(0.3)
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=10) == 0
+    assert worker.stderr is not None and b"Traceback" not in worker.stderr.read()

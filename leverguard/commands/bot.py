@@ -45,16 +45,15 @@ def serve(settings_file: str | None, bind: str | None) -> None:
 def worker(settings_file: str | None, once: bool) -> None:
     """Claim inbox jobs, check each PR, and report (comment + check run)."""
     from leverguard.bot import github, worker as work
-    from leverguard.bot.inbox import Inbox
     from leverguard.bot.settings import load, require_app
 
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # finish the current job, then exit 0
     settings = load(os.environ, settings_file)
     require_app(settings)
     inbox = _inbox(settings)
     me = work.worker_id()
     inbox.release_orphans(me.rpartition(":")[0], work.pid_alive)  # a crashed predecessor's job runs at once
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     processor = work.Processor(settings, github.AppClient(settings), inbox, os.environ)
     work.run(inbox, processor, worker=me, lease_seconds=settings.lease_seconds, poll_seconds=settings.poll_seconds,
              once=once, stop=stop, log=lambda line: print(f"leverguard bot: {line}", file=sys.stderr, flush=True))
