@@ -16,13 +16,22 @@ def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
     """`levers`: the inventory at REV (None: the index) in the chosen format; exit 0."""
     from leverguard.levers import inventory, render
 
-    from leverguard.errors import LeverguardError
-
     root, config = _setup(repo)
-    if rev == "HEAD" and not git.has_commits(root):
-        raise LeverguardError("the repository has no commit yet: inventory the staged files with --rev index")
-    doc = inventory.to_dict(inventory.inventory(root, config, rev))
+    doc = inventory.to_dict(inventory.inventory_at(root, config, _commit(root, rev)))
     return render.inventory_as(doc, fmt), EXIT_CLEAN
+
+
+def _commit(root: str, rev: str | None) -> str | None:
+    from leverguard.errors import GitError, LeverguardError
+
+    if rev is None:
+        return None
+    try:
+        return git.rev_parse(rev, root)
+    except GitError:
+        if rev == "HEAD" and not git.has_commits(root):
+            raise LeverguardError("the repository has no commit yet: inventory the staged files with --rev index") from None
+        raise
 
 
 def parse_range(root: str, spec: str | None) -> tuple[str, str | None]:

@@ -81,7 +81,11 @@ def policy_of(config: Config) -> Policy:
 def inventory(repo: str, config: Config, rev: str | None) -> Inventory:
     """Levers at REV (None: the index), each classified with its evidence."""
     root = git.toplevel(repo)
-    commit = git.rev_parse(rev, root) if rev is not None else None
+    return inventory_at(root, config, git.rev_parse(rev, root) if rev is not None else None)
+
+
+def inventory_at(root: str, config: Config, commit: str | None) -> Inventory:
+    """`inventory` for a resolved commit id (None: the index) at the top of the working tree."""
     return classify_scanned(root, config, scan_tree(root, config, commit), history_rev=commit or _head(root))
 
 
