@@ -208,3 +208,16 @@ def test_a_partial_commit_is_checked_against_the_index_git_hands_the_hook(hooked
     assert "lever-coverage" not in refused.stdout  # one finding for the missing sections, not one per lever
     accepted = git_commit(hooked, "--", "mpk", message=GOOD_CLEANUP)
     assert accepted.returncode == 0, accepted.stdout
+
+
+def test_an_amend_is_checked_against_the_whole_amended_commit(hooked: Repo) -> None:
+    stage_cleanup(hooked)
+    assert git_commit(hooked, message=GOOD_CLEANUP).returncode == 0
+    # The index now equals HEAD; only prepare-commit-msg learns that HEAD is being replaced.
+    fixed = GOOD_CLEANUP.replace("3 runs", "5 runs")
+    amended = git_commit(hooked, "--amend", message=fixed)
+    assert amended.returncode == 0, amended.stdout
+    assert "5 runs" in last_message(hooked)
+    phantom = git_commit(hooked, "--amend", message=fixed.replace("- EXTRA_SCALE\n", "- EXTRA_SCALE\n- MPK_DSV3_X\n"))
+    assert phantom.returncode == 1 and "MPK_DSV3_X is listed under `Reverted:`, but the diff does not change it" \
+        in phantom.stdout

@@ -42,19 +42,21 @@ def _regex(settings: Settings) -> str:
 
 
 def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None,
-                   index_file: str | None = None) -> tuple[Change, ...]:
-    """`lever_changes` of the index against HEAD (or the empty tree), computed once per index state.
+                   index_file: str | None = None, base: str | None = None) -> tuple[Change, ...]:
+    """`lever_changes` of the index against `base` (default HEAD, or the empty tree), once per index state.
 
     `index_file` is the index git hands its hooks (GIT_INDEX_FILE: a temporary one for
-    `git commit PATH`); the key is its identity, HEAD and both configuration files'.
+    `git commit PATH`); `base` is HEAD's parent for an amend. The key is the index's identity,
+    HEAD, the base and both configuration files'.
     """
     index = os.path.join(root, index_file) if index_file else os.path.join(git_dir, "index")
-    key = (cache.config_identity(root), head, cache.file_identity(os.path.abspath(index)))
+    base = base or head or git.EMPTY_TREE
+    key = (cache.config_identity(root), head, base, cache.file_identity(os.path.abspath(index)))
     cache_path = cache.path(git_dir, STAGED_CACHE)
     cached = cache.read(cache_path, key, STAGED_MAX_AGE)
     if isinstance(cached, tuple):
         return tuple(Change(lever, kind, tuple(evidence)) for lever, kind, evidence in cached)
-    changes = lever_changes(root, settings, head or git.EMPTY_TREE, None)
+    changes = lever_changes(root, settings, base, None)
     cache.write(cache_path, key, tuple((c.lever, c.kind, c.evidence) for c in changes))
     return changes
 

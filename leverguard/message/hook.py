@@ -22,7 +22,8 @@ def _commit_msg(argv: Sequence[str]) -> int:
 
     # git sets GIT_EDITOR=: for the hook when no editor ran (builtin/commit.c, run_commit_hook).
     edited = os.environ.get("GIT_EDITOR") != ":"
-    text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file())
+    text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file(),
+                               amend=_amending())
     if text:
         print(text)
     return code
@@ -35,7 +36,32 @@ def _prepare(argv: Sequence[str]) -> int:
     source = argv[1] if len(argv) > 1 else os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
     from leverguard.message import run
 
-    return run.prepare_commit_msg(".", argv[0], source, _index_file())
+    sha = argv[2] if len(argv) > 2 else os.environ.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
+    amend = (source, sha) == ("commit", "HEAD") or _amending()
+    return run.prepare_commit_msg(".", argv[0], source, _index_file(), amend)
+
+
+def _amending(levels: int = 6) -> bool:
+    """Does the `git commit` that runs this hook amend HEAD? Its diff then starts at HEAD's parent.
+
+    git tells hooks only through prepare-commit-msg's SOURCE/SHA, and not at all with `-m`/`-F`;
+    the nearest git ancestor's command line tells (Linux /proc; elsewhere: not an amend).
+    """
+    pid = os.getppid()
+    for _ in range(levels):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if os.path.basename(argv[0]) == b"git":
+            return b"--amend" in argv
+        if ppid <= 1:
+            return False
+        pid = ppid
+    return False
 
 
 def _index_file() -> str | None:

@@ -12,7 +12,7 @@ OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 
 
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
-              edited: bool = True, index_file: str | None = None) -> tuple[str, int]:
+              edited: bool = True, index_file: str | None = None, amend: bool = False) -> tuple[str, int]:
     """`check-msg`: one message file against the staged diff, or every commit of a range."""
     if (msgfile is None) == (range_ is None):
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
@@ -22,7 +22,7 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
         outcomes = sources.check_range(info, range_)
     else:
         assert msgfile is not None
-        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file)]
+        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file, amend=amend)]
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
     if fmt == "json":
         return render.to_json(outcomes), code
@@ -52,11 +52,13 @@ def _build(info: sources.RepoInfo, range_: str | None, comment: str, index_file:
     return template.build(changes, abi, info.settings, comment=comment, marker=template.list_marker(comment))
 
 
-def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None) -> int:
+def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None,
+                       amend: bool = False) -> int:
     """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote.
 
     A message someone wrote still gets its lever changes computed (except a merge, which only
-    the trailer rules check): the commit-msg hook that follows reads them from the cache.
+    the trailer rules check): the commit-msg hook that follows reads them from the cache. An
+    amend's diff starts at HEAD's parent.
     """
     if source == "merge":
         return EXIT_CLEAN
@@ -64,7 +66,8 @@ def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | N
     if source in OWNED_SOURCES:
         from leverguard.message.diffsource import staged_changes
 
-        staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+        base = sources.parent_of_head(info) if amend else None
+        staged_changes(info.root, info.git_dir, info.settings, info.head, index_file, base)
         return EXIT_CLEAN
     raw = sources.read_file(msgfile)
     lines, _ = parse.decode(raw, info.cleanup.encoding)

@@ -53,10 +53,18 @@ def staged_base(info: RepoInfo) -> str:
     return "HEAD" if info.head is not None else git.EMPTY_TREE
 
 
-def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: str | None = None) -> checker.Outcome:
+def parent_of_head(info: RepoInfo) -> str:
+    """HEAD's first parent, or the empty tree for a root commit (what an amend replaces HEAD on)."""
+    found = git.start(["rev-parse", "-q", "--verify", "HEAD^{commit}^"], info.root).result(ok_codes=(0, 1))
+    return found.stdout.decode().strip() or git.EMPTY_TREE
+
+
+def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: str | None = None,
+               amend: bool = False) -> checker.Outcome:
     """The message file of the commit being made, against the staged diff (the commit-msg hook).
 
-    `edited` False means git ran no editor (-m, -F): its default cleanup then keeps `#` lines.
+    `edited` False means git ran no editor (-m, -F): its default cleanup then keeps `#` lines;
+    `amend` that HEAD is being replaced, so the diff starts at its parent.
     """
     cleanup = info.cleanup if edited else info.cleanup.without_editor()
     message = parse.parse(read_file(path), cleanup)
@@ -66,7 +74,8 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: st
     pending = git.start(git.TRAILERS_ARGS, info.root, input=encoded)  # runs while the diff is read
     merging = os.path.exists(os.path.join(info.git_dir, "MERGE_HEAD"))
     special = parse.special_kind(message, merging)
-    changes = () if special else staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+    base = parent_of_head(info) if amend and info.head else None
+    changes = () if special else staged_changes(info.root, info.git_dir, info.settings, info.head, index_file, base)
     trailers = git.parse_trailers(encoded, info.root, pending)
     return checker.check(message, trailers, changes, info.settings, path=path, special=special,
                          separators=info.separators)
