@@ -136,3 +136,14 @@ def test_restoring_what_a_silent_revert_lost_is_not_a_revert(repo: Repo) -> None
     land(repo, "fix: bring the prep fusion back", dict(new), author=BOB)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_bringing_back_lines_a_silent_revert_removed_is_not_a_revert(repo: Repo) -> None:
+    old = seed(repo)
+    tests = old["src/mod1.py"] + body("tests", 12)
+    land(repo, "test: many tests (#221)", {"src/mod1.py": tests})
+    land(repo, "kernel: restructure (#224)", {"src/mod1.py": "# kernel v2\n" + old["src/mod1.py"]}, author=CAROL)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "test: restore the lost tests", {"src/mod1.py": "# kernel v2\n" + tests + "check_restored = 1\n"}, author=BOB)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []

@@ -76,7 +76,8 @@ def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []  # the revert's own rollback, undone: a re-land
     land(repo, "feat: feature, fixed", {"src/mod1.py": new + "fixed_value = compute_fix(1)\n"}, author=CAROL)
-    code, report = check(repo, "main..topic", "--strict")
+    assert check(repo, "main..topic", "--strict")[1]["findings"] == []  # #301's lines come back: a re-land
+    code, report = check(repo, "main..topic", "--strict", window=1)  # #301 outside the window
     finding = by_pr(report)[302]
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
 

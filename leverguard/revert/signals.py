@@ -113,14 +113,17 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
     if changed == 0:
         return []
     explained: Counter[bytes] = Counter()
+    older_added: Counter[bytes] = Counter()
     scored = []
-    for position, change in entries:
+    for position, change in reversed(entries):  # oldest first, to know what older commits added
         found = cache.delta(change.old, change.new)
         if found is None or cache.cosmetic(change.old, change.new):
             continue
         c_added, c_deleted = found
-        undone = (c_added & net_deleted) + (c_deleted & net_added)
-        explained |= undone
+        # lines the candidate removed that an older window commit had added come back as a re-land
+        undone = (c_added & net_deleted) + ((c_deleted - older_added) & net_added)
+        explained |= undone | (c_deleted & older_added & net_added)
+        older_added |= c_added
         scored.append((position, size(undone), size(c_added) + size(c_deleted)))
     if size(explained) < EXPLAINED_SHARE * changed:  # a rewrite, not a revert: the guard of REVERTS.md
         return []
