@@ -401,6 +401,37 @@ def grep_files(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str
     return [fsdecode(name)[len(prefix):] for name in split_z(result.stdout)]
 
 
+
+def grep_files_stream(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str],
+                      cwd: str | None = None) -> Iterator[str]:
+    """`grep_files`, yielding each path as git prints it so the caller can read and parse meanwhile."""
+    args = ["grep", "-z", "-l", "-I", "-E", "--no-color"]
+    for pattern in patterns:
+        args += ["-e", pattern]
+    args += [*_tree_args(rev), "--", *pathspecs]
+    import subprocess
+
+    proc = subprocess.Popen(["git", *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    prefix = len(f"{rev}:") if rev is not None else 0
+    pending, fd = b"", proc.stdout.fileno()
+    try:
+        for block in iter(lambda: os.read(fd, 1 << 16), b""):  # whatever has arrived, not a full buffer
+            pending += block
+            *names, pending = pending.split(b"\0")
+            for name in names:
+                yield fsdecode(name)[prefix:]
+        stderr = proc.stderr.read()
+        if proc.wait() not in (0, 1):  # 1: nothing matched
+            raise _error(args, stderr, proc.returncode)
+    finally:
+        if proc.poll() is None:  # the caller stopped early: do not leave git running
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
 def grep_words(words: Sequence[str], rev: str | None, pathspecs: Sequence[str],
                cwd: str | None = None) -> list[tuple[str, int, str]]:
     """(path, line, text) of every line at REV (or in the index) holding one of `words` as a word."""

@@ -46,23 +46,32 @@ def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None 
     """
     scanned = Scanned(rev)
     if reuse is None:
-        fresh = git.grep_files(LeverNames(config).grep_patterns(), rev, [*c_pathspecs(config), "*.py"], repo)
-    else:
-        # Unchanged files parse the same on both sides; changed ones are few, so parse them all.
-        for path in [*reuse.cfiles, *reuse.pyfiles]:
-            if path not in changed:
-                _copy(reuse, scanned, path)
-        fresh = sorted(p for p in changed if p.endswith(".py") or is_c_source(p, config))
+        # Parse each file while git grep is still searching the rest of the tree.
+        specs = [*c_pathspecs(config), "*.py"]
+        with git.ObjectReader(repo) as reader:
+            for path in git.grep_files_stream(LeverNames(config).grep_patterns(), rev, specs, repo):
+                blob = reader.read(git.blob_spec(rev, path))
+                if blob is not None and blob[0] == "blob":
+                    _parse_into(scanned, config, path, blob[1])
+        return scanned
+    # Unchanged files parse the same on both sides; changed ones are few, so parse them all.
+    for path in [*reuse.cfiles, *reuse.pyfiles]:
+        if path not in changed:
+            _copy(reuse, scanned, path)
+    fresh = sorted(p for p in changed if p.endswith(".py") or is_c_source(p, config))
     blobs = git.read_blobs([git.blob_spec(rev, path) for path in fresh], repo)
     for path in fresh:
         data = blobs.get(git.blob_spec(rev, path))
-        if data is None:
-            continue
-        if path.endswith(".py"):
-            scanned.pyfiles[path] = pyscan.scan(path, data)
-        elif is_c_source(path, config):
-            scanned.cfiles[path] = cpp.scan(path, data)
+        if data is not None:
+            _parse_into(scanned, config, path, data)
     return scanned
+
+
+def _parse_into(scanned: Scanned, config: Config, path: str, data: bytes) -> None:
+    if path.endswith(".py"):
+        scanned.pyfiles[path] = pyscan.scan(path, data)
+    elif is_c_source(path, config):
+        scanned.cfiles[path] = cpp.scan(path, data)
 
 
 def _copy(source: Scanned, target: Scanned, path: str) -> None:
