@@ -134,3 +134,25 @@ def test_worker_stops_cleanly_on_sigterm(world: World) -> None:
     worker.send_signal(signal.SIGTERM)
     assert worker.wait(timeout=10) == 0
     assert worker.stderr is not None and b"Traceback" not in worker.stderr.read()
+
+
+def test_unusable_database_path_is_one_clear_error(tmp_path: Path) -> None:
+    env = {"LEVERGUARD_WEBHOOK_SECRET": "x", "LEVERGUARD_DB": str(tmp_path / "missing" / "inbox.sqlite3")}
+    for args in (("bot", "inbox"), ("bot", "serve", "--bind", f"127.0.0.1:{free_port()}")):
+        result = run_leverguard(*args, cwd=tmp_path, env=env)
+        assert result.returncode == 2 and "LEVERGUARD_DB" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("app_id, key, expected", [
+    ("abc", "", "not a number"),
+    ("4242", "not a key", "cannot sign a JWT"),
+    ("4242", None, "cannot read the App's private key"),
+])
+def test_bad_app_credentials_fail_at_start(tmp_path: Path, app_id: str, key: str | None, expected: str) -> None:
+    key_file = tmp_path / "app.pem"
+    if key is not None:
+        key_file.write_text(key)
+    env = {"LEVERGUARD_APP_ID": app_id, "LEVERGUARD_PRIVATE_KEY_FILE": str(key_file),
+           "LEVERGUARD_DB": str(tmp_path / "inbox.sqlite3")}
+    result = run_leverguard("bot", "worker", "--once", cwd=tmp_path, env=env)
+    assert result.returncode == 2 and expected in result.stderr and "Traceback" not in result.stderr

@@ -9,6 +9,7 @@ from github import Auth, Github, GithubIntegration, GithubRetry
 from github.Repository import Repository
 
 from leverguard.bot.settings import Settings, private_key
+from leverguard.errors import LeverguardError
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,11 @@ class AppClient:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._auth = Auth.AppAuth(int(settings.app_id), private_key(settings))
+        try:
+            self._auth.create_jwt()  # fail at start, not in every job, on a key that cannot sign
+        except Exception as exc:  # PyJWT and cryptography raise several unrelated types here
+            raise LeverguardError(f"{settings.private_key_file}: cannot sign a JWT with this key ({exc}): "
+                                  "use the PEM private key downloaded from the App's settings page") from exc
         self._integration = GithubIntegration(auth=self._auth, **pacing(settings))
         self._login: str | None = None
 

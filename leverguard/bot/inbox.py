@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
+from leverguard.errors import LeverguardError
+
 STATES = ("queued", "running", "done", "failed", "superseded")
 
 SCHEMA = """
@@ -92,8 +94,12 @@ class Inbox:
         # One writer per process at a time: threads queue on this lock instead of in SQLite's
         # busy handler, which sleeps in steps of up to 100 ms (the ack latency's long tail).
         self._write = threading.Lock()
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        try:
+            with self._connect() as db:
+                db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise LeverguardError(f"cannot open the inbox database {path} ({exc}): set LEVERGUARD_DB to a "
+                                  "writable file path") from exc
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None)

@@ -100,6 +100,9 @@ def require_app(settings: Settings) -> None:
     if not settings.app_id or not settings.private_key_file:
         raise LeverguardError("the worker needs the GitHub App's credentials: set LEVERGUARD_APP_ID and "
                               "LEVERGUARD_PRIVATE_KEY_FILE (or app_id and private_key_file in the settings file)")
+    if not settings.app_id.isdigit():
+        raise LeverguardError(f"LEVERGUARD_APP_ID {settings.app_id!r} is not a number: use the App ID shown on "
+                              "the App's settings page")
 
 
 def private_key(settings: Settings) -> str:
