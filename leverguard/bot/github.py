@@ -30,7 +30,7 @@ class PullInfo:
         return f"{self.title}\n\n{self.body}".strip()
 
 
-class NoBlindPostRetry(GithubRetry):  # type: ignore[misc]
+class NoBlindPostRetry(GithubRetry):
     """PyGithub's retry, except a POST answered 5xx: GitHub may have applied it before the error
     (a created comment or check run), and a check run cannot be deleted again. The job is retried
     instead and finds what exists. Rate limits (403/429 with Retry-After) are still waited out."""
