@@ -81,10 +81,12 @@ def lever_sections(ctx: Context) -> list[Violation]:
             found.append(Violation(places[0].line, f"section `{name}:` is empty: answer it (write `none` when "
                                    "nothing applies)"))
     trailer_lines = {line.number for line in ctx.trailers.paragraph}
-    for section in ctx.sections:
-        if section.line in trailer_lines:
-            found.append(Violation(section.line, f"section `{section.name}:` is in the trailer paragraph: keep the "
-                                   "sections in the body, then a blank line, then the trailers"))
+    inside = [s for s in ctx.sections if s.line in trailer_lines]
+    if inside:
+        names = ", ".join(f"`{s.name}:`" for s in inside)
+        what = f"section {names} is" if len(inside) == 1 else f"sections {names} are"
+        found.append(Violation(inside[0].line, f"{what} in the trailer paragraph: keep the sections in the body, "
+                               "then a blank line, then the trailers"))
     return found
 
 
