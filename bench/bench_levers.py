@@ -104,10 +104,15 @@ def main() -> int:
         generate(root, args.files, args.gated)
         grep = ["git", "grep", "-n", "-E", pattern, "HEAD"]
         cli = [sys.executable, "-m", "leverguard", "levers", "--format", "json"]
+        # An installed tool runs from cached bytecode; this environment may disable it
+        # (PYTHONDONTWRITEBYTECODE), so the CLI gets a private cache, warmed by one run.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        subprocess.run(cli, cwd=root, capture_output=True, check=True, env=env)
         medians = interleaved_medians({
             "floor": lambda: subprocess.run(grep, cwd=root, capture_output=True, check=True),
             "engine": lambda: inventory(str(root), config, "HEAD"),
-            "cli": lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True),
+            "cli": lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True, env=env),
         }, args.runs)
         levers = len(inventory(str(root), config, "HEAD").entries)
         stage_one_change(root)
