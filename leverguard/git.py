@@ -373,6 +373,12 @@ def fetch_objects(oids: Sequence[str], remote: str, cwd: str | None = None) -> N
                        f"({_first_line(result.stderr)}): check that git fetch {remote} works")
 
 
+def commit_patch(old: str, new: str, cwd: str | None = None) -> bytes:
+    """The `-U0` patch of OLD -> NEW (changed lines only, no context), recursive, no renames."""
+    args = ["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv", old, new]
+    return run(args, cwd).stdout
+
+
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
     """Full commit ids of several revisions in one call; the first unknown one is named in the error."""
     if not any(rev.startswith("-") for rev in revs):

@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from leverguard import git
-from leverguard.revert.lines import LineCache
+from leverguard.revert.lines import LineCache, changed_lines
 from leverguard.revert.model import Commit
-from leverguard.revert.signals import change_lines
 
 MAX_COUNTED_FILES = 400  # candidates touching more files: count their lines on undone paths only
 
@@ -26,13 +25,15 @@ class Context:
     _inner: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
     def touched_lines(self, commit: Commit) -> int:
-        """The commit's non-trivial changed lines over its reported text files (cached by commit)."""
+        """The commit's non-trivial changed lines, from one `-U0` patch (cached by commit).
+
+        A patch costs what the commit changed, where reading both blobs of every file would
+        cost what the files hold: a 1-file PR undoing part of a 200-file commit stays cheap.
+        """
         if commit.sha not in self._touched:
-            changes = [c for c in commit.changes if self.reported(c.path)]
             total = 0
-            if len(changes) <= MAX_COUNTED_FILES:
-                self.cache.prefetch(state for change in changes for state in (change.old, change.new))
-                total = sum(change_lines(c, self.cache)[0] for c in changes)
+            if commit.parents and len(commit.changes) <= MAX_COUNTED_FILES:
+                total = changed_lines(git.commit_patch(commit.parents[0], commit.sha, self.repo))
             self._touched[commit.sha] = total
         return self._touched[commit.sha]
 

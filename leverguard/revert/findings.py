@@ -85,7 +85,8 @@ def silent_severity(tally: Tally, own: bool) -> str:
 
 
 def _share(tally: Tally) -> float:
-    if tally.touched_lines > 0:
+    """The undone share of the commit: by lines, or by paths when lines cannot tell (binary, huge)."""
+    if tally.touched_lines > 0 and not tally.exact_binary:
         return tally.undone_lines / tally.touched_lines
     return tally.undone_paths / max(tally.touched_paths, 1)
 

@@ -126,6 +126,19 @@ def _parse(found: tuple[str, bytes] | None) -> Text | None:
     return Text(Counter(normalized), b"".join(squeezed))
 
 
+def changed_lines(patch: bytes) -> int:
+    """Non-trivial changed lines in a `-U0` patch: cheaper than reading every blob of a big commit."""
+    count, in_hunk = 0, False
+    for line in patch.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            in_hunk = False
+        elif line.startswith(b"@@"):
+            in_hunk = True
+        elif in_hunk and line[:1] in (b"+", b"-") and normalize(line[1:]) is not None:
+            count += 1
+    return count
+
+
 def _weight(text: Text | None) -> int:
     return 64 if text is None else 2 * len(text.joined) + 64
 
