@@ -111,6 +111,7 @@ def scenario(root: str, bin_dir: str, message: str, tmp: str, repeat: int, all_h
         "python floor": ([python, "-c", "pass"], None),
         "git floor": (["git", "diff", "--cached", "--name-only", "-z"], None),
         "gitlint (peer)": ([os.path.join(bin_dir, "gitlint"), "--ignore-stdin", "--msg-filename", msg], None),
+        "check-msg MSG (CLI)": ([leverguard, "check-msg", msg], cold),
         "commit-msg, alone": ([leverguard, "hook", "leverguard-commit-msg", msg], cold),
         "template hook": ([leverguard, "hook", "leverguard-template", editmsg, ""], fresh_editmsg),
         "commit-msg, after it": ([leverguard, "hook", "leverguard-commit-msg", msg], None),
@@ -131,9 +132,9 @@ def report(title: str, t: dict[str, float], all_hooks: bool) -> None:
     print(title)
     for name, seconds in t.items():
         print(f"  {name:22s} {ms(seconds)}")
-    for name in ("commit-msg, alone", "template hook", "commit-msg, after it"):
+    for name in ("check-msg MSG (CLI)", "commit-msg, alone", "template hook", "commit-msg, after it"):
         print(f"  {name + ' / (python + git floor)':44s} {t[name] / floor:5.2f}x")
-    for name in ("commit-msg, alone", "commit-msg, after it"):
+    for name in ("check-msg MSG (CLI)", "commit-msg, after it"):
         print(f"  {name + ' / gitlint':44s} {t[name] / t['gitlint (peer)']:5.2f}x")
     print(f"  {'gitlint / python floor':44s} {t['gitlint (peer)'] / t['python floor']:5.2f}x")
     if all_hooks:

@@ -53,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leverguard.message import hook
 
         return hook.main(command, args[1:])
+    if command == "check-msg":  # issue #5: plain calls skip click; help and odd input go to click
+        from leverguard.message import hook
+
+        code = hook.check_msg_main(args[1:])
+        if code is not None:
+            return code
     if command in ("default-build-hook", "abi-hook"):  # issue #4: lean lever hooks
         from leverguard.levers import hook as lever_hook
 

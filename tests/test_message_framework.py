@@ -121,3 +121,19 @@ def test_the_lever_engine_runs_once_per_staged_state(repo: Repo, tmp_path: Path)
     again = subprocess.run([sys.executable, "-X", "importtime", "-m", "leverguard", "hook",
                             "leverguard-commit-msg", str(msg)], cwd=repo.path, capture_output=True, text=True)
     assert "leverguard.levers.transitions" in again.stderr
+
+
+def test_plain_check_msg_calls_skip_click_and_odd_ones_get_its_help(repo: Repo, tmp_path: Path) -> None:
+    lever_repo(repo)
+    msg = tmp_path / "MSG"
+    msg.write_text(PLAIN, encoding="utf-8")
+    for args in ([str(msg)], [str(msg), "--format", "json"], ["--format=text", "--repo", str(repo.path), str(msg)]):
+        result = subprocess.run([sys.executable, "-X", "importtime", "-m", "leverguard", "check-msg", *args],
+                                cwd=repo.path, capture_output=True, text=True)
+        assert result.returncode == 0 and "| click" not in result.stderr, args
+    helped = subprocess.run([sys.executable, "-m", "leverguard", "check-msg", "--help"], cwd=repo.path,
+                            capture_output=True, text=True)
+    assert helped.returncode == 0 and "Usage: leverguard check-msg [OPTIONS] [MSGFILE]" in helped.stdout
+    bad = subprocess.run([sys.executable, "-m", "leverguard", "check-msg", "--format", "xml", str(msg)],
+                         cwd=repo.path, capture_output=True, text=True)
+    assert bad.returncode == 2 and "'xml' is not one of 'text', 'json'" in bad.stderr

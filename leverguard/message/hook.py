@@ -69,6 +69,49 @@ def _index_file() -> str | None:
     return os.environ.get("GIT_INDEX_FILE") or None
 
 
+OPTIONS = {"--range": "range", "--format": "format", "--repo": "repo"}
+
+
+def parse_check_msg(argv: Sequence[str]) -> dict[str, str] | None:
+    """`check-msg [MSGFILE] [--range A..B] [--format text|json] [--repo DIR]` without click.
+
+    None for anything else (help, an unknown option, a bad value): click then parses it and
+    prints its usual help or usage error.
+    """
+    found: dict[str, str] = {}
+    rest = list(argv)
+    while rest:
+        arg = rest.pop(0)
+        name, eq, value = arg.partition("=")
+        if name in OPTIONS and (eq or rest):
+            found[OPTIONS[name]] = value if eq else rest.pop(0)
+        elif arg == "-" or not arg.startswith("-"):
+            if "msgfile" in found:
+                return None
+            found["msgfile"] = arg
+        else:
+            return None
+    return found if found.get("format", "text") in ("text", "json") else None
+
+
+def check_msg_main(argv: Sequence[str]) -> int | None:
+    """`leverguard check-msg ...` on the lean path; None: let the click CLI handle these arguments."""
+    options = parse_check_msg(argv)
+    if options is None:
+        return None
+
+    def body() -> int:
+        from leverguard.message import run
+
+        text, code = run.check_msg(options.get("repo", "."), options.get("msgfile"), options.get("range"),
+                                   options.get("format", "text"))
+        if text:
+            print(text)
+        return code
+
+    return guarded(body)
+
+
 def main(command: str, argv: Sequence[str] | None = None) -> int:
     """`commit-msg-hook MSGFILE` or `prepare-commit-msg-hook MSGFILE [SOURCE [SHA]]`."""
     args = list(sys.argv[1:] if argv is None else argv)
