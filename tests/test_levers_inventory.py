@@ -139,3 +139,15 @@ def test_unborn_branch_points_to_the_index(repo: Repo) -> None:
     assert code == 0 and [lever["name"] for lever in doc["levers"]] == ["MPK_FIRST"]
     code, doc = levers_json(repo, "levers", "diff")
     assert code == 0 and doc["transitions"] == []
+
+
+def test_win_needs_a_commit_in_history(repo: Repo) -> None:
+    mpk_repo(repo)
+    repo.write("mpk/kernels/fresh.cu", "#ifdef MPK_DSV3_FRESH\n  fresh_path();\n#endif\n")
+    repo.git("add", "mpk/kernels/fresh.cu")
+    repo.write("experiment_history/ledger.csv", "lever,verdict\nMPK_DSV3_FRESH,WIN\nMPK_DSV3_FUSED_ROPE,WIN\n")
+    _, doc = levers_json(repo, "levers", "--rev", "index")
+    fresh, rope = by_name(doc)["MPK_DSV3_FRESH"], by_name(doc)["MPK_DSV3_FUSED_ROPE"]
+    assert fresh["class"] == "UNKNOWN"
+    assert fresh["evidence"][-1] == "the ledger says WIN but no commit in history adds it: commit it first"
+    assert rope["class"] == "WIN"
