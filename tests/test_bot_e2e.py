@@ -340,3 +340,17 @@ def test_pr_with_300_files_and_250_commits_walks_history_locally(world: World, w
     assert len(world.standin.requests("PATCH", r"/check-runs/")) == 1  # 50 with the create, 10 in one update
     assert not world.standin.requests("GET", r"/pulls/300/(files|commits)")
     assert len(setup.comments(300)) == 1
+
+
+def test_broken_base_config_fails_the_check_once_with_the_reason(setup: Setup) -> None:
+    setup.repo.write(".leverguard.toml", "[revert]\nwindow = 'many'\n")
+    setup.repo.commit("chore: break the config")
+    setup.repo.git("push", "-q", str(setup.bare), "main")
+    head = setup.open_pr(4, clean_pr(setup.repo, tag="v4"))
+    setup.deliver("opened", 4, head)
+    setup.drain()
+    (row,) = setup.inbox.list()
+    assert (row.state, row.attempts) == ("done", 1)  # no retry can fix it
+    (run,) = setup.runs(head)
+    assert run["conclusion"] == "failure" and "revert.window" in run["output"]["summary"]
+    assert len(setup.comments(4)) == 1

@@ -68,6 +68,14 @@ def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text:
     return _verdict(report, override, label, _present(repo, head, report.to_dict()["findings"]))
 
 
+def broken_config(message: str) -> Verdict:
+    """The BASE configuration cannot be read: fail loudly (a retry cannot fix it, silence would hide it)."""
+    markdown = (f"### leverguard could not check this pull request\n\n{message}\n\n"
+                "The configuration is read from the base branch: fix it there, then re-run this check.")
+    return Verdict("failure", "leverguard configuration error on the base branch", markdown, (), 0, "",
+                   {"findings": [], "error": message})
+
+
 def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[str, ...], pr: int | None) -> Any:
     from leverguard.revert.engine import RevertOptions, check_range
 

@@ -13,6 +13,7 @@ from typing import Callable, Iterator, Mapping
 from leverguard.bot import events, fetch, github, report, verdict
 from leverguard.bot.inbox import Job, JobQueue
 from leverguard.bot.settings import Settings
+from leverguard.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -75,14 +76,21 @@ class Processor:
         if got.head_sha != target.head_sha:
             return Outcome("superseded", f"fetched head {got.head_sha[:12]} is not the payload's {target.head_sha[:12]}")
         with environment(auth):  # the engine's git calls fetch the blobs they read from the promisor remote
-            config = verdict.config_at(got.path, got.base_sha)
-            result = verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number,
-                                      pr_text=pull.text, labels=pull.labels, config=config)
+            result = self._evaluate(got, pull)
         if self.queue.newer_exists(job):
             return Outcome("superseded", "a newer delivery for this pull request is waiting")
         published = report.publish(repo, pull.number, got.head_sha, result, bot_login=self.client.bot_login(),
                                    app_id=self.client.app_id)
         return Outcome("done", f"{result.conclusion}: {published.note()}")
+
+
+    def _evaluate(self, got: fetch.Fetched, pull: github.PullInfo) -> verdict.Verdict:
+        try:
+            config = verdict.config_at(got.path, got.base_sha)
+        except ConfigError as exc:
+            return verdict.broken_config(exc.message)
+        return verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number, pr_text=pull.text,
+                                labels=pull.labels, config=config)
 
 
 class _Heartbeat:
