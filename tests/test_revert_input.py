@@ -155,3 +155,19 @@ def test_fast_path_and_click_agree(repo: Repo) -> None:
     assert bad.returncode == 2 and "many" in bad.stderr and "Traceback" not in bad.stderr
     missing = run_leverguard("check-revert", "--pr-body", "nope.md", "main..carol", cwd=repo.path)
     assert missing.returncode == 2 and "nope.md" in missing.stderr
+
+
+def test_non_utf8_content_and_root_commits(repo: Repo) -> None:
+    original = "".join(f"caf\xe9 ligne num\xe9ro {i}\n" for i in range(6)).encode("latin-1")
+    repo.write("legacy.txt", original)
+    root = repo.commit("root import")
+    code, report = check(repo, f"{root}..{root}")
+    assert code == 0 and report["empty"] is True
+    added = "".join(f"entr\xe9e suppl\xe9mentaire {i}\n" for i in range(5)).encode("latin-1")
+    repo.write("legacy.txt", original + added)
+    repo.commit("feat: more entries (#301)", author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("legacy.txt", original + b"one more line of text\n")
+    repo.commit("stale edit", author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"] and by_pr(report)[301]["undone_lines"] == 5
