@@ -226,5 +226,7 @@ def test_rule_ids_are_unique_and_documented() -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(Exception, match="co_author must be 'required' or 'validate'"):
         settings(co_author="sometimes")
+    with pytest.raises(Exception, match="disable: unknown rule 'co-authors': known rules are co-author, "):
+        settings(disable=["co-authors"])
     with pytest.raises(Exception, match="sections: keys must be among"):
         settings(sections={"hard_wired": "Hard-wired", "typo": "X"})

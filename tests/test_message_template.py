@@ -156,3 +156,23 @@ def test_template_in_the_configured_encoding(hooked: Repo, tmp_path: Path) -> No
     editor, record = recording_editor(tmp_path, reply="Fix\n\nCo-Authored-By: Bob <bob@example.com>\n")
     git_commit(hooked, env={"GIT_EDITOR": editor})
     assert record.read_bytes().startswith("\n\nCo-Authored-By: Zoë Faure <zoe@example.com>\n".encode("latin-1"))
+
+
+def test_template_build_warns_about_levers_the_engine_flags() -> None:
+    from leverguard.message import template
+    from leverguard.message.model import Change
+    from test_message_rules import settings
+
+    changes = [Change("MPK_A", "WIN-BODY-MISSING"), Change("MPK_B", "PARTIAL"), Change("MPK_C", "STILL-GATED")]
+    abi = [("graph.cc", 12, []), ("tasks.py", 0, ["extra_scale_tensor"]), ("blob.bin", -1, [])]
+    text = template.build(changes, abi, settings(), comment=";", marker="*")
+    assert text.splitlines() == [
+        "", "", "Hard-wired: none", "Reverted:", "* MPK_A", "Diagnostics removed: none",
+        "; leverguard: MPK_A its #if body is gone too: a win deleted by mistake? see leverguard levers diff",
+        "; leverguard: MPK_B only partly changed: finish it or leave it out; see leverguard levers diff",
+        "ABI: changed: graph.cc (12 lines changed), blob.bin (binary change); forbidden tokens: extra_scale_tensor "
+        "in tasks.py <restore it, or say why it must change>",
+        "Verification: <what ran and what it showed; write not run or blocked if a check could not run>",
+        "Pre-merge gate: <what must run before merging, or none>",
+    ]
+    assert template.build([Change("MPK_C", "STILL-GATED")], None, settings()) == ""

@@ -49,6 +49,12 @@ def from_values(values: dict[str, Any], source: str | None) -> Settings:
     if unknown or not all(isinstance(v, str) and v.strip() for v in sections.values()):
         raise ConfigError(f"{where}: [message] sections: keys must be among {', '.join(SECTION_KEYS)} "
                           f"and values non-empty names (got {', '.join(unknown) or 'an empty name'})")
+    from leverguard.message.rules import RULE_IDS  # rules -> model -> settings: imported here, not above
+
+    unknown_rules = sorted(set(fields["disable"]) - set(RULE_IDS))
+    if unknown_rules:
+        raise ConfigError(f"{where}: [message] disable: unknown rule {', '.join(map(repr, unknown_rules))}: "
+                          f"known rules are {', '.join(RULE_IDS)}")
     if fields["co_author"] not in CO_AUTHOR_MODES:
         raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
     return Settings(
