@@ -5,15 +5,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from leverguard.message.parse import Message
 from leverguard.message.records import NamedTuple
-from leverguard.message.sections import Section
-from leverguard.message.settings import Settings
-from leverguard.message.trailers import Trailers
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
 if TYPE_CHECKING:
     from typing import Sequence
+
+    from leverguard.message.parse import Message
+    from leverguard.message.sections import Section
+    from leverguard.message.settings import Settings
+    from leverguard.message.trailers import Trailers
+
+# The section a lever belongs in, by the lever engine's transition kind (issue #4).
+SECTION_OF = {"HARD-WIRED": "hard_wired", "REVERTED": "reverted", "DIAGNOSTIC-DELETED": "diagnostics",
+              "WIN-BODY-MISSING": "reverted"}
+CHANGING = (*SECTION_OF, "PARTIAL")  # STILL-GATED is no change
 
 
 class Change(NamedTuple):

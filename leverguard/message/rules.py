@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from leverguard.message import sections as sec
-from leverguard.message.model import Change, Context, Violation
+from leverguard.message.model import CHANGING, SECTION_OF, Change, Context, Violation
 from leverguard.message.records import NamedTuple
 from leverguard.message.trailers import why_unseen
 
@@ -13,12 +13,8 @@ TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py
 if TYPE_CHECKING:
     from typing import Callable
 
-# The section a lever belongs in, by the lever engine's transition kind (issue #4).
-SECTION_OF = {"HARD-WIRED": "hard_wired", "REVERTED": "reverted", "DIAGNOSTIC-DELETED": "diagnostics",
-              "WIN-BODY-MISSING": "reverted"}
 VERB = {"HARD-WIRED": "hard-wires {}", "REVERTED": "reverts {}", "DIAGNOSTIC-DELETED": "deletes {} (a diagnostic)",
         "WIN-BODY-MISSING": "deletes {} together with its win body"}
-CHANGING = (*SECTION_OF, "PARTIAL")  # STILL-GATED is no change
 CO_AUTHOR = "co-authored-by"
 CO_AUTHOR_VALUE = re.compile(r"^[^<>@]*[^<>@\s]\s+<[^<>@\s]+@[^<>@\s]+\.?[^<>@\s]*>$")
 CO_AUTHOR_LOOKALIKES = {"coauthoredby", "coauthor", "coauthors", "coauthored", "coauthorby", "cowrittenby"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError
-from leverguard.message import parse, render, sources
+from leverguard.message import parse, sources
 
 # prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
 OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
@@ -23,6 +23,8 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
     else:
         assert msgfile is not None
         outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file, amend=amend)]
+    from leverguard.message import render
+
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
     if fmt == "json":
         return render.to_json(outcomes), code

@@ -40,8 +40,12 @@ class Settings(NamedTuple):
     source: str = ".leverguard.toml"  # where a user would change them
 
 
-def from_values(values: dict[str, Any], source: str | None) -> Settings:
-    """Settings from the dotted values of a loaded `Config`; a clear error for a bad value."""
+def from_values(values: dict[str, Any], source: str | None, *, cached: bool = False) -> Settings:
+    """Settings from the dotted values of a loaded `Config`; a clear error for a bad value.
+
+    `cached` values were validated before they were cached: the rule ids are not checked again
+    (that would import the rules into the template hook, which needs none of them).
+    """
     fields = {name: values[key] for name, key in KEYS.items()}
     sections = dict(fields["sections"])
     unknown = sorted(set(sections) - set(SECTION_KEYS))
@@ -49,12 +53,8 @@ def from_values(values: dict[str, Any], source: str | None) -> Settings:
     if unknown or not all(isinstance(v, str) and v.strip() for v in sections.values()):
         raise ConfigError(f"{where}: [message] sections: keys must be among {', '.join(SECTION_KEYS)} "
                           f"and values non-empty names (got {', '.join(unknown) or 'an empty name'})")
-    from leverguard.message.rules import RULE_IDS  # rules -> model -> settings: imported here, not above
-
-    unknown_rules = sorted(set(fields["disable"]) - set(RULE_IDS))
-    if unknown_rules:
-        raise ConfigError(f"{where}: [message] disable: unknown rule {', '.join(map(repr, unknown_rules))}: "
-                          f"known rules are {', '.join(RULE_IDS)}")
+    if not cached:
+        _check_rule_ids(fields["disable"], where)
     if fields["co_author"] not in CO_AUTHOR_MODES:
         raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
     return Settings(
@@ -63,6 +63,15 @@ def from_values(values: dict[str, Any], source: str | None) -> Settings:
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
         abi_files=tuple(fields["abi_files"]), lever_regex=str(values.get("lever_regex", "")), source=where,
     )
+
+
+def _check_rule_ids(disable: list[str], where: str) -> None:
+    from leverguard.message.rules import RULE_IDS
+
+    unknown = sorted(set(disable) - set(RULE_IDS))
+    if unknown:
+        raise ConfigError(f"{where}: [message] disable: unknown rule {', '.join(map(repr, unknown))}: "
+                          f"known rules are {', '.join(RULE_IDS)}")
 
 
 def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
@@ -85,7 +94,7 @@ def load(root: str, git_dir: str) -> Settings:
     cache_path = cache.path(git_dir, "message-settings.marshal")
     cached = cache.read(cache_path, key)
     if isinstance(cached, tuple) and len(cached) == 2:
-        return from_values(*cached)
+        return from_values(*cached, cached=True)
     values, source = load_config_values(root)
     settings = from_values(values, source)  # validate before caching
     cache.write(cache_path, key, (values, source))

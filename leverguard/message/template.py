@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from leverguard.message.model import Change
-from leverguard.message.rules import CHANGING, SECTION_OF
-from leverguard.message.settings import Settings
+from leverguard.message.model import CHANGING, SECTION_OF
+
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
 if TYPE_CHECKING:
     from typing import Sequence
+
+    from leverguard.message.model import Change
+    from leverguard.message.settings import Settings
 
     AbiStatus = Sequence[tuple[str, int, Sequence[str]]]  # (path, changed lines, forbidden tokens) per ABI file
 
