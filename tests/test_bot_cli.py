@@ -41,6 +41,30 @@ def wait_for(predicate: Any, timeout: float = 15.0) -> None:
         time.sleep(0.05)
 
 
+class Cli:
+    """The click CLI in this process (cheap), with the environment a test gives it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        self.monkeypatch, self.capsys = monkeypatch, capsys
+
+    def __call__(self, *args: str, env: dict[str, str]) -> tuple[int, str, str]:
+        from leverguard.cli import main
+
+        with self.monkeypatch.context() as patch:
+            for name in [n for n in os.environ if n.startswith("LEVERGUARD_")]:
+                patch.delenv(name)
+            for name, value in env.items():
+                patch.setenv(name, value)
+            code = main(list(args))
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Cli:
+    return Cli(monkeypatch, capsys)
+
+
 def inbox_json(world: World) -> list[dict[str, Any]]:
     result = run_leverguard("bot", "inbox", "--format", "json", cwd=world.tmp, env=world.env)
     assert result.returncode == 0, result.stderr
@@ -55,15 +79,15 @@ def test_serve_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_worker_refuses_to_start_without_app_credentials(tmp_path: Path) -> None:
-    result = run_leverguard("bot", "worker", "--once", cwd=tmp_path, env={"LEVERGUARD_WEBHOOK_SECRET": "x"})
-    assert result.returncode == 2 and "LEVERGUARD_APP_ID" in result.stderr
+def test_worker_refuses_to_start_without_app_credentials(tmp_path: Path, cli: Cli) -> None:
+    code, _, err = cli("bot", "worker", "--once", env={"LEVERGUARD_DB": str(tmp_path / "inbox.sqlite3")})
+    assert code == 2 and "LEVERGUARD_APP_ID" in err
 
 
-def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
+def test_bad_settings_file_is_one_clear_error(tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "bot.toml").write_text("lease_seconds = 'soon'\n")
-    result = run_leverguard("bot", "inbox", "--settings", str(tmp_path / "bot.toml"), cwd=tmp_path)
-    assert result.returncode == 2 and "lease_seconds" in result.stderr and "Traceback" not in result.stderr
+    code, _, err = cli("bot", "inbox", "--settings", str(tmp_path / "bot.toml"), env={})
+    assert code == 2 and "lease_seconds" in err and "must be float" in err
 
 
 def test_serve_runs_gunicorn_and_stores_signed_deliveries(world: World) -> None:
@@ -117,13 +141,15 @@ def test_worker_killed_mid_job_completes_it_once_after_restart(world: World, rep
     assert [r["conclusion"] for r in world.standin.runs(OWNER_REPO)] == ["failure"]
 
 
-def test_inbox_text_and_redeliver(world: World) -> None:
+def test_inbox_text_json_and_redeliver(world: World, cli: Cli) -> None:
     Inbox(world.settings.db).add("r-1", "pull_request", "opened", b"{}", repo=OWNER_REPO, pr=1, head_sha="c" * 40)
-    text = run_leverguard("bot", "inbox", cwd=world.tmp, env=world.env)
-    assert "r-1" in text.stdout and "queued" in text.stdout and f"{OWNER_REPO}#1" in text.stdout
-    assert run_leverguard("bot", "redeliver", "r-1", cwd=world.tmp, env=world.env).stdout == "queued r-1\n"
-    missing = run_leverguard("bot", "redeliver", "nope", cwd=world.tmp, env=world.env)
-    assert missing.returncode == 2 and "bot inbox" in missing.stderr
+    code, out, _ = cli("bot", "inbox", env=world.env)
+    assert code == 0 and "r-1" in out and "queued" in out and f"{OWNER_REPO}#1" in out
+    code, out, _ = cli("bot", "inbox", "--format", "json", env=world.env)
+    assert [(d["id"], d["state"], d["attempts"]) for d in json.loads(out)["deliveries"]] == [("r-1", "queued", 0)]
+    assert cli("bot", "redeliver", "r-1", env=world.env)[:2] == (0, "queued r-1\n")
+    code, _, err = cli("bot", "redeliver", "nope", env=world.env)
+    assert code == 2 and "bot inbox" in err
 
 
 def test_worker_stops_cleanly_on_sigterm(world: World) -> None:
@@ -136,11 +162,11 @@ def test_worker_stops_cleanly_on_sigterm(world: World) -> None:
     assert worker.stderr is not None and b"Traceback" not in worker.stderr.read()
 
 
-def test_unusable_database_path_is_one_clear_error(tmp_path: Path) -> None:
+def test_unusable_database_path_is_one_clear_error(tmp_path: Path, cli: Cli) -> None:
     env = {"LEVERGUARD_WEBHOOK_SECRET": "x", "LEVERGUARD_DB": str(tmp_path / "missing" / "inbox.sqlite3")}
     for args in (("bot", "inbox"), ("bot", "serve", "--bind", f"127.0.0.1:{free_port()}")):
-        result = run_leverguard(*args, cwd=tmp_path, env=env)
-        assert result.returncode == 2 and "LEVERGUARD_DB" in result.stderr and "Traceback" not in result.stderr
+        code, _, err = cli(*args, env=env)
+        assert code == 2 and "LEVERGUARD_DB" in err
 
 
 @pytest.mark.parametrize("app_id, key, expected", [
@@ -148,11 +174,12 @@ def test_unusable_database_path_is_one_clear_error(tmp_path: Path) -> None:
     ("4242", "not a key", "cannot sign a JWT"),
     ("4242", None, "cannot read the App's private key"),
 ])
-def test_bad_app_credentials_fail_at_start(tmp_path: Path, app_id: str, key: str | None, expected: str) -> None:
+def test_bad_app_credentials_fail_at_start(tmp_path: Path, cli: Cli, app_id: str, key: str | None,
+                                           expected: str) -> None:
     key_file = tmp_path / "app.pem"
     if key is not None:
         key_file.write_text(key)
     env = {"LEVERGUARD_APP_ID": app_id, "LEVERGUARD_PRIVATE_KEY_FILE": str(key_file),
            "LEVERGUARD_DB": str(tmp_path / "inbox.sqlite3")}
-    result = run_leverguard("bot", "worker", "--once", cwd=tmp_path, env=env)
-    assert result.returncode == 2 and expected in result.stderr and "Traceback" not in result.stderr
+    code, _, err = cli("bot", "worker", "--once", env=env)
+    assert code == 2 and expected in err
