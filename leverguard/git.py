@@ -350,6 +350,19 @@ def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple
     return found
 
 
+def object_sizes(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple[str, int]]:
+    """(type, size) of many objects from one `cat-file --batch-check`; missing ones left out."""
+    if not oids:
+        return {}
+    out = run(["cat-file", "--batch-check"], cwd, input="\n".join(oids).encode() + b"\n").stdout
+    found: dict[str, tuple[str, int]] = {}
+    for oid, line in zip(oids, out.split(b"\n")):
+        parts = line.split()
+        if len(parts) == 3:
+            found[oid] = (parts[1].decode(), int(parts[2]))
+    return found
+
+
 def promisor_remote(cwd: str | None = None) -> str | None:
     """The remote a partial (e.g. blobless) clone fetches missing objects from, or None."""
     result = run(["config", "-z", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$"], cwd,

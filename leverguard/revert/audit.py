@@ -69,7 +69,7 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
         conf = settings.load(reader, tip, config)
         size = window if window is not None else conf.config.get("revert.window")
         commits, audited = _history(repo, tip, max_count, since, size)
-        ctx = Context(repo, reader, LineCache(reader, repo), conf.rules.reported, conf.rules.line_level)
+        ctx = Context(repo, reader, LineCache(repo), conf.rules.reported, conf.rules.line_level)
         index = PathIndex(commits)
         results = []
         for position in range(audited):

@@ -75,7 +75,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
         window = candidates.window(repo, land.base, size, since)
-        ctx = Context(repo, reader, LineCache(reader, repo), conf.rules.reported, conf.rules.line_level)
+        ctx = Context(repo, reader, LineCache(repo), conf.rules.reported, conf.rules.line_level)
         # approximate (the branch's own diff): it cannot have undone main commits it never contained
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
         found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf), ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -21,7 +21,8 @@ TRIVIAL = frozenset(
 _NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 _SPACE = re.compile(rb"[ \t\r\f\v]+")  # every whitespace byte except the newline that splits lines
 EMPTY: Counter[bytes] = Counter()
-PREFETCH_MIN = 8  # fewer blobs than this: the long-lived reader is cheaper than a batch process
+PREFETCH_BYTES = 32 << 20  # content read per batch: bounds peak memory on huge changes
+PREFETCH_MIN = 1  # read in batches always: one batch-check and one batch read per batch
 DELTA_CACHE = 20000  # changes whose line delta is kept (audit reuses candidates' deltas)
 
 
@@ -48,8 +49,7 @@ def is_text(data: bytes) -> bool:
 class LineCache:
     """Normalized texts by object id; binary, huge, gitlink or missing objects give None."""
 
-    def __init__(self, reader: git.ObjectReader, repo: str, budget: int = 64 << 20) -> None:
-        self._reader = reader
+    def __init__(self, repo: str, budget: int = 64 << 20) -> None:
         self._repo = repo
         self._promisor: str | None = None  # "" once known not to be a partial clone
         self._cache: OrderedDict[str, Text | None] = OrderedDict()
@@ -66,9 +66,8 @@ class LineCache:
         if state.oid in self._cache:
             self._cache.move_to_end(state.oid)
             return self._cache[state.oid]
-        value = self._load(state.oid)
-        self._store(state.oid, value)
-        return value
+        self.prefetch([state], minimum=1)
+        return self._cache[state.oid]
 
     def delta(self, old: State | None, new: State | None) -> tuple[Counter[bytes], Counter[bytes]] | None:
         """(added, deleted) normalized lines of a change, or None when a side is not text; cached."""
@@ -85,18 +84,35 @@ class LineCache:
         old_text, new_text = self.text(old), self.text(new)
         return old_text is not None and new_text is not None and old_text.joined == new_text.joined
 
-    def prefetch(self, states: Iterable[State | None]) -> None:
-        """Read the blobs not cached yet in one batch: no pipe round trip per object."""
+    def prefetch(self, states: Iterable[State | None], minimum: int = PREFETCH_MIN) -> None:
+        """Read the blobs not cached yet in one batch: no pipe round trip per object.
+
+        Sizes come first (`--batch-check`), so blobs above MAX_LINE_BLOB are never read at all.
+        """
         wanted = list(dict.fromkeys(s.oid for s in states if s is not None and s.is_blob and s.oid not in self._cache))
-        if len(wanted) < PREFETCH_MIN:
+        if len(wanted) < minimum:
             return
         if self._promisor is None:
             self._promisor = git.promisor_remote(self._repo) or ""
         if self._promisor:  # a blobless clone (the bot's cache): one fetch instead of one per blob
             git.fetch_objects(wanted, self._promisor, self._repo)
-        found = git.read_objects(wanted, self._repo)
-        for oid in wanted:
-            self._store(oid, _parse(_present(oid, found.get(oid))))
+        sizes = git.object_sizes(wanted, self._repo)
+        chunks: list[list[str]] = [[]]
+        held = 0
+        for oid in wanted:  # big blobs are never read: blob comparison is all they get
+            kind, length = _present(oid, sizes.get(oid))
+            if kind != "blob" or length > MAX_LINE_BLOB:
+                self._store(oid, None)
+                continue
+            if held + length > PREFETCH_BYTES:
+                chunks.append([])
+                held = 0
+            chunks[-1].append(oid)
+            held += length
+        for chunk in chunks:
+            found = git.read_objects(chunk, self._repo)
+            for oid in chunk:
+                self._store(oid, _parse(_present(oid, found.get(oid))))
 
     def _store(self, oid: str, value: Text | None) -> None:
         self._cache[oid] = value
@@ -104,11 +120,11 @@ class LineCache:
         while self._held > self._budget and len(self._cache) > 1:
             self._held -= _weight(self._cache.popitem(last=False)[1])
 
-    def _load(self, oid: str) -> Text | None:
-        return _parse(_present(oid, self._reader.read(oid)))
+
+T = TypeVar("T")
 
 
-def _present(oid: str, found: tuple[str, bytes] | None) -> tuple[str, bytes]:
+def _present(oid: str, found: tuple[str, T] | None) -> tuple[str, T]:
     """A blob named by a tree must exist: a missing one is an error, never "no findings"."""
     if found is None:
         raise GitError(f"object {oid} is missing from the repository: fetch it (git fetch --refetch), "

@@ -107,11 +107,10 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
     new_text = cache.text(head.new)
     if path not in model.net_added or new_text is None:
         return []
-    net_deleted = _still_gone(model.net_deleted[path], new_text)
-    net_added = model.net_added[path]
-    changed = size(net_deleted) + size(net_added)
-    if changed == 0:
+    net_deleted, net_added = model.net_deleted[path], model.net_added[path]
+    if not net_deleted and not net_added:
         return []
+    reflow = _Reflow(new_text)
     explained: Counter[bytes] = Counter()
     older_added: Counter[bytes] = Counter()
     scored = []
@@ -121,10 +120,11 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
             continue
         c_added, c_deleted = found
         # lines the candidate removed that an older window commit had added come back as a re-land
-        undone = (c_added & net_deleted) + ((c_deleted - older_added) & net_added)
+        undone = reflow.gone(c_added & net_deleted) + ((c_deleted - older_added) & net_added)
         explained |= undone | (c_deleted & older_added & net_added)
         older_added |= c_added
         scored.append((position, size(undone), size(c_added) + size(c_deleted)))
+    changed = size(net_deleted) - reflow.survivors(net_deleted) + size(net_added)
     if size(explained) < EXPLAINED_SHARE * changed:  # a rewrite, not a revert: the guard of REVERTS.md
         return []
     return [PathHit(position, path, "inverse-hunk", undone, total, True)
@@ -132,9 +132,27 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
             if undone >= MIN_FILE_LINES and undone >= FILE_SHARE * total]
 
 
-def _still_gone(deleted: Counter[bytes], new_text: Text) -> Counter[bytes]:
-    """Drop deleted lines whose text survives in the new file re-wrapped (formatters join/split lines)."""
-    return Counter({line: n for line, n in deleted.items() if line not in new_text.joined})
+class _Reflow:
+    """Deleted lines whose text survives in the new file re-wrapped (formatters join/split lines).
+
+    Only lines some candidate added are searched for, and each once: a substring search per
+    deleted line of a big file would cost more than the rest of the check.
+    """
+
+    def __init__(self, new_text: Text) -> None:
+        self._joined = new_text.joined
+        self._seen: dict[bytes, bool] = {}
+
+    def _survives(self, line: bytes) -> bool:
+        if line not in self._seen:
+            self._seen[line] = line in self._joined
+        return self._seen[line]
+
+    def gone(self, lines: Counter[bytes]) -> Counter[bytes]:
+        return Counter({line: n for line, n in lines.items() if not self._survives(line)})
+
+    def survivors(self, lines: Counter[bytes]) -> int:
+        return sum(n for line, n in lines.items() if self._seen.get(line))
 
 
 def collect(changes: Sequence[Change], index: PathIndex, lo: int, hi: int, cache: LineCache,
