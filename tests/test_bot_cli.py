@@ -84,10 +84,17 @@ def test_worker_refuses_to_start_without_app_credentials(tmp_path: Path, cli: Cl
     assert code == 2 and "LEVERGUARD_APP_ID" in err
 
 
-def test_bad_settings_file_is_one_clear_error(tmp_path: Path, cli: Cli) -> None:
-    (tmp_path / "bot.toml").write_text("lease_seconds = 'soon'\n")
+@pytest.mark.parametrize("text, expected", [
+    ("lease_seconds = 'soon'\n", "must be float"),
+    ("lease_seconds = 120\n", "at most 60"),
+    ("max_attempts = 0\n", "at least 1"),
+    ("leese_seconds = 5\n", "unknown bot setting 'leese_seconds'"),
+    ("lease_seconds = \n", "invalid TOML"),
+])
+def test_bad_settings_file_is_one_clear_error(tmp_path: Path, cli: Cli, text: str, expected: str) -> None:
+    (tmp_path / "bot.toml").write_text(text)
     code, _, err = cli("bot", "inbox", "--settings", str(tmp_path / "bot.toml"), env={})
-    assert code == 2 and "lease_seconds" in err and "must be float" in err
+    assert code == 2 and expected in err
 
 
 def test_serve_runs_gunicorn_and_stores_signed_deliveries(world: World) -> None:

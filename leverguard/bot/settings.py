@@ -62,7 +62,12 @@ def load(environ: Mapping[str, str], path: str | None = None) -> Settings:
     for variable, name in ENVIRONMENT.items():
         if environ.get(variable):
             values[name] = environ[variable]
-    return Settings(**values)
+    settings = Settings(**values)
+    if not 0 < settings.lease_seconds <= 60:  # the promise: a crashed job runs again within 60 s
+        raise ConfigError(f"lease_seconds must be above 0 and at most 60, got {settings.lease_seconds:g}")
+    if settings.max_attempts < 1:
+        raise ConfigError(f"max_attempts must be at least 1, got {settings.max_attempts}")
+    return settings
 
 
 def _read_file(path: str) -> dict[str, Any]:
