@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError
+from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, GitError, LeverguardError
 from leverguard.message import parse, sources
 
 # prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
@@ -50,7 +50,11 @@ def _build(info: sources.RepoInfo, range_: str | None, comment: str, index_file:
     else:
         base, head = sources.range_ends(info, range_)
         changes = lever_changes(info.root, info.settings, base, head)
-    abi = abi_status(info.root, base, head) if changes else None
+    abi: list[tuple[str, int, list[str]]] | str | None = None
+    try:
+        abi = abi_status(info.root, base, head) if changes else None
+    except GitError as exc:  # a pre-fill, not a verdict: say what could not be computed, keep the rest
+        abi = f"<the ABI status could not be computed ({exc.message}): check it with leverguard abi>"
     return template.build(changes, abi, info.settings, comment=comment, marker=template.list_marker(comment))
 
 

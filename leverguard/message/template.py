@@ -22,7 +22,7 @@ WARNINGS = {"WIN-BODY-MISSING": "its #if body is gone too: a win deleted by mist
             "PARTIAL": "only partly changed: finish it or leave it out; see leverguard levers diff"}
 
 
-def build(changes: Sequence[Change], abi: AbiStatus | None, settings: Settings, *,
+def build(changes: Sequence[Change], abi: AbiStatus | str | None, settings: Settings, *,
           comment: str = "#", marker: str = "-") -> str:
     """The template text: blank subject, the lever sections when levers change, the trailers.
 
@@ -39,7 +39,7 @@ def build(changes: Sequence[Change], abi: AbiStatus | None, settings: Settings, 
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _sections(changes: Sequence[Change], abi: AbiStatus | None, settings: Settings,
+def _sections(changes: Sequence[Change], abi: AbiStatus | str | None, settings: Settings,
               comment: str, marker: str) -> list[str]:
     names = settings.sections
     lines: list[str] = []
@@ -59,8 +59,10 @@ def _sections(changes: Sequence[Change], abi: AbiStatus | None, settings: Settin
     return lines
 
 
-def abi_line(abi: AbiStatus | None) -> str:
-    """The ABI answer from the configured ABI files' status against the base."""
+def abi_line(abi: AbiStatus | str | None) -> str:
+    """The ABI answer from the configured ABI files' status against the base (a str: why there is none)."""
+    if isinstance(abi, str):
+        return abi
     if abi is None:
         return "<unchanged, or what changed and why (no abi_files configured)>"
     changed = [f"{path} ({'binary change' if lines < 0 else f'{lines} lines changed'})"
