@@ -65,6 +65,16 @@ def deliver(url: str, payload: dict[str, Any], delivery: str) -> float:
     return time.perf_counter() - start
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its children so far (Linux /proc), e.g. gunicorn and its workers."""
+    pids = [pid] + [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    ticks = 0
+    for p in pids:
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -157,7 +167,10 @@ def part_one(args: argparse.Namespace, world: Any, env: dict[str, str], url: str
           f"p99 {percentile(floor, 0.99) * 1000:.1f} ms")
     jobs = [(pull_payload("synchronize", 1 + i % len(heads), heads[1 + i % len(heads)], url), str(uuid.uuid4()))
             for i in range(args.deliveries)]
+    cpu = cpu_seconds(server.pid)
     latencies, wall = burst(hook, jobs, args.clients)
+    cpu = cpu_seconds(server.pid) - cpu
+    print(f"server CPU per delivery (gunicorn + Flask + the app): {cpu / len(jobs) * 1000:.2f} ms")
     server.send_signal(signal.SIGTERM)
     server.wait()
     worker = subprocess.Popen([PY, "-m", "leverguard", "bot", "worker"], env=env,
