@@ -83,7 +83,6 @@ class Processor:
                                    app_id=self.client.app_id)
         return Outcome("done", f"{result.conclusion}: {published.note()}")
 
-
     def _evaluate(self, got: fetch.Fetched, pull: github.PullInfo) -> verdict.Verdict:
         try:
             config = verdict.config_at(got.path, got.base_sha)
