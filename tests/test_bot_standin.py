@@ -48,10 +48,11 @@ def test_pull_commits_are_paged_with_absolute_link_urls_and_capped_at_250(standi
 def test_limits_are_enforced_like_github(standin: Standin) -> None:
     gh = Github(auth=Auth.Token("t"), base_url=standin.url, seconds_between_requests=None)
     repo = gh.get_repo(OWNER_REPO)
-    annotations = [{"path": "a", "start_line": 1, "end_line": 1, "annotation_level": "notice", "message": "m"}] * 51
+    annotation: dict[str, str | int] = {"path": "a", "start_line": 1, "end_line": 1, "annotation_level": "notice",
+                                        "message": "m"}
     with pytest.raises(GithubException) as too_many:
         repo.create_check_run(name="x", head_sha="f" * 40, output={"title": "t", "summary": "s",
-                                                                   "annotations": annotations})
+                                                                   "annotations": [annotation] * 51})
     assert too_many.value.status == 422
     with pytest.raises(GithubException):
         Github(auth=Auth.Token("nope"), base_url=standin.url).get_repo(OWNER_REPO).get_pull(1).title
