@@ -56,3 +56,23 @@ def test_limits_are_enforced_like_github(standin: Standin) -> None:
     assert too_many.value.status == 422
     with pytest.raises(GithubException):
         Github(auth=Auth.Token("nope"), base_url=standin.url).get_repo(OWNER_REPO).get_pull(1).title
+
+
+def test_contents_and_labels_are_served_from_the_real_repository(repo: object, tmp_path: Path) -> None:
+    from bot_helpers import serve_bare
+
+    repo.write(".leverguard.toml", "[revert]\nwindow = 10\n")  # type: ignore[attr-defined]
+    repo.commit("config")  # type: ignore[attr-defined]
+    bare = tmp_path / "up.git"
+    serve_bare(repo.path, bare)  # type: ignore[attr-defined]
+    server = Standin(APP_ID, app_keys()[1]).start()
+    try:
+        server.add_repo(OWNER_REPO, str(bare))
+        server.add_pull(OWNER_REPO, 2, base_ref="main", head_sha="f" * 40, labels=("leverguard: allow-revert",))
+        server.add_token("t", write=False)
+        client = Github(auth=Auth.Token("t"), base_url=server.url, seconds_between_requests=None, lazy=True)
+        gh = client.get_repo(OWNER_REPO)
+        assert gh.get_contents(".leverguard.toml", ref="main").decoded_content == b"[revert]\nwindow = 10\n"
+        assert [label.name for label in gh.get_issue(2).get_labels()] == ["leverguard: allow-revert"]
+    finally:
+        server.stop()
