@@ -36,6 +36,11 @@ def test_every_commit_is_checked_against_its_own_diff(repo: Repo) -> None:
         ("MPK_DSV3_FUSED_ROPE", "HARD-WIRED"), ("MPK_DSV3_EXTRA_SCALE", "REVERTED"),
         ("MPK_DSV3_PROBE_ATTN", "DIAGNOSTIC-DELETED")}
     assert doc["summary"] == {"messages": 2, "errors": 1, "warnings": 0, "notes": 0}
+    markdown = run_leverguard("check-msg", "--range", f"{base}..HEAD", "--format", "markdown", cwd=repo.path)
+    assert markdown.returncode == 1 and markdown.stdout.splitlines()[:5] == [
+        "### Commit messages", "", "| where | rule | message |", "| --- | --- | --- |",
+        f"| `{bad[:12]}:6` | lever-delta | MPK_DSV3_FUSED_ROPE has no measured delta: write a signed number with a "
+        "unit (-3.1 us, +4.2%) or before -> after (27.4 -> 24.9 us) |"]
 
 
 def test_the_same_message_on_a_commit_without_levers_names_phantoms(repo: Repo) -> None:

@@ -15,7 +15,7 @@ def register(cli: click.Group) -> None:
 @click.command("check-msg")
 @click.argument("msgfile", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--range", "range_", metavar="BASE..HEAD", help="Check every commit of a range against its own diff.")
-@format_option("text", "json")
+@format_option("text", "json", "markdown")
 @repo_option
 def check_msg_command(msgfile: str | None, range_: str | None, fmt: str, repo: str) -> None:
     """Check a commit message (file, or - for stdin) against the staged diff. Exit 1 on violations."""

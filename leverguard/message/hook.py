@@ -91,7 +91,7 @@ def parse_check_msg(argv: Sequence[str]) -> dict[str, str] | None:
             found["msgfile"] = arg
         else:
             return None
-    return found if found.get("format", "text") in ("text", "json") else None
+    return found if found.get("format", "text") in ("text", "json", "markdown") else None
 
 
 def check_msg_main(argv: Sequence[str]) -> int | None:

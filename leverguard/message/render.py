@@ -58,3 +58,11 @@ def to_json(outcomes: Sequence[Outcome]) -> str:
     totals = {f"{severity}s": n for severity, n in counts(outcomes).items()}
     return json.dumps({"messages": messages, "summary": {"messages": len(outcomes), **totals}},
                       indent=2, ensure_ascii=False)
+
+
+def to_markdown(outcomes: Sequence[Outcome]) -> str:
+    """The findings as a markdown table (for the PR bot), with the summary line under it."""
+    from leverguard.report import to_markdown as table
+
+    findings = [f for outcome in outcomes for f in outcome.findings]
+    return f"{table(findings, 'Commit messages')}\n\n{summary(outcomes)}"

@@ -26,8 +26,8 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
     from leverguard.message import render
 
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
-    if fmt == "json":
-        return render.to_json(outcomes), code
+    if fmt in ("json", "markdown"):
+        return (render.to_json(outcomes) if fmt == "json" else render.to_markdown(outcomes)), code
     hint = ""
     if msgfile is not None and os.path.basename(msgfile) == "COMMIT_EDITMSG":
         hint = f"hint: your message is kept in {msgfile}: fix it with git commit -e -F {msgfile}"
