@@ -218,6 +218,15 @@ def test_an_amend_is_checked_against_the_whole_amended_commit(hooked: Repo) -> N
     amended = git_commit(hooked, "--amend", message=fixed)
     assert amended.returncode == 0, amended.stdout
     assert "5 runs" in last_message(hooked)
+    assert git_commit(hooked, "--amend", env={"GIT_EDITOR": "true"}).returncode == 0  # the editor's amend
     phantom = git_commit(hooked, "--amend", message=fixed.replace("- EXTRA_SCALE\n", "- EXTRA_SCALE\n- MPK_DSV3_X\n"))
     assert phantom.returncode == 1 and "MPK_DSV3_X is listed under `Reverted:`, but the diff does not change it" \
         in phantom.stdout
+
+
+def test_the_first_commit_of_a_repository(repo: Repo) -> None:
+    install_hooks(repo)
+    repo.write("mpk/rope.cuh", "#ifdef MPK_DSV3_FUSED_ROPE\nfused();\n#endif\n")
+    repo.git("add", "-A")
+    assert git_commit(repo, message="Start\n").returncode == 1  # unborn branch: compared with the empty tree
+    assert git_commit(repo, message=PLAIN).returncode == 0

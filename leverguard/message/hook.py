@@ -23,7 +23,7 @@ def _commit_msg(argv: Sequence[str]) -> int:
     # git sets GIT_EDITOR=: for the hook when no editor ran (builtin/commit.c, run_commit_hook).
     edited = os.environ.get("GIT_EDITOR") != ":"
     text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file(),
-                               amend=_amending())
+                               amend=bool(_amending()))
     if text:
         print(text)
     return code
@@ -37,16 +37,20 @@ def _prepare(argv: Sequence[str]) -> int:
     from leverguard.message import run
 
     sha = argv[2] if len(argv) > 2 else os.environ.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
-    amend = (source, sha) == ("commit", "HEAD") or _amending()
+    amend = _amending()
+    if amend is None:  # no /proc: an editor-amend is SOURCE `commit` with SHA `HEAD` (so is `-c HEAD`)
+        amend = (source, sha) == ("commit", "HEAD")
     return run.prepare_commit_msg(".", argv[0], source, _index_file(), amend)
 
 
-def _amending(levels: int = 6) -> bool:
+def _amending(levels: int = 6) -> bool | None:
     """Does the `git commit` that runs this hook amend HEAD? Its diff then starts at HEAD's parent.
 
     git tells hooks only through prepare-commit-msg's SOURCE/SHA, and not at all with `-m`/`-F`;
-    the nearest git ancestor's command line tells (Linux /proc; elsewhere: not an amend).
+    the nearest git ancestor's command line tells (Linux /proc). None: there is no /proc to ask.
     """
+    if not os.path.isdir("/proc/self"):
+        return None
     pid = os.getppid()
     for _ in range(levels):
         try:
