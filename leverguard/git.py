@@ -396,7 +396,7 @@ def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
     """Full commit ids of several revisions in one call; the first unknown one is named in the error."""
     if not any(rev.startswith("-") for rev in revs):
         result = run(["rev-parse", *[f"{rev}^{{commit}}" for rev in revs], "--"], cwd, ok_codes=(0, 128))
-        shas = result.stdout.decode().split()
+        shas = [line for line in result.stdout.decode().split() if line != "--"]  # rev-parse echoes `--`
         if result.returncode == 0 and len(shas) == len(revs):
             return shas
     return [rev_parse(rev, cwd) for rev in revs]
