@@ -35,7 +35,8 @@ def summary_table(report: AuditReport) -> str:
     for result in report.results:
         undone = ", ".join(f"#{f.pr}" if f.pr is not None else f.commit[:7] for f in result.findings)
         subject = result.subject if len(result.subject) <= SUBJECT_WIDTH else result.subject[:SUBJECT_WIDTH - 3] + "..."
-        rows.append(f"{result.commit[:7]:<8} {_name(result):<10} {_worst(result):<8} {undone[:28]:<28} {subject}")
+        landed = f"#{result.pr}" if result.pr is not None else "-"
+        rows.append(f"{result.commit[:7]:<8} {landed:<10} {_worst(result):<8} {undone[:28]:<28} {subject}")
     failing = sum(1 for r in report.results if any(blocks(f, report.strict) for f in r.findings))
     rows.append(f"checked {report.checked} commits on {report.branch}: {failing} landed a silent revert, "
                 f"{len(report.results) - failing} more listed below the failing severity")
