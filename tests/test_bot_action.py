@@ -140,8 +140,9 @@ def test_lever_and_message_guards_are_reported_but_do_not_gate(repo: Any, tmp_pa
     workspace = checkout(repo, tmp_path, head)
     result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
     assert result.returncode == 0, result.stderr
-    assert "#### Levers (informational)" in summary and "HARD-WIRED" in summary
-    assert "#### Commit messages (informational)" in summary and "lever-sections" in summary
+    assert "### Lever transitions" in summary and "HARD-WIRED" in summary
+    assert "### Commit messages" in summary and "lever-sections" in summary
+    assert summary.count("does not change the check's conclusion") == 2
     assert standin.comments(OWNER_REPO, 224) == []  # no silent revert: quiet
 
 
@@ -155,7 +156,7 @@ def test_clean_history_adds_no_guard_sections(repo: Any, tmp_path: Path, standin
     repo.git("checkout", "-q", "main")
     workspace = checkout(repo, tmp_path, head)
     result, summary = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
-    assert result.returncode == 0 and "informational" not in summary
+    assert result.returncode == 0 and "Informational" not in summary
 
 
 def test_github_failures_never_hide_the_verdict(repo: Any, tmp_path: Path, standin: Standin,

@@ -38,8 +38,8 @@ def message_section(root: str, config: Config, base: str, head: str) -> Section 
     found = summary.get("errors", 0) + summary.get("warnings", 0)
     if not found:
         return None
-    text, _ = check_msg(root, None, f"{base}..{head}", "text")
-    return Section("Commit messages", f"```text\n{text}\n```", found)
+    markdown, _ = check_msg(root, None, f"{base}..{head}", "markdown")
+    return Section("Commit messages", markdown, found)
 
 
 GUARDS: tuple[Callable[[str, Config, str, str], Section | None], ...] = (lever_section, message_section)
@@ -53,12 +53,15 @@ def sections(root: str, config: Config, base: str, head: str) -> list[Section]:
             section = guard(root, config, base, head)
         except Exception as exc:  # an informational guard must not take the revert check down with it
             name = guard.__name__.replace("_section", "")
-            section = Section(name, f"not checked: {' '.join(str(exc).split())[:300]}", 0)
+            section = Section(name, f"### {name}\n\nnot checked: {' '.join(str(exc).split())[:300]}", 0)
         if section is not None:
             found.append(section)
     return found
 
 
+INFORMATIONAL = "_Informational: this section does not change the check's conclusion._"
+
+
 def to_markdown(found: list[Section]) -> str:
-    parts = [f"\n#### {s.title} (informational)\n\n{s.markdown}" for s in found]
-    return "\n".join(parts)
+    """Each guard's own markdown (it carries its heading), marked as informational."""
+    return "".join(f"\n\n{s.markdown}\n\n{INFORMATIONAL}" for s in found)
