@@ -172,3 +172,15 @@ def test_whoever_merged_a_pr_is_not_its_author(repo: Repo) -> None:
     _stale_branch(repo, {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=DAVE)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_a_relanded_change_is_undone_once_not_twice(repo: Repo) -> None:
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    feature = body("feature", 6)
+    land(repo, "feat: feature (#301)", {"src/mod1.py": base + feature})
+    land(repo, 'Revert "feat: feature (#301)" (#302)', {"src/mod1.py": base})
+    land(repo, "feat: feature again (#303)", {"src/mod1.py": base + feature}, author=DAVE)
+    _stale_branch(repo, {"src/mod1.py": "# carol's tweak\n" + base})
+    code, report = check(repo, "main..topic", "--strict")
+    assert set(by_pr(report)) == {303} and code == 1

@@ -111,25 +111,43 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
     if not net_deleted and not net_added:
         return []
     reflow = _Reflow(new_text)
-    explained: Counter[bytes] = Counter()
-    older_added: Counter[bytes] = Counter()
-    scored = []
-    for position, change in reversed(entries):  # oldest first, to know what older commits added
-        found = cache.delta(change.old, change.new)
-        if found is None or cache.cosmetic(change.old, change.new):
-            continue
-        c_added, c_deleted = found
-        # lines the candidate removed that an older window commit had added come back as a re-land
-        undone = reflow.gone(c_added & net_deleted) + ((c_deleted - older_added) & net_added)
-        explained |= undone | (c_deleted & older_added & net_added)
-        older_added |= c_added
-        scored.append((position, size(undone), size(c_added) + size(c_deleted)))
+    deltas = [(p, found) for p, c in entries
+              if (found := cache.delta(c.old, c.new)) is not None and not cache.cosmetic(c.old, c.new)]
+    scored, explained = _undone(deltas, net_deleted, net_added, reflow)
     changed = size(net_deleted) - reflow.survivors(net_deleted) + size(net_added)
     if size(explained) < EXPLAINED_SHARE * changed:  # a rewrite, not a revert: the guard of REVERTS.md
         return []
     return [PathHit(position, path, "inverse-hunk", undone, total, True)
             for position, undone, total in scored
             if undone >= MIN_FILE_LINES and undone >= FILE_SHARE * total]
+
+
+Delta = tuple[Counter[bytes], Counter[bytes]]
+
+
+def _undone(deltas: list[tuple[int, Delta]], net_deleted: Counter[bytes], net_added: Counter[bytes],
+            reflow: _Reflow) -> tuple[list[tuple[int, int, int]], Counter[bytes]]:
+    """(position, undone lines, candidate lines) per candidate, and every line explained by undoing.
+
+    A line HEAD removes undoes the newest commit that added it (a re-landed change is not undone
+    twice); lines a candidate removed that an older window commit had added come back as a re-land.
+    """
+    prior: dict[int, Counter[bytes]] = {}
+    acc: Counter[bytes] = Counter()
+    for position, (c_added, _) in reversed(deltas):
+        prior[position] = Counter(acc)
+        acc |= c_added
+    gone, back = Counter(net_deleted), Counter(net_added)
+    explained: Counter[bytes] = Counter()
+    scored = []
+    for position, (c_added, c_deleted) in deltas:  # newest first: the newest claim wins
+        removed = c_added & gone
+        returned = (c_deleted - prior[position]) & back
+        gone, back = gone - removed, back - returned
+        undone = reflow.gone(removed) + returned
+        explained |= undone | (c_deleted & prior[position] & net_added)
+        scored.append((position, size(undone), size(c_added) + size(c_deleted)))
+    return scored, explained
 
 
 class _Reflow:
