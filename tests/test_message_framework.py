@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,24 @@ def test_plain_check_msg_calls_skip_click_and_odd_ones_get_its_help(repo: Repo, 
     bad = subprocess.run([sys.executable, "-m", "leverguard", "check-msg", "--format", "xml", str(msg)],
                          cwd=repo.path, capture_output=True, text=True)
     assert bad.returncode == 2 and "'xml' is not one of 'text', 'json'" in bad.stderr
+
+
+PREK = shutil.which("prek", path=os.path.dirname(sys.executable)) or shutil.which("prek")
+
+
+@pytest.mark.skipif(PREK is None, reason="prek is not installed")
+def test_prek_runs_the_same_hooks(repo: Repo, tmp_path: Path) -> None:
+    lever_repo(repo)
+    repo.write(".pre-commit-config.yaml", local_config())
+    repo.commit("prek config")
+    env = {"PREK_HOME": str(tmp_path / "prek-home")}
+    assert PREK is not None
+    installed = subprocess.run([PREK, "install", "--hook-type", "commit-msg", "--hook-type", "prepare-commit-msg"],
+                               cwd=repo.path, capture_output=True, text=True, env={**os.environ, **env})
+    assert installed.returncode == 0, installed.stderr
+    stage_plain_change(repo)
+    refused = git_commit(repo, message="Fix a typo\n", env=env)
+    assert refused.returncode == 1 and "co-author: no Co-Authored-By trailer" in refused.stdout
+    editor, record = recording_editor(tmp_path, reply=PLAIN)
+    assert git_commit(repo, env={**env, "GIT_EDITOR": editor}).returncode == 0
+    assert record.read_text(encoding="utf-8").startswith("\n\nCo-Authored-By: Bob Builder <bob@example.com>\n")
