@@ -50,10 +50,9 @@ def git(cwd: Path | str, *args: str) -> str:
 
 def serve_bare(work: Path, bare: Path) -> str:
     """A bare copy of WORK that answers blobless and lazy fetches; its file:// URL."""
-    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)  # local: hard links
     git(bare, "config", "uploadpack.allowFilter", "true")
     git(bare, "config", "uploadpack.allowAnySHA1InWant", "true")
-    git(work, "push", "-q", str(bare), "refs/heads/*:refs/heads/*")
     return f"file://{bare}"
 
 
