@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from leverguard.revert.index import PathIndex
-from leverguard.revert.lines import LineCache, Text, delta, size
+from leverguard.revert.lines import LineCache, Text, size
 from leverguard.revert.model import Change, State
 
 FILE_SHARE = 0.8  # inverse-hunk: share of a candidate's change to a file that must be undone
