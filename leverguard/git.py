@@ -522,11 +522,15 @@ def first_commit_adding(word: str, rev: str, pathspecs: Sequence[str], cwd: str 
 
 
 def list_paths(rev: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[str]:
-    """Files at REV (`ls-tree`) or in the index (`ls-files`) matching the pathspecs."""
+    """Files at REV or in the index (`ls-files`) matching the pathspecs.
+
+    `ls-tree` refuses magic pathspecs such as `:(glob)`, so a revision is listed as its diff
+    against the empty tree, where the diff machinery applies every pathspec form.
+    """
     if rev is None:
         args = ["ls-files", "-z", "--", *pathspecs]
     else:
-        args = ["ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, "--", *pathspecs]
+        args = ["diff-tree", "-r", "-z", "--name-only", "--no-renames", EMPTY_TREE, rev, "--", *pathspecs]
     return [fsdecode(name) for name in split_z(run(args, cwd).stdout)]
 
 

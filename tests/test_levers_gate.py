@@ -134,6 +134,8 @@ def test_abi_guard_dead_lever_tensor(repo: Repo) -> None:
     hook = run_leverguard("hook", "leverguard-abi", cwd=repo.path)
     assert hook.returncode == 1 and "the ABI surface changed" in hook.stderr
     repo.commit("Revert EXTRA_SCALE")
+    between = run_leverguard("abi", "--against", "HEAD~1", "--head", "HEAD", cwd=repo.path)  # both sides commits
+    assert between.returncode == 1 and "mpk/tasks.py: abi: 3 changed lines (+0 -3) against HEAD~1" in between.stdout
     clean = run_leverguard("abi", "--against", "HEAD", "--format", "json", cwd=repo.path)
     assert clean.returncode == 0
     assert [f["changed_lines"] for f in json.loads(clean.stdout)["files"]] == [0, 0]
