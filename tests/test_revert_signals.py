@@ -184,3 +184,21 @@ def test_a_relanded_change_is_undone_once_not_twice(repo: Repo) -> None:
     _stale_branch(repo, {"src/mod1.py": "# carol's tweak\n" + base})
     code, report = check(repo, "main..topic", "--strict")
     assert set(by_pr(report)) == {303} and code == 1
+
+
+def test_take_mine_conflict_resolution_after_merging_main_is_found(repo: Repo) -> None:
+    old = seed(repo)
+    lines = [f"setting_{i} = configure(level={i}, mode='a')\n" for i in range(6)]
+    repo.write("conf.py", "".join(lines))
+    repo.commit("conf")
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    tuned = [line.replace("mode='a'", "mode='fast'") for line in lines[:5]] + lines[5:]
+    land(repo, "perf: fast modes (#301)", {"conf.py": "".join(tuned)})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "feat: level 0 tweak", {"conf.py": "".join([lines[0].replace("level=0", "level=10")] + lines[1:])},
+         author=CAROL)
+    repo.git("merge", "-q", "--no-edit", "-X", "ours", "main")  # "take mine": #301 is lost in the merge
+    code, report = check(repo, "main..topic", "--strict")
+    assert report["merge_base"] == repo.git("rev-parse", "main")
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"], report

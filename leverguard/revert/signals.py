@@ -130,7 +130,8 @@ def _undone(deltas: list[tuple[int, Delta]], net_deleted: Counter[bytes], net_ad
     """(position, undone lines, candidate lines) per candidate, and every line explained by undoing.
 
     A line HEAD removes undoes the newest commit that added it (a re-landed change is not undone
-    twice); lines a candidate removed that an older window commit had added come back as a re-land.
+    twice). When HEAD keeps everything a candidate added, the lines it removed that an older window
+    commit had added come back as a re-land (fixing a silent revert), not as an undo.
     """
     prior: dict[int, Counter[bytes]] = {}
     acc: Counter[bytes] = Counter()
@@ -141,11 +142,14 @@ def _undone(deltas: list[tuple[int, Delta]], net_deleted: Counter[bytes], net_ad
     explained: Counter[bytes] = Counter()
     scored = []
     for position, (c_added, c_deleted) in deltas:  # newest first: the newest claim wins
-        removed = c_added & gone
-        returned = (c_deleted - prior[position]) & back
+        removed, returned = c_added & gone, c_deleted & back
+        if not reflow.gone(removed):  # HEAD keeps what it added: restoring what it removed re-lands
+            relanded = returned & prior[position]
+            explained |= relanded
+            returned -= relanded
         gone, back = gone - removed, back - returned
         undone = reflow.gone(removed) + returned
-        explained |= undone | (c_deleted & prior[position] & net_added)
+        explained |= undone
         scored.append((position, size(undone), size(c_added) + size(c_deleted)))
     return scored, explained
 
