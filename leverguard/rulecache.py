@@ -1,24 +1,17 @@
 """Forbidden/allowed path patterns compiled once per configuration, cached in the git directory.
 
-Parsing TOML and importing pathspec cost about five times the interpreter's start-up, and
-the path hook runs on every commit; so the regular expressions pathspec compiles are stored
-with `marshal`, keyed by the identity (mtime, size, inode) of both configuration files.
+The regular expressions pathspec compiles are stored through `leverguard.cache`, keyed by the
+identity of both configuration files, so a warm hook imports neither tomllib nor pathspec.
 """
 
 from __future__ import annotations
 
-import marshal
-import os
 import re
 
-from leverguard import __version__
+from leverguard import cache
 
 TYPE_CHECKING = False  # typing costs ~5 ms of start-up; the path hook runs on every commit
-if TYPE_CHECKING:
-    from typing import Any
 
-CACHE_FORMAT = 1
-CONFIG_FILES = (".leverguard.toml", "pyproject.toml")
 
 
 class Pattern:
@@ -45,17 +38,6 @@ class Rules:
 
     def allowed(self, path: str) -> bool:
         return any(p.regex.match(path) for p in self.allowed_patterns)
-
-
-def _identity(root: str) -> tuple[object, ...]:
-    stamps: list[object] = [CACHE_FORMAT, __version__]
-    for name in CONFIG_FILES:
-        try:
-            st = os.stat(os.path.join(root, name))
-            stamps.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
-        except OSError:
-            stamps.append((name, None))
-    return tuple(stamps)
 
 
 def _compile(root: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]], str]:
@@ -91,26 +73,14 @@ def _build(data: tuple[list[tuple[str, str, str]], list[tuple[str, str, str]], s
 
 def load(root: str, git_dir: str) -> Rules:
     """The compiled rules for the repository at `root`, from the cache when it is current."""
-    identity = _identity(root)
-    cache_path = os.path.join(git_dir, "leverguard", "path-rules.marshal")
-    try:
-        with open(cache_path, "rb") as fh:
-            cached_identity, data = marshal.load(fh)
-        if cached_identity == identity:
-            return _build(data)
-    except (OSError, EOFError, ValueError, TypeError):
-        pass  # no cache yet, or one written by another version: rebuild it
+    key = cache.config_identity(root)
+    cache_path = cache.path(git_dir, "path-rules.marshal")
+    cached = cache.read(cache_path, key)
+    if cached is not None:
+        try:
+            return _build(cached)
+        except (ValueError, TypeError, re.error):
+            pass  # a cache written by another version: rebuild it
     data = _compile(root)
-    _store(cache_path, (identity, data))
+    cache.write(cache_path, key, data)
     return _build(data)
-
-
-def _store(cache_path: str, payload: Any) -> None:
-    try:
-        os.makedirs(os.path.dirname(cache_path), exist_ok=True)
-        temporary = f"{cache_path}.{os.getpid()}"
-        with open(temporary, "wb") as fh:
-            marshal.dump(payload, fh)
-        os.replace(temporary, cache_path)
-    except OSError:
-        pass  # a read-only git directory only costs speed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from leverguard import git
-from leverguard.message import cache
+from leverguard import cache
 from leverguard.message.model import Change
 from leverguard.message.settings import Settings
 

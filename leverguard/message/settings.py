@@ -8,7 +8,7 @@ stored with `marshal`, keyed by the identity of both configuration files (like `
 from __future__ import annotations
 
 from leverguard.errors import ConfigError
-from leverguard.message import cache
+from leverguard import cache
 from leverguard.message.records import NamedTuple
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
