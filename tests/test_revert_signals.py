@@ -202,3 +202,37 @@ def test_take_mine_conflict_resolution_after_merging_main_is_found(repo: Repo) -
     code, report = check(repo, "main..topic", "--strict")
     assert report["merge_base"] == repo.git("rev-parse", "main")
     assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"], report
+
+
+def test_stale_copy_that_also_adds_new_work_elsewhere_in_the_file(repo: Repo) -> None:
+    """The common shape: the stale file is committed together with genuine additions in other hunks."""
+    old = seed(repo)
+    base = old["src/mod1.py"].splitlines(keepends=True)
+    feature = body("feature", 6)
+    land(repo, "feat: feature in the middle (#301)", {"src/mod1.py": "".join(base[:3]) + feature + "".join(base[3:])})
+    _stale_branch(repo, {"src/mod1.py": "".join(base) + body("carol_new_work", 12)})
+    code, report = check(repo, "main..topic", "--strict")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["undone_lines"] == 6
+
+
+def test_stale_copy_reverting_in_place_edits_next_to_new_work(repo: Repo) -> None:
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    tuned = base.replace("scale=7", "scale=70").replace("scale=14", "scale=140").replace("scale=21", "scale=210")
+    land(repo, "fix: tune the scales (#302)", {"src/mod1.py": tuned})
+    _stale_branch(repo, {"src/mod1.py": base + body("carol_new_work", 8)})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 1 and by_pr(report)[302]["undone_lines"] == 6
+
+
+def test_editing_a_candidates_lines_while_adding_work_elsewhere_is_not_a_revert(repo: Repo) -> None:
+    """The hunk view must not excuse a rewrite: the undone lines' hunk holds their replacement."""
+    old = seed(repo)
+    base = old["src/mod1.py"].splitlines(keepends=True)
+    feature = body("feature", 6)
+    land(repo, "feat: feature (#303)", {"src/mod1.py": "".join(base[:3]) + feature + "".join(base[3:])})
+    edited = feature.replace("compute_feature", "compute_feature_v2").replace("scale=", "factor=")
+    _stale_branch(repo, {"src/mod1.py": "".join(base[:3]) + edited + "".join(base[3:]) + body("more", 12)})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []

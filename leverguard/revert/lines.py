@@ -12,6 +12,7 @@ from leverguard.errors import GitError
 from leverguard.revert.model import State
 
 MAX_LINE_BLOB = 1 << 20  # blobs above 1 MiB: blob comparison only, no line-level work
+MAX_SEQUENCE = 5000  # the rewrite guard's hunk view (difflib) is skipped above this many lines
 BINARY_PROBE = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 TRIVIAL = frozenset(
@@ -84,6 +85,21 @@ class LineCache:
         old_text, new_text = self.text(old), self.text(new)
         return old_text is not None and new_text is not None and old_text.joined == new_text.joined
 
+    def sequence(self, state: State | None, limit: int = MAX_SEQUENCE) -> list[bytes] | None:
+        """A text blob's non-trivial normalized lines in file order, or None (binary, huge, over LIMIT).
+
+        Only the rewrite guard's rare second look needs the order, so it is read again, not cached.
+        """
+        if state is None:
+            return []
+        if not state.is_blob or self.text(state) is None:
+            return None
+        found = git.read_objects([state.oid], self._repo).get(state.oid)
+        if found is None:
+            return None
+        lines = _non_trivial(_SPACE.sub(b"", found[1]).split(b"\n"))
+        return lines if len(lines) <= limit else None
+
     def prefetch(self, states: Iterable[State | None], minimum: int = PREFETCH_MIN) -> None:
         """Read the blobs not cached yet in one batch: no pipe round trip per object.
 
@@ -137,9 +153,11 @@ def _parse(found: tuple[str, bytes] | None) -> Text | None:
     if found is None or found[0] != "blob" or not is_text(found[1]):
         return None
     squeezed = _SPACE.sub(b"", found[1]).split(b"\n")
-    normalized = [line for line in squeezed
-                  if line not in TRIVIAL and len(line.translate(None, _NON_ALNUM)) >= MIN_ALNUM]
-    return Text(Counter(normalized), b"".join(squeezed))
+    return Text(Counter(_non_trivial(squeezed)), b"".join(squeezed))
+
+
+def _non_trivial(squeezed: list[bytes]) -> list[bytes]:
+    return [line for line in squeezed if line not in TRIVIAL and len(line.translate(None, _NON_ALNUM)) >= MIN_ALNUM]
 
 
 def changed_lines(patch: bytes) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -115,11 +116,36 @@ def inverse_hits(path: bytes, head: Change, entries: list[tuple[int, Change]], m
               if (found := cache.delta(c.old, c.new)) is not None and not cache.cosmetic(c.old, c.new)]
     scored, explained = _undone(deltas, net_deleted, net_added, reflow)
     changed = size(net_deleted) - reflow.survivors(net_deleted) + size(net_added)
-    if size(explained) < EXPLAINED_SHARE * changed:  # a rewrite, not a revert: the guard of REVERTS.md
-        return []
+    if size(explained) < EXPLAINED_SHARE * changed and not _undone_in_place(head, explained, cache):
+        return []  # a rewrite, not a revert: the guard of REVERTS.md
     return [PathHit(position, path, "inverse-hunk", undone, total, True)
             for position, undone, total in scored
             if undone >= MIN_FILE_LINES and undone >= FILE_SHARE * total]
+
+
+def _undone_in_place(head: Change, explained: Counter[bytes], cache: LineCache) -> bool:
+    """The rewrite guard, hunk by hunk: do the hunks that undo lines mostly only undo them?
+
+    A stale copy committed together with new work elsewhere in the same file leaves the undone
+    hunks pure (lines go back to what they were) and the new work in hunks of its own; a rewrite
+    replaces a candidate's lines with different ones in the same hunk. New work in other hunks
+    therefore does not argue against a revert (the whole-file guard alone missed every stale copy
+    that also added code).
+    """
+    old, new = cache.sequence(head.old), cache.sequence(head.new)
+    if not old or new is None or not explained:
+        return False
+    undone = replaced = 0
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        hunk = Counter(old[i1:i2]) + Counter(new[j1:j2])
+        hit = size(hunk & explained)
+        if hit:
+            undone += hit
+            replaced += size(hunk) - hit
+    return undone >= MIN_FILE_LINES and undone >= EXPLAINED_SHARE * (undone + replaced)
 
 
 Delta = tuple[Counter[bytes], Counter[bytes]]
