@@ -45,11 +45,13 @@ def config_command(repo: str, reference: bool) -> None:
 @cli.command("install")
 @repo_option
 @click.option("--force", is_flag=True, help="Replace hooks leverguard did not write (kept as a backup).")
-def install_command(repo: str, force: bool) -> None:
+@click.option("--with", "extra", multiple=True, metavar="HOOK_ID",
+              help="Also run an opt-in hook: leverguard-abi (pre-commit), leverguard-default-build (commit-msg).")
+def install_command(repo: str, force: bool, extra: tuple[str, ...]) -> None:
     """Install leverguard's plain git hooks (respects core.hooksPath)."""
     from leverguard import install
 
-    for action in install.install(repo, force=force):
+    for action in install.install(repo, force=force, extra=extra):
         click.echo(f"{action.what}: {action.path}")
 
 

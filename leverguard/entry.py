@@ -30,14 +30,19 @@ def skipped(hook_id: str, environ: dict[str, str] | os._Environ[str]) -> bool:
 
 
 def _run_hook(args: Sequence[str]) -> int:
-    if not args or args[0] not in HOOKS:
-        print(f"leverguard: error: unknown hook id {args[0] if args else ''!r}: "
-              f"known ids are {', '.join(HOOKS)}", file=sys.stderr)
+    """`hook ID[,ID...] ARGS`: run each hook of one stage in this process; the worst exit code wins."""
+    ids = args[0].split(",") if args else [""]
+    unknown = [hook_id for hook_id in ids if hook_id not in HOOKS]
+    if unknown:
+        print(f"leverguard: error: unknown hook id {unknown[0]!r}: known ids are {', '.join(HOOKS)}", file=sys.stderr)
         return 2
-    if skipped(args[0], os.environ):
-        print(f"leverguard: {args[0]} skipped (SKIP)", file=sys.stderr)
-        return 0
-    return main([*HOOKS[args[0]], *args[1:]])
+    worst = 0
+    for hook_id in ids:
+        if skipped(hook_id, os.environ):
+            print(f"leverguard: {hook_id} skipped (SKIP)", file=sys.stderr)
+            continue
+        worst = max(worst, main([*HOOKS[hook_id], *args[1:]]))
+    return worst
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from leverguard import git
 from leverguard.errors import LeverguardError
@@ -41,13 +42,28 @@ def is_ours(path: Path) -> bool:
         return False
 
 
-def render(script: str, python: str) -> str:
-    """The script with the interpreter that has leverguard installed baked in."""
-    return script.replace("@PYTHON@", python)
+# Opt-in hooks and the plain script that runs them: the ABI guard needs `levers.abi_files`, and the
+# default-build gate is a team rule for the exploring phase only, so neither runs unless asked.
+OPTIONAL = {"leverguard-abi": "pre-commit", "leverguard-default-build": "commit-msg"}
+_HOOKS_LINE = re.compile(r'^hooks="([^"]*)"', re.M)
 
 
-def install(repo: str, *, force: bool = False, python: str | None = None) -> list[Action]:
-    """Write every bundled hook; refuse to overwrite a foreign hook unless `force` (kept as a backup)."""
+def render(script: str, python: str, extra: Sequence[str] = ()) -> str:
+    """The script with the interpreter that has leverguard installed, and its opted-in hooks, baked in."""
+    script = script.replace("@PYTHON@", python)
+    if extra:
+        script = _HOOKS_LINE.sub(lambda m: f'hooks="{",".join([m.group(1), *extra])}"', script, count=1)
+    return script
+
+
+def install(repo: str, *, force: bool = False, python: str | None = None, extra: Sequence[str] = ()) -> list[Action]:
+    """Write every bundled hook; refuse to overwrite a foreign hook unless `force` (kept as a backup).
+
+    EXTRA names opt-in hook ids (`OPTIONAL`) to run after the standard hook of their stage.
+    """
+    wrong = [hook_id for hook_id in extra if hook_id not in OPTIONAL]
+    if wrong:
+        raise LeverguardError(f"--with {wrong[0]}: not an opt-in hook; choose from {', '.join(OPTIONAL)}")
     target_dir = hooks_dir(repo)
     scripts = bundled_scripts()
     foreign = [name for name in scripts if (target_dir / name).exists() and not is_ours(target_dir / name)]
@@ -59,7 +75,7 @@ def install(repo: str, *, force: bool = False, python: str | None = None) -> lis
     actions = []
     for name, script in scripts.items():
         path = target_dir / name
-        content = render(script, python or sys.executable)
+        content = render(script, python or sys.executable, [h for h in extra if OPTIONAL[h] == name])
         what = "installed"
         if name in foreign:
             os.replace(path, path.with_name(name + BACKUP_SUFFIX))

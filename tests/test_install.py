@@ -77,3 +77,36 @@ def test_the_wheel_ships_the_hook_scripts_inside_the_package(tmp_path: Path) -> 
     for script in bundled():
         assert f"leverguard/hook_scripts/{script}" in names
     assert not any(name.startswith("hooks/") for name in names)
+
+
+def _commit(repo: Repo, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "commit", "-q", "-m", "Speed up the kernel\n\nCo-Authored-By: Bob <bob@example.com>"],
+                          cwd=repo.path, capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def test_opt_in_hooks_run_in_the_same_stage_only_when_asked(repo: Repo) -> None:
+    """The default-build gate (a rule for the exploring phase) runs from the plain commit-msg hook with --with."""
+    repo.write("kernels/attn.cu", "int attn(int x) { return x; }\n")
+    repo.commit("initial")
+    repo.write("kernels/attn.cu", "int attn(int x) { return x + 1; }\n")  # ungated: changes the default build
+    repo.git("add", "-A")
+    assert run_leverguard("install", cwd=repo.path).returncode == 0
+    assert 'hooks="leverguard-commit-msg"' in (repo.path / ".git/hooks/commit-msg").read_text()
+    plain = _commit(repo)
+    assert plain.returncode == 0, plain.stderr
+    repo.write("kernels/attn.cu", "int attn(int x) { return x + 2; }\n")
+    repo.git("add", "-A")
+    assert run_leverguard("install", "--with", "leverguard-default-build", cwd=repo.path).returncode == 0
+    script = (repo.path / ".git/hooks/commit-msg").read_text()
+    assert 'hooks="leverguard-commit-msg,leverguard-default-build"' in script
+    assert 'hooks="leverguard-paths"' in (repo.path / ".git/hooks/pre-commit").read_text()
+    gated = _commit(repo)
+    assert gated.returncode == 1 and "kernels/attn.cu:1: default-build:" in gated.stderr
+    skipped = _commit(repo, env={"SKIP": "leverguard-default-build"})
+    assert skipped.returncode == 0, skipped.stderr  # the other hook of the stage still ran and passed
+
+
+def test_with_an_unknown_hook_is_a_usage_error(repo: Repo) -> None:
+    result = run_leverguard("install", "--with", "leverguard-paths", cwd=repo.path)
+    assert result.returncode == 2 and "not an opt-in hook; choose from leverguard-abi" in result.stderr
+    assert not (repo.path / ".git/hooks/pre-commit").exists()

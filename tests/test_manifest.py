@@ -28,7 +28,10 @@ def test_every_plain_hook_runs_a_known_hook_id() -> None:
     for script in (ROOT / "hooks").iterdir():
         text = script.read_text(encoding="utf-8")
         assert "leverguard-managed hook" in text, script.name
-        for hook_id in re.findall(r"leverguard hook (\S+)", text):
+        ids = re.findall(r"leverguard hook (leverguard-\S+)", text)
+        ids += [i for line in re.findall(r'^hooks="([^"]+)"', text, re.M) for i in line.split(",")]
+        assert ids, f"hooks/{script.name} runs no hook id"
+        for hook_id in ids:
             assert hook_id in entry.HOOKS, f"hooks/{script.name} runs unknown hook id {hook_id}"
 
 
