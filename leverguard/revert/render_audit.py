@@ -21,7 +21,8 @@ def _worst(result: AuditResult) -> str:
 def to_text(report: AuditReport) -> str:
     parts = []
     for result in report.results:
-        header = f"== {result.commit[:7]} {_name(result)} {result.subject}"
+        landed = f" (#{result.pr})" if result.pr is not None and f"(#{result.pr})" not in result.subject else ""
+        header = f"== {result.commit[:7]}{landed} {result.subject}"
         body = [finding_text(f, result.time, who="it", anchor="it") for f in result.findings]
         parts.append("\n".join([header, *body]))
     parts += [f"note: {note}" for note in report.notes]
