@@ -23,6 +23,8 @@ NULL_OID = "0" * 40
 # Advice for the git failures a user can fix, keyed by a fragment of git's stderr.
 _ADVICE = (
     ("not a git repository", "not a git repository: run leverguard inside a git working tree, or pass --repo DIR"),
+    # outside a repository `git diff` falls back to --no-index mode, which has no --cached
+    ("unknown option `cached'", "not a git repository: run leverguard inside a git working tree, or pass --repo DIR"),
     ("unknown revision", "unknown revision: check the name, or fetch it first (git fetch origin REF)"),
     ("bad revision", "unknown revision: check the name, or fetch it first (git fetch origin REF)"),
     ("ambiguous argument", "unknown revision or path: check the name, or fetch it first (git fetch origin REF)"),
@@ -221,13 +223,13 @@ class ObjectReader:
         header = stdout.readline()
         if not header:
             raise GitError("git cat-file --batch stopped unexpectedly: check the repository with git fsck")
-        parts = header.split()
-        if len(parts) != 3:  # "<spec> missing" or "ambiguous"
+        header = header.rstrip(b"\n")
+        if header.endswith((b" missing", b" ambiguous")):  # "<spec> missing": the spec may hold spaces
             return None
-        size = int(parts[2])
-        data = _read_exact(stdout, size)
+        _, kind, size = header.rsplit(b" ", 2)
+        data = _read_exact(stdout, int(size))
         stdout.read(1)  # the newline after the content
-        return parts[1].decode(), data
+        return kind.decode(), data
 
     def close(self) -> None:
         if self._proc is not None:
@@ -336,17 +338,19 @@ def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple
     """Many objects from one `cat-file --batch` run, without a round trip per object; missing ones left out."""
     if not oids:
         return {}
-    out = run(["cat-file", "--batch"], cwd, input="\n".join(oids).encode() + b"\n").stdout
+    names = "".join(f"{oid}\n" for oid in oids).encode("utf-8", "surrogateescape")
+    out = run(["cat-file", "--batch"], cwd, input=names).stdout
     found: dict[str, tuple[str, bytes]] = {}
     pos = 0
     for oid in oids:
         end = out.index(b"\n", pos)
-        parts = out[pos:end].split()
+        header = out[pos:end]
         pos = end + 1
-        if len(parts) == 3:
-            size = int(parts[2])
-            found[oid] = (parts[1].decode(), out[pos:pos + size])
-            pos += size + 1
+        if header.endswith((b" missing", b" ambiguous")):  # "NAME missing": NAME may hold spaces
+            continue
+        _, kind, size = header.rsplit(b" ", 2)
+        found[oid] = (kind.decode(), out[pos:pos + int(size)])
+        pos += int(size) + 1
     return found
 
 
@@ -540,21 +544,7 @@ def read_blobs(specs: Sequence[str], cwd: str | None = None) -> dict[str, bytes]
 
     Pipelining the requests avoids a round trip per file; missing names and non-blobs are left out.
     """
-    if not specs:
-        return {}
-    data = run(["cat-file", "--batch"], cwd, input="".join(f"{s}\n" for s in specs).encode("utf-8", "surrogateescape")).stdout
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    for spec in specs:
-        end = data.index(b"\n", pos)
-        parts = data[pos:end].split()
-        pos = end + 1
-        if len(parts) == 3:
-            size = int(parts[2])
-            if parts[1] == b"blob":
-                blobs[spec] = data[pos:pos + size]
-            pos += size + 1
-    return blobs
+    return {spec: data for spec, (kind, data) in read_objects(specs, cwd).items() if kind == "blob"}
 
 # ---- message engine ----
 
