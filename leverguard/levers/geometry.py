@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import ast
 import functools
-import operator
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
-_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
-}
-_UNKNOWN = object()
+from leverguard.levers.tristate import UNKNOWN as _UNKNOWN
+from leverguard.levers.tristate import boolop, compare
 
 
 def evaluate(text: str, geometry: Mapping[str, Any]) -> bool | None:
@@ -59,9 +55,9 @@ def _value(node: ast.AST, geometry: Mapping[str, Any]) -> Any:
             return _UNKNOWN
         return (not operand) if isinstance(node.op, ast.Not) else _negate(operand)
     if isinstance(node, ast.BoolOp):
-        return _boolop(node, geometry)
+        return boolop(node, lambda v: _value(v, geometry))
     if isinstance(node, ast.Compare):
-        return _compare(node, geometry)
+        return compare(node, lambda v: _value(v, geometry))
     return _UNKNOWN
 
 
@@ -69,25 +65,3 @@ def _negate(value: Any) -> Any:
     return -value if isinstance(value, (int, float)) else _UNKNOWN
 
 
-def _boolop(node: ast.BoolOp, geometry: Mapping[str, Any]) -> Any:
-    # `and` is False as soon as one operand is known False, even if another is unknown.
-    decisive = not isinstance(node.op, ast.And)
-    values = [_value(v, geometry) for v in node.values]
-    if any(v is not _UNKNOWN and bool(v) == decisive for v in values):
-        return decisive
-    return _UNKNOWN if any(v is _UNKNOWN for v in values) else not decisive
-
-
-def _compare(node: ast.Compare, geometry: Mapping[str, Any]) -> Any:
-    left = _value(node.left, geometry)
-    for op, right_node in zip(node.ops, node.comparators):
-        right = _value(right_node, geometry)
-        if left is _UNKNOWN or right is _UNKNOWN or type(op) not in _COMPARE:
-            return _UNKNOWN
-        try:
-            if not _COMPARE[type(op)](left, right):
-                return False
-        except TypeError:
-            return _UNKNOWN
-        left = right
-    return True

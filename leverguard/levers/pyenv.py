@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import ast
-import operator
 from typing import Any, Callable, Mapping
 
-_UNKNOWN = object()
-_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
-    ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
-}
+from leverguard.levers.tristate import UNKNOWN as _UNKNOWN
+from leverguard.levers.tristate import boolop, compare
+
 _CASTS: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "str": str, "bool": bool}
 _METHODS = ("lower", "upper", "strip")
 
@@ -38,9 +34,9 @@ def _value(node: ast.AST, assigned: Mapping[str, ast.expr], depth: int) -> Any:
         inner = _value(node.operand, assigned, depth + 1)
         return _UNKNOWN if inner is _UNKNOWN else not inner
     if isinstance(node, ast.BoolOp):
-        return _boolop(node, assigned, depth)
+        return boolop(node, lambda v: _value(v, assigned, depth + 1))
     if isinstance(node, ast.Compare):
-        return _compare(node, assigned, depth)
+        return compare(node, lambda v: _value(v, assigned, depth + 1))
     if isinstance(node, ast.Call):
         return _call(node, assigned, depth)
     return _UNKNOWN
@@ -57,29 +53,6 @@ def _unset(node: ast.AST, how: str) -> Any:
     if len(node.args) > 1:
         return node.args[1].value if isinstance(node.args[1], ast.Constant) else _UNKNOWN
     return None
-
-
-def _boolop(node: ast.BoolOp, assigned: Mapping[str, ast.expr], depth: int) -> Any:
-    decisive = not isinstance(node.op, ast.And)
-    values = [_value(v, assigned, depth + 1) for v in node.values]
-    if any(v is not _UNKNOWN and bool(v) == decisive for v in values):
-        return decisive
-    return _UNKNOWN if any(v is _UNKNOWN for v in values) else not decisive
-
-
-def _compare(node: ast.Compare, assigned: Mapping[str, ast.expr], depth: int) -> Any:
-    left = _value(node.left, assigned, depth + 1)
-    for op, right_node in zip(node.ops, node.comparators):
-        right = _value(right_node, assigned, depth + 1)
-        if left is _UNKNOWN or right is _UNKNOWN or type(op) not in _COMPARE:
-            return _UNKNOWN
-        try:
-            if not _COMPARE[type(op)](left, right):
-                return False
-        except TypeError:
-            return _UNKNOWN
-        left = right
-    return True
 
 
 def _call(node: ast.Call, assigned: Mapping[str, ast.expr], depth: int) -> Any:
