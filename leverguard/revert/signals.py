@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -132,6 +131,8 @@ def _undone_in_place(head: Change, explained: Counter[bytes], cache: LineCache) 
     therefore does not argue against a revert (the whole-file guard alone missed every stale copy
     that also added code).
     """
+    import difflib  # only this rare second look needs it
+
     old, new = cache.sequence(head.old), cache.sequence(head.new)
     if not old or new is None or not explained:
         return False
