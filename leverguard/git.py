@@ -114,6 +114,31 @@ def toplevel(cwd: str | None = None) -> str:
     return top
 
 
+def find_root(start: str) -> tuple[str, str] | None:
+    """(working tree root, git dir) found by walking up from `start`, without running git."""
+    current = os.path.abspath(start)
+    while True:
+        dot_git = os.path.join(current, ".git")
+        if os.path.isdir(dot_git):
+            return current, dot_git
+        if os.path.isfile(dot_git):  # a worktree or submodule: "gitdir: PATH"
+            with open(dot_git, encoding="utf-8", errors="surrogateescape") as fh:
+                target = fh.read().strip().removeprefix("gitdir:").strip()
+            return current, os.path.normpath(os.path.join(current, target))
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def locate(cwd: str) -> tuple[str, str]:
+    """(root, git dir) for a hook: a walk up the folders, or git itself for GIT_DIR or odd layouts."""
+    found = find_root(cwd)
+    if found is not None and "GIT_DIR" not in os.environ:
+        return found
+    return toplevel(cwd), git_dir(cwd)
+
+
 def git_dir(cwd: str | None = None) -> str:
     return output(["rev-parse", "--absolute-git-dir"], cwd)
 

@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # typing costs ~5 ms of start-up; this hook runs on every
 if TYPE_CHECKING:
     from typing import Sequence
 
-from leverguard import rulecache
+from leverguard import git, rulecache
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError, guarded
 from leverguard.quoting import quote_path, shell_quote
 
@@ -48,35 +48,7 @@ def check(paths: Sequence[str], rules: rulecache.Rules) -> list[PathFinding]:
     return findings
 
 
-def find_root(start: str) -> tuple[str, str] | None:
-    """(working tree root, git dir) found by walking up from `start`, without running git."""
-    current = os.path.abspath(start)
-    while True:
-        dot_git = os.path.join(current, ".git")
-        if os.path.isdir(dot_git):
-            return current, dot_git
-        if os.path.isfile(dot_git):  # a worktree or submodule: "gitdir: PATH"
-            with open(dot_git, encoding="utf-8", errors="surrogateescape") as fh:
-                target = fh.read().strip().removeprefix("gitdir:").strip()
-            return current, os.path.normpath(os.path.join(current, target))
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
-def _locate(cwd: str) -> tuple[str, str]:
-    found = find_root(cwd)
-    if found is not None and "GIT_DIR" not in os.environ:
-        return found
-    from leverguard import git  # GIT_DIR or an unusual layout: ask git itself
-
-    return git.toplevel(cwd), git.git_dir(cwd)
-
-
 def _staged(root: str) -> list[str]:
-    from leverguard import git
-
     return [git.fsdecode(name) for name in git.staged_names(root)]
 
 
@@ -130,7 +102,7 @@ def _run(argv: Sequence[str]) -> int:
         return EXIT_CLEAN
     fmt, files = parsed
     cwd = os.getcwd()
-    root, git_dir = _locate(cwd)
+    root, git_dir = git.locate(cwd)
     rules = rulecache.load(root, git_dir)
     paths = _relative(files, cwd, root) if files else _staged(root)
     findings = check(paths, rules)

@@ -176,3 +176,15 @@ def test_reverting_a_default_off_lever_keeps_the_default_build(repo: Repo) -> No
          '        flags.append("-DMPK_DSV3_PERSISTENT_SCHED=1")\n', "")
     repo.git("add", "mpk")
     assert gate(repo) == (0, [])
+
+
+def test_abi_hook_notices_when_abi_files_get_configured(repo: Repo) -> None:
+    """The hook caches `levers.abi_files`; editing the configuration must invalidate it."""
+    repo.write("graph.cc", "int x;\n")
+    repo.commit("init")
+    repo.write("graph.cc", "int y;\n")
+    repo.git("add", "graph.cc")
+    assert run_leverguard("hook", "leverguard-abi", cwd=repo.path).returncode == 0
+    repo.write(".leverguard.toml", '[levers]\nabi_files = ["graph.cc"]\n')
+    proc = run_leverguard("hook", "leverguard-abi", cwd=repo.path)
+    assert proc.returncode == 1 and "graph.cc: abi: 2 changed lines" in proc.stderr
