@@ -114,6 +114,22 @@ def toplevel(cwd: str | None = None) -> str:
     return top
 
 
+def work_root(cwd: str | None = None) -> str:
+    """The working tree's root, or a bare repository's git dir (the PR bot's cache).
+
+    Commands that read only commits (`levers diff A..B`, `check-msg --range`) work in both;
+    only a bare repository pays the second git call.
+    """
+    try:
+        return toplevel(cwd)
+    except GitError as exc:
+        if "work tree" not in exc.message and "bare repository" not in exc.message:
+            raise
+    if output(["rev-parse", "--is-bare-repository"], cwd) != "true":
+        raise GitError("this is a .git folder: run leverguard inside the working tree, or pass --repo DIR")
+    return git_dir(cwd)
+
+
 def find_root(start: str) -> tuple[str, str] | None:
     """(working tree root, git dir) found by walking up from `start`, without running git."""
     current = os.path.abspath(start)

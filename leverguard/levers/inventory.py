@@ -89,7 +89,7 @@ def policy_of(config: Config) -> Policy:
 
 def inventory(repo: str, config: Config, rev: str | None) -> Inventory:
     """Levers at REV (None: the index), each classified with its evidence."""
-    root = git.toplevel(repo)
+    root = git.work_root(repo)
     return inventory_at(root, config, git.rev_parse(rev, root) if rev is not None else None)
 
 

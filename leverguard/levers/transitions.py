@@ -44,7 +44,7 @@ class LeverDiff:
 
 def compute_diff(repo: str, config: Config, base: str, head: str | None) -> LeverDiff:
     """Transitions and findings of BASE..HEAD; HEAD None means the index (the commit being made)."""
-    root = git.toplevel(repo)
+    root = git.work_root(repo)
     base_id = _resolve(base, root)
     head_id = git.rev_parse(head, root) if head is not None else None
     with git.ObjectReader(root) as reader:
