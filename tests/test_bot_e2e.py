@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from bot_helpers import (OWNER_REPO, LiveServer, World, clean_pr, make_world, post, publish_pull, pull_payload,
-                         serve_bare, stale_pr, story_221)
+from bot_helpers import (OWNER_REPO, LiveServer, World, clean_pr, git, make_world, post, publish_pull,
+                         pull_payload, serve_bare, stale_pr, story_221)
 from github_standin import Fault
 
 from leverguard.bot import github, worker
@@ -354,3 +354,30 @@ def test_broken_base_config_fails_the_check_once_with_the_reason(setup: Setup) -
     (run,) = setup.runs(head)
     assert run["conclusion"] == "failure" and "revert.window" in run["output"]["summary"]
     assert len(setup.comments(4)) == 1
+
+
+def _lever_pr(repo: Any) -> str:
+    """main gains an env-gated lever; the PR hard-wires it (a genuine change, no revert)."""
+    repo.write("mpk/attn.cu", "#if MPK_FUSED_ROPE\nint rope = fused_rope();\n#else\nint rope = legacy_rope();\n#endif\n")
+    repo.write("mpk/build.py", 'import os\nflags = []\nif os.environ.get("MPK_FUSED_ROPE"):\n'
+                               '    flags.append("-DMPK_FUSED_ROPE")\n')
+    repo.commit("exp: fused rope lever (#230)")
+    repo.git("checkout", "-q", "-B", "hardwire", "main")
+    repo.write("mpk/attn.cu", "int rope = fused_rope();\n")
+    repo.write("mpk/build.py", "import os\nflags = []\n")
+    head = repo.commit("perf: hard-wire fused rope", author="Carol <carol@example.com>")
+    repo.git("checkout", "-q", "main")
+    return head
+
+
+def test_app_mode_reports_lever_transitions_from_the_bare_cache(setup: Setup) -> None:
+    head = _lever_pr(setup.repo)
+    git(setup.repo.path, "push", "-q", str(setup.bare), "main:main")
+    setup.open_pr(31, head)
+    setup.deliver("opened", 31, head)
+    setup.drain()
+    (run,) = setup.runs(head)
+    assert run["conclusion"] == "success"  # informational: the other guards never fail the check
+    summary = run["output"]["summary"]
+    assert "Lever transitions" in summary and "`MPK_FUSED_ROPE` | HARD-WIRED" in summary
+    assert "### lever\n\nnot checked" not in summary

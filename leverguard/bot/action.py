@@ -26,7 +26,7 @@ def main(environ: Mapping[str, str]) -> int:
     config = verdict.config_at(repo_dir, base)
     result = verdict.evaluate(repo_dir, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
                               labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
-    result = replace(result, markdown=result.markdown + guards.to_markdown(guards.sections(repo_dir, config, base, head)))
+    result = guards.with_sections(result, repo_dir, config, base, head)
     _summary(environ.get("GITHUB_STEP_SUMMARY"), result.markdown)
     for annotation in result.annotations:
         print(workflow_command(annotation))

@@ -1,11 +1,12 @@
-"""The other guards in the PR report (Actions mode): lever transitions and commit messages, informational."""
+"""The other guards in the PR report (App and Actions mode): lever transitions and commit messages, informational."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from leverguard.bot.verdict import Verdict
 from leverguard.config import Config
 
 
@@ -65,3 +66,8 @@ INFORMATIONAL = "_Informational: this section does not change the check's conclu
 def to_markdown(found: list[Section]) -> str:
     """Each guard's own markdown (it carries its heading), marked as informational."""
     return "".join(f"\n\n{s.markdown}\n\n{INFORMATIONAL}" for s in found)
+
+
+def with_sections(result: Verdict, root: str, config: Config, base: str, head: str) -> Verdict:
+    """The revert verdict with every other guard's section appended to its markdown."""
+    return replace(result, markdown=result.markdown + to_markdown(sections(root, config, base, head)))

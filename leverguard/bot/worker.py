@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping
 
-from leverguard.bot import events, fetch, github, report, verdict
+from leverguard.bot import events, fetch, github, guards, report, verdict
 from leverguard.bot.inbox import Job, JobQueue
 from leverguard.bot.settings import Settings
 from leverguard.errors import ConfigError
@@ -88,8 +88,9 @@ class Processor:
             config = verdict.config_at(got.path, got.base_sha)
         except ConfigError as exc:
             return verdict.broken_config(exc.message)
-        return verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number, pr_text=pull.text,
-                                labels=pull.labels, config=config)
+        result = verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number, pr_text=pull.text,
+                                  labels=pull.labels, config=config)
+        return guards.with_sections(result, got.path, config, got.base_sha, got.head_sha)
 
 
 class _Heartbeat:
