@@ -380,4 +380,18 @@ def test_app_mode_reports_lever_transitions_from_the_bare_cache(setup: Setup) ->
     assert run["conclusion"] == "success"  # informational: the other guards never fail the check
     summary = run["output"]["summary"]
     assert "Lever transitions" in summary and "`MPK_FUSED_ROPE` | HARD-WIRED" in summary
-    assert "### lever\n\nnot checked" not in summary
+    assert "not checked" not in summary
+    assert "### Commit messages" in summary  # the hard-wiring commit names no lever sections
+    assert "lever-sections | missing sections" in summary and "the diff hard-wires MPK_FUSED_ROPE" in summary
+
+
+def test_app_mode_message_section_uses_the_base_configuration(setup: Setup) -> None:
+    setup.repo.write(".leverguard.toml", '[message]\ndisable = ["lever-sections", "lever-coverage"]\n'
+                                         'co_author = "validate"\n')
+    head = _lever_pr(setup.repo)  # commits the config on main first, with the lever
+    git(setup.repo.path, "push", "-q", str(setup.bare), "main:main")
+    setup.open_pr(32, head)
+    setup.deliver("opened", 32, head)
+    setup.drain()
+    summary = setup.runs(head)[0]["output"]["summary"]
+    assert "HARD-WIRED" in summary and "### Commit messages" not in summary and "not checked" not in summary

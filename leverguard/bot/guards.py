@@ -31,15 +31,15 @@ def lever_section(root: str, config: Config, base: str, head: str) -> Section | 
 
 
 def message_section(root: str, config: Config, base: str, head: str) -> Section | None:
-    """`check-msg --range BASE..HEAD`: the range's commit messages; nothing when all are clean."""
+    """`check-msg --range BASE..HEAD` with BASE's configuration; nothing when all messages are clean."""
     from leverguard.message.run import check_msg
 
-    document, _ = check_msg(root, None, f"{base}..{head}", "json")
+    document, _ = check_msg(root, None, f"{base}..{head}", "json", config=config)
     summary = json.loads(document)["summary"]
     found = summary.get("errors", 0) + summary.get("warnings", 0)
     if not found:
         return None
-    markdown, _ = check_msg(root, None, f"{base}..{head}", "markdown")
+    markdown, _ = check_msg(root, None, f"{base}..{head}", "markdown", config=config)
     return Section("Commit messages", markdown, found)
 
 

@@ -7,17 +7,26 @@ import os
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, GitError, LeverguardError
 from leverguard.message import parse, sources
 
+TYPE_CHECKING = False  # the hook path imports this module: no typing, no config module
+if TYPE_CHECKING:
+    from leverguard.config import Config
+
 # prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
 OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 
 
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
-              edited: bool = True, index_file: str | None = None, amend: bool = False) -> tuple[str, int]:
-    """`check-msg`: one message file against the staged diff, or every commit of a range."""
+              edited: bool = True, index_file: str | None = None, amend: bool = False,
+              config: Config | None = None) -> tuple[str, int]:
+    """`check-msg`: one message file against the staged diff, or every commit of a range.
+
+    CONFIG (a range only) replaces the working tree's configuration: the PR bot passes BASE's,
+    and its repository may be bare.
+    """
     if (msgfile is None) == (range_ is None):
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
                               "not both and not neither")
-    info = sources.open_repo(repo)
+    info = sources.open_commits(repo, config) if config is not None and range_ else sources.open_repo(repo)
     if range_ is not None:
         outcomes = sources.check_range(info, range_)
     else:

@@ -78,10 +78,15 @@ def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
     """The dotted values the guard reads; a partial `sections` table keeps the other default names."""
     from leverguard import config
 
-    cfg = config.load(root)
-    values = {key: cfg.get(key) for key in KEYS.values()}
+    return values_from_config(config.load(root))
+
+
+def values_from_config(cfg: Any) -> tuple[dict[str, Any], str | None]:
+    """The guard's values from a loaded `Config` (the file's, or BASE's for the PR bot)."""
+    from leverguard import config
     from leverguard.levers.quick import lever_regex
 
+    values = {key: cfg.get(key) for key in KEYS.values()}
     defaults = config.defaults().get("message.sections")
     values["message.sections"] = {**defaults, **values["message.sections"]}
     values["lever_regex"] = lever_regex(list(values["levers.lever_patterns"]))

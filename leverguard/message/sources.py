@@ -14,6 +14,8 @@ from leverguard.message.settings import Settings
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from leverguard.message.check import Outcome
 
 
@@ -37,6 +39,17 @@ def open_repo(cwd: str) -> RepoInfo:
     separators = values.get("trailer.separators") or ":"
     return RepoInfo(root, git_dir, head, parse.Cleanup.from_git_config(values), separators,
                     settings_module.load(root, git_dir))
+
+
+def open_commits(repo: str, config: Any) -> RepoInfo:
+    """A repository read only for its commits (`--range`), possibly bare (the PR bot's cache).
+
+    The settings come from CONFIG (the bot reads BASE's), and stored messages need no cleanup
+    or trailer settings from a working tree: git's defaults apply, as on GitHub.
+    """
+    root = git.work_root(repo)
+    return RepoInfo(root, git.git_dir(root), None, parse.STORED, ":",
+                    settings_module.from_values(*settings_module.values_from_config(config)))
 
 
 def read_file(path: str) -> bytes:
