@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import re
 
 from leverguard.errors import LeverguardError
 from leverguard.message.records import NamedTuple
@@ -152,14 +151,15 @@ def parse(raw: bytes, cleanup: Cleanup = Cleanup()) -> Message:
     return Message(stripspace(lines, stripped), stripped, cleanup.encoding, bad)
 
 
-SPECIAL_SUBJECT = re.compile(r"^(fixup|squash|amend)! |^Revert \"")
+# Subjects git's autosquash and `git revert` write (a regex would cost the hook its compile).
+FIXUP_PREFIXES = ("fixup! ", "squash! ", "amend! ")
+REVERT_PREFIX = 'Revert "'
 
 
 def special_kind(message: Message, is_merge: bool) -> str | None:
     """"merge", "fixup" or "revert" for commits that get only the trailer rules, else None."""
     if is_merge:
         return "merge"
-    match = SPECIAL_SUBJECT.match(message.subject)
-    if match is None:
-        return None
-    return "revert" if match.group(0).startswith("Revert") else "fixup"
+    if message.subject.startswith(FIXUP_PREFIXES):
+        return "fixup"
+    return "revert" if message.subject.startswith(REVERT_PREFIX) else None

@@ -13,16 +13,17 @@ if TYPE_CHECKING:
     from typing import Iterable, Mapping, Sequence
 
 LEVER_SECTIONS = ("hard_wired", "reverted", "diagnostics")
-LIST_ITEM = re.compile(r"^\s*[-*+]\s+(.*)$")
-PLACEHOLDER = re.compile(r"<(?:->|[^<>\n])*>")  # `->` may appear inside: <e.g. 27.4 -> 24.9 us>
-NONE_ANSWER = re.compile(r"^(none|n/a|nothing)\b", re.IGNORECASE)
+# Patterns are strings compiled on first use (re caches them): a plain message compiles none of them.
+LIST_ITEM = r"^\s*[-*+]\s+(.*)$"
+PLACEHOLDER = r"<(?:->|[^<>\n])*>"  # `->` may appear inside: <e.g. 27.4 -> 24.9 us>
+NONE_ANSWER = r"(?i)^(none|n/a|nothing)\b"
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _UNIT = r"(?:%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?!\w)"
 # A measured delta: `-3.1 us`, `+4.2%`, `−0.8 ms/step`, or `27.4 -> 24.9 us` (issue #5).
 DELTA = (rf"(?<![\w.])[+\-−±]\s?{_NUMBER}\s?{_UNIT}"
          rf"|(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s*(?:->|→|=>)\s*{_NUMBER}\s?{_UNIT}")  # compiled on first use
-TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-LEVER_LIKE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+TOKEN = r"[A-Za-z_][A-Za-z0-9_]*"
+LEVER_LIKE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
 
 
 class Entry(NamedTuple):
@@ -34,7 +35,7 @@ class Entry(NamedTuple):
     @property
     def content(self) -> str:
         """The text without template placeholders such as `<measured delta>`."""
-        return PLACEHOLDER.sub("", self.text).strip()
+        return re.sub(PLACEHOLDER, "", self.text).strip()
 
 
 class Section(NamedTuple):
@@ -48,7 +49,7 @@ class Section(NamedTuple):
 
     def says_none(self) -> bool:
         filled = [entry for entry in self.entries if entry.content]
-        return len(filled) == 1 and NONE_ANSWER.match(filled[0].content) is not None
+        return len(filled) == 1 and re.match(NONE_ANSWER, filled[0].content) is not None
 
     def text(self) -> str:
         return " ".join(entry.content for entry in self.entries)
@@ -63,8 +64,26 @@ def header_pattern(names: Mapping[str, str]) -> re.Pattern[str]:
     return re.compile(rf"^(?:{'|'.join(alternatives)})\s*:(?P<rest>.*)$", re.IGNORECASE)
 
 
+def may_hold_headers(lines: Sequence[Line], names: Mapping[str, str]) -> bool:
+    """Could any line start a section header? False only when, for ASCII names and lines, none can.
+
+    Compiling `header_pattern` costs more than checking a plain message; the header's colon is
+    the line's first one (names hold none), so the text before it must be a name.
+    """
+    wanted = {" ".join(name.split()).lower() for name in names.values()}
+    if not names or not all(name.isascii() and ":" not in name for name in names.values()):
+        return True
+    for line in lines:
+        head, colon, _ = line.text.partition(":")
+        if colon and (not head.isascii() or " ".join(head.split()).lower() in wanted):
+            return True
+    return False
+
+
 def find_sections(message: Message, names: Mapping[str, str]) -> list[Section]:
     """Every section header of the body (the subject is never one), in message order."""
+    if not may_hold_headers(message.lines[1:], names):
+        return []
     pattern = header_pattern(names)
     found: list[Section] = []
     entries: list[Entry] | None = None  # the open section's entries; None when no section is open
@@ -98,13 +117,13 @@ def _close(found: list[Section], entries: list[Entry] | None) -> None:
 
 def _continues(text: str, gap: bool) -> bool:
     """List items continue a section; so does any text right below it, but never a real trailer."""
-    if LIST_ITEM.match(text):
+    if re.match(LIST_ITEM, text):
         return True
     return not gap and (trailer_key(text) or "").lower() not in TRAILER_KEYS
 
 
 def _extend(entries: list[Entry], line: Line) -> None:
-    item = LIST_ITEM.match(line.text)
+    item = re.match(LIST_ITEM, line.text)
     if item is not None or not entries:
         entries.append(Entry(line.number, (item.group(1) if item else line.text).strip()))
     else:
@@ -132,13 +151,13 @@ def lever_mentions(entry: Entry, known: Mapping[str, set[str]],
     text = entry.content
     hits: list[tuple[int, list[str]]] = []
     fallback: list[tuple[int, list[str]]] = []
-    for match in TOKEN.finditer(text):
+    for match in re.finditer(TOKEN, text):
         token = match.group()
         if token in known:
             hits.append((match.start(), sorted(known[token])))
         elif any(p.fullmatch(token) for p in patterns):
             hits.append((match.start(), [token]))
-        elif not fallback and LEVER_LIKE.fullmatch(token):
+        elif not fallback and re.fullmatch(LEVER_LIKE, token):
             fallback.append((match.start(), [token]))
     hits = hits or fallback
     spans: dict[str, str] = {}
