@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import Declarations, is_revert, pr_number
@@ -16,8 +15,7 @@ from leverguard.revert.signals import PathHit, moved_away
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 
 
-@dataclass(frozen=True)
-class Landed:
+class Landed(NamedTuple):
     """What the checked change is: its path changes, authors, declarations and acknowledgements."""
 
     changes: Sequence[Change]

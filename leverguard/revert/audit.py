@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from itertools import islice
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, NamedTuple, TextIO
 
 from leverguard import git
 from leverguard.config import Config
@@ -23,8 +22,7 @@ Progress = Callable[[int, int], None]
 SHOWN = ("warning", "error")  # what an audit lists by default: silent findings worth a look
 
 
-@dataclass(frozen=True)
-class AuditResult:
+class AuditResult(NamedTuple):
     """One audited commit that undoes earlier work."""
 
     commit: str
@@ -38,8 +36,7 @@ class AuditResult:
                 "findings": [f.to_dict() for f in self.findings]}
 
 
-@dataclass(frozen=True)
-class AuditReport:
+class AuditReport(NamedTuple):
     """The audit JSON contract: `{"branch", "checked", "results": [...]}`."""
 
     branch: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from leverguard import git
@@ -12,17 +11,24 @@ from leverguard.revert.model import Commit
 MAX_COUNTED_FILES = 400  # candidates touching more files: count their lines on undone paths only
 
 
-@dataclass
 class Context:
-    """Reader and caches that live for one command run (audit reuses them across commits)."""
+    """Reader and caches that live for one command run (audit reuses them across commits).
 
-    repo: str
-    reader: git.ObjectReader
-    cache: LineCache
-    reported: Callable[[bytes], bool]  # False for excluded and generated paths
-    line_level: Callable[[bytes], bool]  # False for `-diff` / binary-attributed paths
-    _touched: dict[str, int] = field(default_factory=dict)
-    _inner: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    A plain slotted class, not a dataclass: dataclasses generate their methods through `exec`
+    at import, a cost every CI run pays.
+    """
+
+    __slots__ = ("repo", "reader", "cache", "reported", "line_level", "_touched", "_inner")
+
+    def __init__(self, repo: str, reader: git.ObjectReader, cache: LineCache,
+                 reported: Callable[[bytes], bool], line_level: Callable[[bytes], bool]) -> None:
+        self.repo = repo
+        self.reader = reader
+        self.cache = cache
+        self.reported = reported  # False for excluded and generated paths
+        self.line_level = line_level  # False for `-diff` / binary-attributed paths
+        self._touched: dict[str, int] = {}
+        self._inner: dict[str, list[tuple[str, str, str]]] = {}
 
     def touched_lines(self, commit: Commit) -> int:
         """The commit's non-trivial changed lines, from one `-U0` patch (cached by commit).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from leverguard.revert.model import Commit
@@ -22,14 +21,27 @@ REFS_TRAILER = re.compile(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 REVERT_SUBJECT = re.compile(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
 class Declarations:
     """References that a text declares as reverted (SHA prefixes, PR numbers, quoted subjects)."""
 
-    shas: frozenset[str] = frozenset()
-    prs: frozenset[int] = frozenset()
-    subjects: frozenset[str] = frozenset()
-    reasons: dict[str, str] = field(default_factory=dict, compare=False)  # ref -> why (ack file)
+    __slots__ = ("shas", "prs", "subjects", "reasons")
+
+    def __init__(self, shas: frozenset[str] = frozenset(), prs: frozenset[int] = frozenset(),
+                 subjects: frozenset[str] = frozenset(), reasons: dict[str, str] | None = None) -> None:
+        self.shas = shas
+        self.prs = prs
+        self.subjects = subjects
+        self.reasons: dict[str, str] = reasons if reasons is not None else {}  # ref -> why (ack file)
+
+    def __eq__(self, other: object) -> bool:  # the reasons are commentary: not compared
+        return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects) == (
+            other.shas, other.prs, other.subjects)
+
+    def __hash__(self) -> int:
+        return hash((self.shas, self.prs, self.subjects))
+
+    def __repr__(self) -> str:
+        return f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r})"
 
     def matches(self, commit: Commit, inner: Iterable[str] = ()) -> str | None:
         """The reference that declares COMMIT (or a commit inside it), or None."""

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from leverguard import git
 from leverguard.config import Config
@@ -21,8 +20,7 @@ RANGE_FORMAT = "%H%x1f%P%x1f%ae%x1f%B"
 MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
 
 
-@dataclass(frozen=True)
-class RevertOptions:
+class RevertOptions(NamedTuple):
     """How to check; `None` window/since take the values configured at BASE (150, no bound)."""
 
     window: int | None = None
@@ -34,8 +32,7 @@ class RevertOptions:
     config: Config | None = None  # None: read config and ack file from the BASE commit
 
 
-@dataclass(frozen=True)
-class RevertReport:
+class RevertReport(NamedTuple):
     """The result of one check: the JSON contract of issue #3 plus a few extra fields."""
 
     base: str
@@ -48,7 +45,7 @@ class RevertReport:
     merge_base_time: int = 0
     candidates: int = 0
     landing_paths: int = 0
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {

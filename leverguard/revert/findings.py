@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SEVERITIES = ("info", "notice", "warning", "error")
 EXACT_KINDS = ("rollback", "resurrected")
@@ -13,8 +12,7 @@ ERROR_PATHS = 3  # ... or at least this many of its files
 INVERSE_SHARE = 0.5  # inverse hunks alone are strong when they undo half of the commit's lines
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     """What happened to one path of the undone commit."""
 
     path: str
@@ -24,8 +22,7 @@ class Evidence:
     detail: str
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(NamedTuple):
     """Measured facts about one candidate, before any judgement."""
 
     kinds: tuple[str, ...]
@@ -39,8 +36,7 @@ class Tally:
     inverse_files: int
 
 
-@dataclass(frozen=True)
-class RevertFinding:
+class RevertFinding(NamedTuple):
     """An earlier commit (or PR) that the checked change undoes; the JSON contract's finding object."""
 
     commit: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -11,8 +11,7 @@ from leverguard.revert.model import Change, parse_raw_fields
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
 
-@dataclass(frozen=True)
-class Landing:
+class Landing(NamedTuple):
     """BASE, HEAD, their merge base, and the tree change landing HEAD would make to BASE."""
 
     base: str

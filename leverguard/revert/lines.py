@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
-from typing import Iterable, TypeVar
+from typing import Iterable, NamedTuple, TypeVar
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -35,8 +34,7 @@ def normalize(line: bytes) -> bytes | None:
     return squeezed
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """A blob's non-trivial normalized lines, and its whole text without whitespace (reflow checks)."""
 
     lines: Counter[bytes]
@@ -179,7 +177,18 @@ def _weight(text: Text | None) -> int:
 
 def delta(old: Text, new: Text) -> tuple[Counter[bytes], Counter[bytes]]:
     """(added, deleted) normalized lines from OLD to NEW, as multisets."""
-    return new.lines - old.lines, old.lines - new.lines
+    return _minus(new.lines, old.lines), _minus(old.lines, new.lines)
+
+
+def _minus(counter: Counter[bytes], other: Counter[bytes]) -> Counter[bytes]:
+    """COUNTER - OTHER of positive counts: Counter's `-` also walks OTHER and calls __missing__ per key."""
+    get = other.get
+    result: Counter[bytes] = Counter()
+    for line, n in counter.items():
+        left = n - get(line, 0)
+        if left > 0:
+            result[line] = left
+    return result
 
 
 def size(counter: Counter[bytes]) -> int:

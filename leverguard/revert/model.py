@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ABSENT_MODE = "000000"
 GITLINK_MODE = "160000"
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     """One path's entry in a tree: its mode and object id (a gitlink's id is the submodule commit)."""
 
     mode: str
@@ -24,8 +23,7 @@ class State:
         return self.mode.startswith("10") or self.mode == "120000"
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """A path's change between two trees; `None` stands for an absent path."""
 
     path: bytes
@@ -41,8 +39,7 @@ class Change:
         return self.old is not None and self.new is None
 
 
-@dataclass(frozen=True)
-class Commit:
+class Commit(NamedTuple):
     """A first-parent commit with its change against its first parent."""
 
     sha: str

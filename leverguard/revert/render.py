@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from leverguard.report import markdown_escape
 from leverguard.revert.findings import RevertFinding, blocks
 
 if TYPE_CHECKING:
@@ -77,6 +76,7 @@ def verdict(report: RevertReport) -> str:
 
 
 def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str = "the merge base") -> str:
+    from leverguard.report import markdown_escape  # json and dataclasses: not paid by text output
     name = f"#{finding.pr}" if finding.pr is not None else f"`{finding.commit[:7]}`"
     tally = finding.tally
     status = markdown_escape(finding.explanation) if finding.explanation else "**not declared** in any commit message"
@@ -92,6 +92,7 @@ def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str =
 
 def to_markdown(report: RevertReport) -> str:
     """The body of a PR comment or check run."""
+    from leverguard.report import markdown_escape
     parts = ["### leverguard check-revert", ""]
     if report.findings:
         parts += [finding_markdown(f, report.merge_base_time) + "\n" for f in report.findings]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from leverguard import git
 
@@ -11,8 +10,7 @@ GENERATED_ATTRS = ("linguist-generated", "linguist-generated=true", "linguist-ve
 NO_DIFF_ATTRS = ("-diff", "binary", "-text")
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """Path predicates: reported (not excluded or generated) and line_level (diffable text)."""
 
     reported: Callable[[bytes], bool]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from leverguard import config as config_module
 from leverguard import git
@@ -11,8 +11,7 @@ from leverguard.revert import rules
 from leverguard.revert.declared import Declarations, parse_acks
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """Everything the engine reads from the checked-against commit."""
 
     config: Config

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from leverguard.revert.index import PathIndex
 from leverguard.revert.lines import LineCache, Text, size
@@ -15,8 +14,7 @@ MIN_FILE_LINES = 3  # inverse-hunk: fewest undone lines for a file to count
 EXPLAINED_SHARE = 2 / 3  # rewrite guard: share of HEAD's net change in a file explained by undoing
 
 
-@dataclass(frozen=True)
-class PathHit:
+class PathHit(NamedTuple):
     """One path of one candidate that the landing change undoes, and how."""
 
     position: int  # the candidate's position in the path index
@@ -26,11 +24,10 @@ class PathHit:
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary, huge, symlink-less gitlink objects: blob comparison only
     before: int | None = None  # position of the commit the path was rolled back to before
-    change: Change | None = field(default=None, compare=False)  # the candidate's change to the path
+    change: Change | None = None  # the candidate's change to the path
 
 
-@dataclass(frozen=True)
-class HeadLines:
+class HeadLines(NamedTuple):
     """The landing change's line model after cancelling what it merely moves."""
 
     net_added: dict[bytes, Counter[bytes]]
