@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import Repo
-from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
+from conftest import Repo, run_leverguard
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
 
 def _stale_branch(repo: Repo, edits: dict[str, str | None], author: str = CAROL) -> None:
@@ -150,6 +150,23 @@ def test_generated_and_excluded_paths_are_not_reported(repo: Repo) -> None:
     _stale_branch(repo, {"deps.lock": None, "docs/api/index.md": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_cached_configuration_at_base_follows_every_change_of_the_file(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "chore: remove the legacy loader (#301)", {"src/mod3.py": None})
+    _stale_branch(repo, {"src/mod3.py": old["src/mod3.py"], "kernel.c": old["kernel.c"] + "int x;\n"})
+    assert check_cli(repo, "main..topic")[0] == 1
+    assert (repo.path / ".git" / "leverguard" / "revert-config").is_file()  # the values of BASE's configuration
+    land(repo, "chore: exclude the loader", {".leverguard.toml": '[revert]\nexclude = ["src/mod3.py"]\n'})
+    for _ in range(2):  # written, then read back from the cache
+        code, report = check_cli(repo, "main..topic")
+        assert code == 0 and report["findings"] == []
+    land(repo, "chore: broken configuration", {".leverguard.toml": "[revert\n"})
+    proc = run_leverguard("check-revert", "main..topic", cwd=repo.path)
+    assert proc.returncode == 2 and "invalid TOML" in proc.stderr
+    land(repo, "chore: no configuration", {".leverguard.toml": None})
+    assert check_cli(repo, "main..topic")[0] == 1
 
 
 def test_huge_text_file_rollback_uses_blob_comparison(repo: Repo) -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from leverguard import git
-from leverguard.config import Config
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import Context
@@ -15,6 +14,9 @@ from leverguard.revert.index import PathIndex
 from leverguard.revert.lines import LineCache
 from leverguard.revert.model import Change, Commit
 from leverguard.revert.signals import collect, moved_out
+
+if TYPE_CHECKING:
+    from leverguard.config import Config
 
 RANGE_FORMAT = "%H%x1f%P%x1f%ae%x1f%B"
 MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
@@ -63,7 +65,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
     land = landing.compute(repo, base, head)
     with git.ObjectReader(repo) as reader:
-        conf = settings.load(reader, land.base, options.config)
+        conf = settings.load(reader, land.base, options.config, land.git_dir)
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"

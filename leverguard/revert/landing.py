@@ -20,6 +20,7 @@ class Landing(NamedTuple):
     approximate: bool  # merge-tree conflicted: the three-dot diff stands in for the landing
     empty: bool  # HEAD is already contained in BASE: nothing would land
     changes: tuple[Change, ...]
+    git_dir: str | None = None  # where caches go; None when unknown
 
 
 def split_range(text: str) -> tuple[str, str]:
@@ -33,7 +34,11 @@ def split_range(text: str) -> tuple[str, str]:
 
 def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
     """The landing change of HEAD onto BASE; a clear error for unrelated or shallow histories."""
-    base, head = git.rev_parse_all([base_rev, head_rev], repo)
+    git_dir, (base, head) = git.rev_parse_git_dir([base_rev, head_rev], repo)
+    return _landing(repo, base_rev, head_rev, base, head)._replace(git_dir=git_dir)
+
+
+def _landing(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> Landing:
     bases = git.merge_bases(base, head, repo)
     if not bases:
         if git.is_shallow(repo):

@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import os
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from leverguard import config as config_module
 from leverguard import git
-from leverguard.config import Config
 from leverguard.revert import rules
 from leverguard.revert.declared import Declarations, parse_acks
+
+if TYPE_CHECKING:
+    from leverguard.config import Config
+
+CONFIG_FILES = (".leverguard.toml", "pyproject.toml")  # config.DEDICATED_FILE wins over config.PYPROJECT
+CACHE_NAME = "revert-config"
+
+
+class Values:
+    """Configuration values read back from the cache: `Config.get` without importing TOML or config."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+
+    def get(self, dotted: str) -> Any:
+        return self.values[dotted]
 
 
 class Settings(NamedTuple):
     """Everything the engine reads from the checked-against commit."""
 
-    config: Config
+    config: Config | Values
     rules: rules.Rules
     acks: Declarations
 
@@ -28,16 +45,50 @@ def read_text(reader: git.ObjectReader, commit: str, path: str) -> str | None:
 
 def config_at(reader: git.ObjectReader, commit: str) -> Config:
     """The repository's configuration as committed at COMMIT (`.leverguard.toml` wins)."""
-    for name in (config_module.DEDICATED_FILE, config_module.PYPROJECT):
-        text = read_text(reader, commit, name)
-        if text is not None:
-            return config_module.parse(text.encode("utf-8"), name)
-    return config_module.defaults()
+    from leverguard import config as config_module
+
+    name, data = _config_blob(reader, commit)
+    return config_module.defaults() if name is None else config_module.parse(data, name)
 
 
-def load(reader: git.ObjectReader, commit: str, config: Config | None) -> Settings:
-    """Settings at COMMIT; an explicit CONFIG replaces the committed one (the ack file is still read)."""
-    effective = config if config is not None else config_at(reader, commit)
+def cached_config_at(reader: git.ObjectReader, commit: str, git_dir: str) -> Values:
+    """`config_at`, its values cached in the git dir by the file's content: a CI check skips tomllib.
+
+    The key holds the config module's file identity too, so a leverguard with other keys never
+    reads values it does not know.
+    """
+    from leverguard import __file__ as package_file
+    from leverguard import cache
+
+    name, data = _config_blob(reader, commit)
+    key = (CACHE_NAME, cache.file_identity(os.path.join(os.path.dirname(package_file), "config.py")), name, data)
+    path = cache.path(git_dir, CACHE_NAME)
+    values = cache.read(path, key)
+    if not isinstance(values, dict):
+        values = dict(config_at(reader, commit).values)
+        cache.write(path, key, values)
+    return Values(values)
+
+
+def _config_blob(reader: git.ObjectReader, commit: str) -> tuple[str | None, bytes]:
+    """(file name, content) of the configuration file committed at COMMIT, or (None, b"")."""
+    for name in CONFIG_FILES:
+        found = reader.read(f"{commit}:{name}")
+        if found is not None and found[0] == "blob":
+            return name, found[1].decode("utf-8", "replace").encode("utf-8")
+    return None, b""
+
+
+def load(reader: git.ObjectReader, commit: str, config: Config | None, git_dir: str | None = None) -> Settings:
+    """Settings at COMMIT; an explicit CONFIG replaces the committed one (the ack file is still read).
+
+    With GIT_DIR, the committed configuration's values come from a cache there when it is unchanged.
+    """
+    effective: Config | Values
+    if config is not None:
+        effective = config
+    else:
+        effective = cached_config_at(reader, commit, git_dir) if git_dir else config_at(reader, commit)
     attributes = read_text(reader, commit, ".gitattributes") or ""
     path_rules = rules.build(effective.get("revert.exclude"), attributes)
     ack_file = effective.get("revert.ack_file")
