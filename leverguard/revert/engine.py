@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 from leverguard import git
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
+from leverguard.revert.background import Background
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts
 from leverguard.revert.findings import RevertFinding, blocks
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from leverguard.config import Config
 
 RANGE_FORMAT = "%H%x1f%P%x1f%ae%x1f%B"
+COUNT_AHEAD = 4  # candidates sharing a path with the change whose lines are counted on a thread
 MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
 
 
@@ -63,24 +65,48 @@ class RevertReport(NamedTuple):
 
 def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
-    land = landing.compute(repo, base, head)
+    git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
     with git.ObjectReader(repo) as reader:
-        conf = settings.load(reader, land.base, options.config, land.git_dir)
+        conf = settings.load(reader, base_sha, options.config, git_dir)
+        size = options.window if options.window is not None else conf.config.get("revert.window")
+        since = options.since if options.since is not None else conf.config.get("revert.since")
+        # the window's log (and its parsing) runs while git computes the landing change
+        pending = Background(_window_and_promisor, repo, base_sha, size, since)
+        try:
+            land = landing.resolved(repo, base, head, base_sha, head_sha)
+        finally:
+            pending.join()
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"
             return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
                                 base_time, notes=(note,))
-        size = options.window if options.window is not None else conf.config.get("revert.window")
-        since = options.since if options.since is not None else conf.config.get("revert.since")
-        window = candidates.window(repo, land.base, size, since)
-        ctx = Context(repo, reader, LineCache(repo), conf.rules.reported, conf.rules.line_level)
+        window, promisor = pending.result()
+        ctx = Context(repo, reader, LineCache(repo, promisor=promisor), conf.rules.reported, conf.rules.line_level)
         # approximate (the branch's own diff): it cannot have undone main commits it never contained
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
-        found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf), ctx)
+        index = PathIndex(window)
+        try:
+            _count_ahead(land.changes, index, lo, ctx)
+            found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf),
+                                ctx, index)
+        finally:
+            ctx.settle()
     notes = _notes(repo, window, size, land.approximate, len(land.changes))
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
+
+
+def _count_ahead(changes: Sequence[Change], index: PathIndex, lo: int, ctx: Context) -> None:
+    """Count the lines of the few candidates sharing a path with the change while blobs are read."""
+    positions = {p for change in changes for p, _ in index.touching(change.path, lo, len(index.commits))}
+    if len(positions) <= COUNT_AHEAD:
+        ctx.count_ahead([index.commits[p] for p in sorted(positions)])
+
+
+def _window_and_promisor(repo: str, base: str, size: int, since: str | None) -> tuple[list[Commit], str]:
+    """The candidate window, and the promisor remote of a partial clone ("" for a full clone)."""
+    return candidates.window(repo, base, size, since), git.promisor_remote(repo) or ""
 
 
 def run_signals(changes: Sequence[Change], commits: Sequence[Commit], lo: int, hi: int,

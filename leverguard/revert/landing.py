@@ -20,7 +20,6 @@ class Landing(NamedTuple):
     approximate: bool  # merge-tree conflicted: the three-dot diff stands in for the landing
     empty: bool  # HEAD is already contained in BASE: nothing would land
     changes: tuple[Change, ...]
-    git_dir: str | None = None  # where caches go; None when unknown
 
 
 def split_range(text: str) -> tuple[str, str]:
@@ -34,11 +33,12 @@ def split_range(text: str) -> tuple[str, str]:
 
 def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
     """The landing change of HEAD onto BASE; a clear error for unrelated or shallow histories."""
-    git_dir, (base, head) = git.rev_parse_git_dir([base_rev, head_rev], repo)
-    return _landing(repo, base_rev, head_rev, base, head)._replace(git_dir=git_dir)
+    base, head = git.rev_parse_all([base_rev, head_rev], repo)
+    return resolved(repo, base_rev, head_rev, base, head)
 
 
-def _landing(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> Landing:
+def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> Landing:
+    """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors)."""
     bases = git.merge_bases(base, head, repo)
     if not bases:
         if git.is_shallow(repo):
