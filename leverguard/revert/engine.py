@@ -86,22 +86,29 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         # approximate (the branch's own diff): it cannot have undone main commits it never contained
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
         index = PathIndex(window)
+        rows = _ahead(repo, land, index, lo, ctx)
         try:
-            _count_ahead(land.changes, index, lo, ctx)
-            found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf),
+            found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf, rows),
                                 ctx, index)
         finally:
             ctx.settle()
+            if rows is not None:
+                rows.join()
     notes = _notes(repo, window, size, land.approximate, len(land.changes))
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
 
 
-def _count_ahead(changes: Sequence[Change], index: PathIndex, lo: int, ctx: Context) -> None:
-    """Count the lines of the few candidates sharing a path with the change while blobs are read."""
-    positions = {p for change in changes for p, _ in index.touching(change.path, lo, len(index.commits))}
-    if len(positions) <= COUNT_AHEAD:
-        ctx.count_ahead([index.commits[p] for p in sorted(positions)])
+def _ahead(repo: str, land: landing.Landing, index: PathIndex, lo: int,
+           ctx: Context) -> Background[list[tuple[str, str, str]]] | None:
+    """When a few candidates share a path with the change (the ones it can undo), start on threads
+    what judging their hits needs: their changed lines and the range's commits. None: nothing started.
+    """
+    positions = {p for change in land.changes for p, _ in index.touching(change.path, lo, len(index.commits))}
+    if not positions or len(positions) > COUNT_AHEAD:
+        return None
+    ctx.count_ahead([index.commits[p] for p in sorted(positions)])
+    return Background(range_commits, repo, f"{land.merge_base}..{land.head}")
 
 
 def _window_and_promisor(repo: str, base: str, size: int, since: str | None) -> tuple[list[Commit], str]:
@@ -139,8 +146,9 @@ def authors(rows: list[tuple[str, str, str]]) -> frozenset[str]:
     return frozenset(r[1] for r in rows if r[1])
 
 
-def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings) -> Landed:
-    rows = range_commits(repo, f"{land.merge_base}..{land.head}")
+def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
+            ahead: Background[list[tuple[str, str, str]]] | None = None) -> Landed:
+    rows = ahead.result() if ahead is not None else range_commits(repo, f"{land.merge_base}..{land.head}")
     texts = [r[2] for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = from_texts(texts, options.extra_declared)
     return Landed(land.changes, authors(rows), declarations, conf.acks,
