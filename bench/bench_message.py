@@ -159,11 +159,12 @@ def main() -> int:
         build_repo(root)
         stage_plain(root)
         plain = scenario(root, bin_dir, TYPICAL, tmp, args.repeat, all_hooks=True)
+        print(f"medians of {args.repeat} interleaved runs, 2,000-file repository, regular install")
+        report("commit without lever changes (50 staged files), typical message:", plain, all_hooks=True)
+        sys.stdout.flush()  # printed before the slow lever scenario starts
         git(root, "commit", "-q", "--no-verify", "-m", "plain")
         stage_levers(root)
         levers = scenario(root, bin_dir, GOOD_CLEANUP, tmp, args.repeat, all_hooks=False)
-    print(f"medians of {args.repeat} interleaved runs, 2,000-file repository, regular install")
-    report("commit without lever changes (50 staged files), typical message:", plain, all_hooks=True)
     report("lever cleanup (hard-wire, revert, diagnostic), full cleanup message:", levers, all_hooks=False)
     print("targets: commit-msg and template <= 2.5x (python + git floor) without lever changes; "
           "commit-msg <= 0.2x gitlint with lever changes; standard hooks of one commit (paths + template + commit-msg) < 150 ms")
