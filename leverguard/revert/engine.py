@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from leverguard import git
+from leverguard.errors import LeverguardError
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.background import Background
@@ -66,19 +67,18 @@ class RevertReport(NamedTuple):
 def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
     git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
-    # git computes the landing change while the settings and the window's log are read
-    computing = Background(landing.resolved, repo, base, head, base_sha, head_sha)
     with git.ObjectReader(repo) as reader:
         try:
             conf = settings.load(reader, base_sha, options.config, git_dir)
-        except BaseException:
-            computing.result()  # a bad range (unrelated histories) is reported before a bad configuration
+        except LeverguardError:
+            landing.resolved(repo, base, head, base_sha, head_sha)  # a bad range is reported first
             raise
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
+        # the window's log (and its parsing) runs while git computes the landing change
         pending = Background(_window_and_promisor, repo, base_sha, size, since)
         try:
-            land = computing.result()
+            land = landing.resolved(repo, base, head, base_sha, head_sha)
         finally:
             pending.join()
         base_time = _commit_time(reader, land.merge_base)
