@@ -26,3 +26,10 @@ def format_option(*choices: str, default: str = "text") -> Callable[[F], F]:
 def exit_with(code: int) -> None:
     """End a command with an exit code (0 clean, 1 findings, 2 error)."""
     raise SystemExit(code)
+
+
+def emit(text: str, code: int) -> None:
+    """Print an engine's report (when it has one) and end with its exit code."""
+    if text:
+        click.echo(text)
+    exit_with(code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from leverguard.commands import exit_with, format_option, repo_option
+from leverguard.commands import emit, exit_with, format_option, repo_option
 
 
 def register(cli: click.Group) -> None:
@@ -51,10 +51,7 @@ def default_build_command(range_: str | None, message_file: str | None, fmt: str
     """Check that the default build (no lever set) is unchanged; waived by a lever-cleanup message."""
     from leverguard.levers import api
 
-    text, code = api.default_build_report(repo, range_, message_file, fmt)
-    if text:
-        click.echo(text)
-    exit_with(code)
+    emit(*api.default_build_report(repo, range_, message_file, fmt))
 
 
 @click.command("abi")
@@ -66,7 +63,4 @@ def abi_command(against: str, head: str | None, fmt: str, repo: str) -> None:
     """Changed lines and forbidden tokens in the configured ABI files. Exit 1 when anything changed."""
     from leverguard.levers import api
 
-    text, code = api.abi_report(repo, against, head, fmt)
-    if text:
-        click.echo(text)
-    exit_with(code)
+    emit(*api.abi_report(repo, against, head, fmt))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from leverguard.commands import exit_with, format_option, repo_option
+from leverguard.commands import emit, format_option, repo_option
 
 
 def register(cli: click.Group) -> None:
@@ -21,10 +21,7 @@ def check_msg_command(msgfile: str | None, range_: str | None, fmt: str, repo: s
     """Check a commit message (file, or - for stdin) against the staged diff. Exit 1 on violations."""
     from leverguard.message import run
 
-    text, code = run.check_msg(repo, msgfile, range_, fmt)
-    if text:
-        click.echo(text)
-    exit_with(code)
+    emit(*run.check_msg(repo, msgfile, range_, fmt))
 
 
 @click.command("template")
