@@ -53,12 +53,15 @@ def _surface(change: hunks.FileChange, config: Config) -> list[Finding]:
     return [_violation(change.path, 0, "outside the lever surface (levers.surface): a lever change may not touch it")]
 
 
+def _changed_sides(sides: Sides, change: hunks.FileChange) -> list[tuple[str | None, str, dict[int, str], str]]:
+    """(revision, path, changed lines, verb) for the side that lost lines and the side that gained them."""
+    both = ((sides.base, change.old_path, change.removed, "removed"), (sides.head, change.new_path, change.added, "added"))
+    return [(rev, path, lines, verb) for rev, path, lines, verb in both if path is not None and lines]
+
+
 def _c_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[Finding]:
     found = []
-    for rev, path, lines, verb in ((sides.base, change.old_path, change.removed, "removed"),
-                                   (sides.head, change.new_path, change.added, "added")):
-        if path is None or not lines:
-            continue
+    for rev, path, lines, verb in _changed_sides(sides, change):
         cfile = cpp.scan(path, sides.raw(rev, path) or b"")
         directives = _directive_lines(cfile)
         for line in sorted(lines):
@@ -148,10 +151,7 @@ def _code(cfile: cpp.CppFile, line: int) -> bool:
 
 def _py_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[Finding]:
     found = []
-    for rev, path, lines, verb in ((sides.base, change.old_path, change.removed, "removed"),
-                                   (sides.head, change.new_path, change.added, "added")):
-        if path is None or not lines:
-            continue
+    for rev, path, lines, verb in _changed_sides(sides, change):
         pyfile = pyscan.scan(path, sides.raw(rev, path) or b"")
         blocks = [(a, b) for a, b, env in pyfile.env_blocks if any(names.is_lever(v) or not names.patterns for v in env)]
         injections = {i.line: i for i in pyfile.injections}
