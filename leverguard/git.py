@@ -326,6 +326,28 @@ def stream(args: Sequence[str], cwd: str | None = None, *, input: bytes | None =
         yield pending
 
 
+def stream_blocks(args: Sequence[str], cwd: str | None = None) -> Iterator[bytes]:
+    """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read."""
+    import subprocess
+
+    proc = subprocess.Popen(["git", *args], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    finished = False
+    try:
+        yield from iter(lambda: proc.stdout.read(1 << 16), b"")  # type: ignore[union-attr]
+        finished = True
+    finally:
+        if not finished:  # the reader stopped early: stop git too
+            proc.kill()
+        proc.stdout.close()
+        stderr = proc.stderr.read()
+        proc.stderr.close()
+        code = proc.wait()
+    if code != 0:
+        raise _error(args, stderr, code)
+
+
 # ---- revert engine ----
 
 
@@ -435,6 +457,27 @@ def commit_patch(old: str, new: str, cwd: str | None = None) -> bytes:
     """The `-U0` patch of OLD -> NEW (changed lines only, no context), recursive, no renames."""
     args = ["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv", old, new]
     return run(args, cwd).stdout
+
+
+# Every patch leverguard judges: no external diff, no textconv, no colour, hunks never fused by
+# context (diff.interHunkContext would break `-U0` line counts), full object ids.
+PATCH_ARGS = ("-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-abbrev", "--no-ext-diff",
+              "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
+
+
+def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False) -> bytes:
+    """`--raw -p -U0 -z` of the tree change OLD -> NEW: every changed path and its changed lines, one call."""
+    args = ["diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
+    return run(args, cwd).stdout
+
+
+def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None) -> bytes:
+    """First-parent `--raw -p -U0 -z` of many commits from one `diff-tree --stdin`, limited to PATHS."""
+    if not shas:
+        return b""
+    args = ["diff-tree", "--stdin", *PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H"]
+    pathspecs = [":(literal)" + fsdecode(p) for p in paths]
+    return run([*args, "--", *pathspecs], cwd, input="".join(f"{sha}\n" for sha in shas).encode()).stdout
 
 
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:

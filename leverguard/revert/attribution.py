@@ -1,15 +1,18 @@
-"""From path hits to one finding per undone commit: tallies, whole folders, declarations, severity."""
+"""From path hits to one finding per undone commit: evidence, severity, declarations, the repair."""
 
 from __future__ import annotations
 
 import posixpath
-from collections import Counter
+import shlex
 from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
-from leverguard.revert.declared import Declarations, is_revert, pr_number
-from leverguard.revert.findings import EXACT_KINDS, Evidence, RevertFinding, Tally, silent_severity
+from leverguard.revert.declared import Declarations, described, is_revert, pr_number
+from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
+                                        RevertFinding, Tally)
+from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
+from leverguard.revert.patch import FilePatch
 from leverguard.revert.signals import PathHit, moved_away
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
@@ -19,21 +22,24 @@ class Landed(NamedTuple):
     """What the checked change is: its path changes, authors, declarations and acknowledgements."""
 
     changes: Sequence[Change]
-    authors: frozenset[str]  # lower-cased e-mails of the range's commits
+    authors: Identities  # who wrote the range's commits (mailmap, names, noreply ids, co-authors)
     declarations: Declarations
     acks: Declarations
     own_pr: int | None = None
     own_commits: frozenset[str] = frozenset()  # the checked commit(s), matched against ack entries
+    patches: Sequence[FilePatch] = ()
+    message: str = ""  # every message of the range (and the PR body): does it name what goes away?
+    repair_base: str = ""  # the revision whose files are the undamaged ones (BASE, or the landed commit's parent)
+    ack_file: str = ".leverguard-acks"
+    landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
 
 
-def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context,
-             all_added: Counter[bytes] | None) -> list[RevertFinding]:
+def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
-    hits = _without_moves(hits, landed.changes, ctx, all_added)
+    hits = [h for h in hits if h.kind != "deleted-added" or not _moved(h, landed)]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
-        if ctx.reported(hit.path):
-            by_position.setdefault(hit.position, []).append(hit)
+        by_position.setdefault(hit.position, []).append(hit)
     results = []
     for position in sorted(by_position):
         commit = commits[position]
@@ -43,30 +49,61 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     return results
 
 
-def _without_moves(hits: list[PathHit], changes: Sequence[Change], ctx: Context,
-                   all_added: Counter[bytes] | None) -> list[PathHit]:
-    deletions = {c.path: c for c in changes if c.deleted}
-    if not any(h.kind == "deleted-added" for h in hits):
-        return hits
-    added_oids = {c.new.oid for c in changes if c.new is not None and c.old is None}
-    added_lines = all_added if all_added is not None else Counter()
-    return [h for h in hits if h.kind != "deleted-added"
-            or not moved_away(deletions[h.path], ctx.cache, added_lines, added_oids)]
+def _moved(hit: PathHit, landed: Landed) -> bool:
+    deleted = next((c for c in landed.changes if c.path == hit.path and c.deleted), None)
+    return deleted is not None and moved_away(deleted, landed.patches)
 
 
 def _finding(commit: Commit, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
              ctx: Context) -> RevertFinding:
-    tally = _tally(commit, hits, landed, ctx)
     inner = ctx.inner(commit)
-    own = bool(landed.authors & {email for _, email, _ in inner})
-    severity = silent_severity(tally, own)
+    own = any(landed.authors.matches(email, name) for _, email, name in inner)
+    folders = whole_folders(commit, hits, landed.changes, ctx)
+    every_added = _every_added_deleted(commit, hits, ctx)
+    graded = [(h, *_grade(h, every_added or bool(folders), own)) for h in sorted(hits, key=lambda h: h.path)]
+    level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
+    paths = [display(h.path) for h, _, _ in graded]
+    if level > NOTICE and described(landed.message, paths):
+        level, reason = level - 1, reason + "; the change's message names what goes away"
+    severity = SEVERITIES[level]
     explanation = _explanation(commit, inner, landed)
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
-    evidence = tuple(_evidence(h, commits) for h in sorted(hits, key=lambda h: h.path))
+    evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
     return RevertFinding(
         commit.sha, pr_number(commit), commit.subject, author, "info" if explanation else severity,
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
-        tuple(e.path for e in evidence), tally, evidence, commit.time, severity, explanation)
+        tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
+        explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
+
+
+def _grade(hit: PathHit, every_added: bool, own: bool) -> tuple[int, str]:
+    """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
+    rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
+    if hit.quiet:
+        return NOTICE, hit.quiet
+    if hit.kind == "rollback":
+        return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
+    if hit.kind == "resurrected":
+        return ERROR, "a file it deleted brought back"
+    if hit.kind == "deleted-added":
+        return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
+    undo = hit.undo
+    if undo is None:
+        return NOTICE, "lines undone"
+    restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
+    if any(u.kind == "replaced" for u in undo.undone) or restored >= MIN_HUNK_LINES:
+        return WARNING, "hunks put back exactly as they were before it"
+    if sum(u.lines for u in undo.undone) >= MIN_HUNK_LINES:
+        # people delete their own fresh lines on purpose (debug code); a stale copy deletes others' too
+        return (NOTICE, "lines its author added, deleted by the same person") if own else (
+            WARNING, "lines it added deleted, nothing in their place")
+    return NOTICE, "a small undo"
+
+
+def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
+    added = {c.path for c in commit.changes if c.added and ctx.reported(c.path)}
+    deleted = {h.path for h in hits if h.kind == "deleted-added"}
+    return bool(added) and added <= deleted
 
 
 def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed) -> str:
@@ -93,17 +130,16 @@ def _own_ack(landed: Landed) -> str | None:
     return None
 
 
-def _tally(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context) -> Tally:
-    kinds = tuple(sorted({h.kind for h in hits}))
+def _tally(commit: Commit, hits: list[PathHit], folders: list[bytes], ctx: Context) -> Tally:
     exact = [h for h in hits if h.kind in EXACT_KINDS]
-    folders = whole_folders(commit, hits, landed.changes, ctx)
     return Tally(
-        kinds=kinds, undone_paths=len({h.path for h in hits}),
+        kinds=tuple(sorted({h.kind for h in hits})), undone_paths=len({h.path for h in hits}),
         touched_paths=sum(1 for c in commit.changes if ctx.reported(c.path)),
         undone_lines=sum(h.lines for h in hits), touched_lines=ctx.touched_lines(commit),
         exact_paths=len(exact), exact_binary=any(not h.text for h in exact),
         whole_folders=tuple(display(f) for f in folders),
-        inverse_files=sum(1 for h in hits if h.kind == "inverse-hunk"))
+        inverse_files=sum(1 for h in hits if h.kind == "inverse-hunk"),
+        undone_hunks=sum(len(h.undo.undone) for h in hits if h.undo is not None))
 
 
 def whole_folders(commit: Commit, hits: list[PathHit], changes: Sequence[Change], ctx: Context) -> list[bytes]:
@@ -130,10 +166,12 @@ def _whole(folder: bytes, added: list[bytes], deleted: set[bytes], changes: Sequ
     return len(mine) >= MIN_FOLDER_FILES and all(p in deleted for p in mine) and not others
 
 
-def _evidence(hit: PathHit, commits: Sequence[Commit]) -> Evidence:
+def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
     path = display(hit.path)
     if hit.kind == "rollback" and hit.before is not None:
         detail = f"rolled back to before {commits[hit.before].short}, which also undoes this commit's change"
+    elif hit.kind == "rollback" and hit.normalized:
+        detail = "equal to its version before this commit, ignoring whitespace"
     elif hit.kind == "rollback":
         detail = "byte-identical to its version before this commit"
     elif hit.kind == "resurrected":
@@ -141,5 +179,36 @@ def _evidence(hit: PathHit, commits: Sequence[Commit]) -> Evidence:
     elif hit.kind == "deleted-added":
         detail = "deleted; this commit added it"
     else:
-        detail = f"{hit.lines}/{hit.total} of this commit's lines undone"
-    return Evidence(path, hit.kind, hit.lines, hit.total, detail)
+        undo = hit.undo
+        hunks = len(undo.undone) if undo is not None else 0
+        of = f"/{undo.hunks}" if undo is not None else ""
+        detail = f"{hunks}{of} of this commit's hunks undone ({hit.lines}/{hit.total} non-trivial lines)"
+    if hit.quiet:
+        detail += f" ({hit.quiet})"
+    return Evidence(path, hit.kind, hit.lines, hit.total, detail, level)
+
+
+def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
+    """Commands that put the undone work back: whole files from the undamaged side, hunks re-applied."""
+    def paths(kinds: tuple[str, ...]) -> list[str]:
+        return sorted({shlex.quote(display(h.path)) for h in hits if h.kind in kinds and not h.normalized})
+
+    steps = []
+    restore = paths(("rollback", "deleted-added"))
+    if restore and landed.repair_base:
+        steps.append(f"git checkout {landed.repair_base} -- {' '.join(restore)}")
+    resurrected = paths(("resurrected",))
+    if resurrected:
+        steps.append(f"git rm -q -- {' '.join(resurrected)}")
+    hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind == "inverse-hunk" or h.normalized})
+    if hunks:
+        parent = commit.parents[0][:12] if commit.parents else commit.sha[:12]
+        steps.append(f"git diff {parent} {commit.sha[:12]} -- {' '.join(hunks)} | git apply --3way")
+    return " && ".join(steps)
+
+
+def _acknowledge(commit: Commit, landed: Landed) -> str:
+    ref = f"#{pr_number(commit)}" if pr_number(commit) is not None else commit.sha[:12]
+    if landed.landed_already:
+        return f"add a line `{commit.sha[:12]} <why>` to {landed.ack_file}"
+    return f"add the trailer `Leverguard-Revert-Ack: {ref}` to a commit message (or `{commit.sha[:12]} <why>` to {landed.ack_file})"

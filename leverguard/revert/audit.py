@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from itertools import islice
-from typing import Any, Callable, NamedTuple, TextIO
+from typing import Any, Callable, NamedTuple, Sequence, TextIO
 
 from leverguard import git
 from leverguard.config import Config
@@ -12,11 +11,13 @@ from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number
-from leverguard.revert.engine import authors, range_commits, run_signals
+from leverguard.revert.engine import identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.index import PathIndex
-from leverguard.revert.lines import LineCache
+from leverguard.revert.landing import split_renames
 from leverguard.revert.model import Commit
+from leverguard.revert.patch import FilePatch
+from leverguard.revert.signals import collect
 
 Progress = Callable[[int, int], None]
 SHOWN = ("warning", "error")  # what an audit lists by default: silent findings worth a look
@@ -59,53 +60,106 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
                  config: Config | None = None, include_all: bool = False) -> AuditReport:
     """Audit BRANCH's first-parent history: newest MAX_COUNT commits, or those newer than SINCE, or all.
 
-    Results list silent findings at warning or error; INCLUDE_ALL adds notices and declared ones.
+    One `git log -p -U0` stream serves as every commit's landing change and as the candidates'
+    patches; only a window of patches is held at a time. Results list silent findings at
+    warning or error; INCLUDE_ALL adds notices and declared ones.
     """
     tip = git.rev_parse(branch, repo)
     with git.ObjectReader(repo) as reader:
         conf = settings.load(reader, tip, config)
         size = window if window is not None else conf.config.get("revert.window")
-        commits, audited = _history(repo, tip, max_count, since, size)
-        ctx = Context(repo, reader, LineCache(repo), conf.rules.reported, conf.rules.line_level)
-        index = PathIndex(commits)
+        bound = _since_bound(repo, since)
+        ctx = Context(repo, reader, conf.rules)
+        history = _History(repo, tip, None if max_count is None else max_count + size, conf)
         results = []
-        for position in range(audited):
-            commit = commits[position]
-            found = run_signals(commit.changes, commits, position + 1, position + 1 + size,
-                                partial(_landed, repo, commit, conf), ctx, index)
+        position = 0
+        while history.has(position) and (max_count is None or position < max_count):
+            commit = history.commits[position]
+            if bound is not None and commit.time < bound:
+                break
+            history.has(position + size)  # read the candidates' patches ahead
+            found = _check(commit, position, size, history, ctx, conf)
             found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
             if found:
                 results.append(AuditResult(commit.sha, pr_number(commit), commit.subject, commit.time, tuple(found)))
+            history.forget(position)
+            position += 1
             if progress is not None:
-                progress(position + 1, audited)
-    notes = _notes(repo, commits, audited, size)
-    return AuditReport(_branch_name(repo, branch), tip, audited, tuple(results), strict, notes)
+                progress(position, history.expected(max_count, bound))
+        history.close()
+    notes = _notes(repo, history.commits, position, size)
+    return AuditReport(_branch_name(repo, branch), tip, position, tuple(results), strict, notes)
 
 
-def _history(repo: str, tip: str, max_count: int | None, since: str | None, size: int) -> tuple[list[Commit], int]:
-    """The first-parent commits needed (audited ones plus one window of candidates) from one stream."""
-    stream = candidates.parse_log(git.first_parent_log(tip, candidates.LOG_FORMAT, repo,
-                                                       max_count=None if max_count is None else max_count + size))
+def _check(commit: Commit, position: int, size: int, history: _History, ctx: Context,
+           conf: settings.Settings) -> list[RevertFinding]:
+    if not commit.parents:
+        return []  # a root commit (or a shallow boundary) undoes nothing
+    landing_patches = history.patches.get(position, ())
+    lo, hi = position + 1, position + 1 + size
+
+    def patch_of(candidate: int, path: bytes) -> FilePatch | None:
+        return history.patches.get(candidate, {}).get(path)
+
+    hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules)
+    if not hits:
+        return []
+    return judge(hits, history.commits, ctx, partial(_landed, ctx.repo, commit, conf, landing_patches))
+
+
+class _History:
+    """The first-parent history read from one `git log -p -U0` stream, as far ahead as asked."""
+
+    def __init__(self, repo: str, tip: str, max_count: int | None, conf: settings.Settings) -> None:
+        self.commits: list[Commit] = []
+        self.patches: dict[int, dict[bytes, FilePatch]] = {}
+        self.index = PathIndex([])
+        self._lines: dict[int, int] = {}
+        excludes = [f":(exclude,glob)**/{name}" for name in conf.config.get("revert.lock_files")]
+        self._stream = candidates.history_patches(repo, tip, max_count, excludes)
+        self._done = False
+
+    def has(self, position: int) -> bool:
+        while len(self.commits) <= position and not self._done:
+            item = next(self._stream, None)
+            if item is None:
+                self._done = True
+                break
+            commit, files = item
+            self.patches[len(self.commits)] = {f.change.path: f for f in files}
+            self.index.append(commit)
+            self.commits.append(commit)
+        return position < len(self.commits)
+
+    def forget(self, position: int) -> None:
+        """The audited commit's own patch is needed no more once it is no candidate of a later one."""
+        self.patches.pop(position, None)
+
+    def expected(self, max_count: int | None, bound: int | None) -> int:
+        if max_count is not None:
+            return max_count
+        return len(self.commits) if self._done else len(self.commits) + 1
+
+    def close(self) -> None:
+        close = getattr(self._stream, "close", None)
+        if close is not None:
+            close()
+
+
+def _since_bound(repo: str, since: str | None) -> int | None:
     if since is None:
-        commits = list(stream)
-        return commits, min(len(commits), max_count) if max_count is not None else len(commits)
-    bound = int(git.output(["rev-parse", f"--since={since}"], repo).partition("=")[2] or 0)  # git parses the date
-    commits = []
-    for commit in stream:
-        commits.append(commit)
-        if commit.time < bound:
-            break
-    audited = len(commits) - (1 if commits and commits[-1].time < bound else 0)
-    commits += islice(stream, size)
-    return commits, audited
+        return None
+    return int(git.output(["rev-parse", f"--since={since}"], repo).partition("=")[2] or 0)  # git parses the date
 
 
-def _landed(repo: str, commit: Commit, conf: settings.Settings) -> Landed:
+def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequence[FilePatch]) -> Landed:
     """The audited commit's authors and declarations: a merge brings in its branch's messages."""
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
-        [(commit.sha, commit.author_email, f"{commit.subject}\n\n{commit.body}")]
-    return Landed(commit.changes, authors(rows), from_texts(r[2] for r in rows), conf.acks,
-                  pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}))
+        [(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}")]
+    texts = [r[3] for r in rows]
+    return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
+                  pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
+                  commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True)
 
 
 def _branch_name(repo: str, branch: str) -> str:

@@ -6,10 +6,11 @@ from typing import Iterable, Iterator
 
 from leverguard import git
 from leverguard.revert.model import Change, Commit, parse_raw
+from leverguard.revert.patch import FilePatch, parse_commits
 
 # One record separator before each commit and a unit separator after each field; `-z` ends the
 # header with NUL, then the raw records follow as `:meta NUL path NUL` fields.
-LOG_FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%ct%x1f%s%x1f%b%x1f"
+LOG_FORMAT = "%x1e%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%s%x1f%b%x1f"
 
 
 def parse_log(fields: Iterable[bytes]) -> Iterator[Commit]:
@@ -45,3 +46,16 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
         return []
     return list(parse_log(git.first_parent_log(base, LOG_FORMAT, repo, max_count=size, since=since or None)))
 
+
+
+def history_patches(repo: str, tip: str, max_count: int | None,
+                    excludes: list[str]) -> Iterator[tuple[Commit, list[FilePatch]]]:
+    """TIP's first-parent history, newest first, each commit with its `-U0` patch: one git process."""
+    args = ["log", "--first-parent", "--diff-merges=first-parent", *git.PATCH_ARGS, "--no-renames",
+            f"--format={LOG_FORMAT}"]
+    if max_count is not None:
+        args.append(f"--max-count={max_count}")
+    blocks = git.stream_blocks([*args, tip, "--", *(["."] + excludes if excludes else [])], repo)
+    for header, files in parse_commits(b"", blocks):
+        fields = header.decode("utf-8", "replace").split("\x1f", 6)
+        yield _commit(fields, [f.change for f in files]), files

@@ -1,71 +1,60 @@
-"""Per-run state shared by check-revert and audit: object reader, caches, exclusion rules."""
+"""Per-run state shared by check-revert and audit: object reader, path rules, per-commit facts."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Iterable
 
 from leverguard import git
-from leverguard.revert.background import Background
-from leverguard.revert.lines import LineCache, changed_lines
 from leverguard.revert.model import Commit
+from leverguard.revert.patch import parse_commits
+from leverguard.revert.rules import Rules
 
-MAX_COUNTED_FILES = 400  # candidates touching more files: count their lines on undone paths only
+MAX_COUNTED_FILES = 400  # candidates touching more files: their changed lines are not counted
 
 
 class Context:
-    """Reader and caches that live for one command run (audit reuses them across commits).
+    """Reader, rules and caches that live for one command run (audit reuses them across commits).
 
     A plain slotted class, not a dataclass: dataclasses generate their methods through `exec`
     at import, a cost every CI run pays.
     """
 
-    __slots__ = ("repo", "reader", "cache", "reported", "line_level", "_touched", "_inner", "_counting")
+    __slots__ = ("repo", "reader", "rules", "_touched", "_inner")
 
-    def __init__(self, repo: str, reader: git.ObjectReader, cache: LineCache,
-                 reported: Callable[[bytes], bool], line_level: Callable[[bytes], bool]) -> None:
+    def __init__(self, repo: str, reader: git.ObjectReader, rules: Rules) -> None:
         self.repo = repo
         self.reader = reader
-        self.cache = cache
-        self.reported = reported  # False for excluded and generated paths
-        self.line_level = line_level  # False for `-diff` / binary-attributed paths
+        self.rules = rules
         self._touched: dict[str, int] = {}
         self._inner: dict[str, list[tuple[str, str, str]]] = {}
-        self._counting: Background[dict[str, int]] | None = None
 
-    def count_ahead(self, commits: Sequence[Commit]) -> None:
-        """Start `touched_lines` of COMMITS on a thread, while the caller reads and compares blobs.
+    def reported(self, path: bytes) -> bool:
+        return self.rules.reported(path)
 
-        check-revert passes the few candidates sharing a path with the change: the ones that
-        can be undone. A failure there is dropped; `touched_lines` then redoes it and reports it.
-        """
+    def known_lines(self, sha: str, lines: int) -> None:
+        """Record a commit's changed lines when its whole patch was already read (audit's stream)."""
+        self._touched[sha] = lines
+
+    def count_lines(self, commits: Iterable[Commit]) -> None:
+        """The non-trivial changed lines of COMMITS, from one `diff-tree --stdin -p -U0` call."""
         wanted = [c for c in commits if c.sha not in self._touched]
-        if wanted and self._counting is None:
-            self._counting = Background(lambda: {c.sha: _count(c, self.repo) for c in wanted})
-
-    def settle(self) -> None:
-        """Wait for the lines counted ahead, and keep them."""
-        if self._counting is not None:
-            counted = self._counting.result_or_none() or {}
-            self._counting = None
-            for sha, total in counted.items():
-                self._touched.setdefault(sha, total)
+        for commit in wanted:
+            self._touched[commit.sha] = 0
+        counted = [c.sha for c in wanted if c.parents and len(c.changes) <= MAX_COUNTED_FILES]
+        for header, files in parse_commits(git.commit_patches(counted, (), self.repo)):
+            sha = header.decode("ascii", "replace").strip()
+            self._touched[sha] = sum(f.lines for f in files if self.rules.reported(f.change.path))
 
     def touched_lines(self, commit: Commit) -> int:
-        """The commit's non-trivial changed lines, from one `-U0` patch (cached by commit).
-
-        A patch costs what the commit changed, where reading both blobs of every file would
-        cost what the files hold: a 1-file PR undoing part of a 200-file commit stays cheap.
-        """
-        self.settle()
         if commit.sha not in self._touched:
-            self._touched[commit.sha] = _count(commit, self.repo)
+            self.count_lines([commit])
         return self._touched[commit.sha]
 
     def inner(self, commit: Commit) -> list[tuple[str, str, str]]:
         """(sha, email, name) of the commits a merge brought in; the commit itself otherwise."""
         if commit.sha not in self._inner:
             if commit.is_merge:
-                records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%ae%x1f%an", self.repo)
+                records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%aE%x1f%aN", self.repo)
                 rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f")) for r in records]
                 # the merge itself is left out: its author merged the work, did not write it
                 self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows
@@ -82,10 +71,3 @@ class Context:
             return True
         found = self.reader.read(f"{commit.parents[0]}:{git.fsdecode(folder)}")
         return found is not None
-
-
-def _count(commit: Commit, repo: str) -> int:
-    """The commit's non-trivial changed lines (0 for a root or a commit above MAX_COUNTED_FILES)."""
-    if commit.parents and len(commit.changes) <= MAX_COUNTED_FILES:
-        return changed_lines(git.commit_patch(commit.parents[0], commit.sha, repo))
-    return 0

@@ -19,19 +19,32 @@ PR_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
 GITLAB_BODY = re.compile(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = re.compile(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 REVERT_SUBJECT = re.compile(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
+REVERT_BRANCH = re.compile(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
+SHA_RANGE = re.compile(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
+SQUASH_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
+GOES_AWAY = re.compile(
+    r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|downgrad\w*|deprecat\w*|"
+    r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into)\b",
+    re.IGNORECASE)
+MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 
 
 class Declarations:
     """References that a text declares as reverted (SHA prefixes, PR numbers, quoted subjects)."""
 
-    __slots__ = ("shas", "prs", "subjects", "reasons")
+    __slots__ = ("shas", "prs", "subjects", "reasons", "ranges")
 
     def __init__(self, shas: frozenset[str] = frozenset(), prs: frozenset[int] = frozenset(),
-                 subjects: frozenset[str] = frozenset(), reasons: dict[str, str] | None = None) -> None:
+                 subjects: frozenset[str] = frozenset(), reasons: dict[str, str] | None = None,
+                 ranges: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.shas = shas
         self.prs = prs
         self.subjects = subjects
         self.reasons: dict[str, str] = reasons if reasons is not None else {}  # ref -> why (ack file)
+        self.ranges = ranges  # "reverts the commit range A..B": resolved to commits by the engine
+
+    def with_shas(self, shas: set[str]) -> Declarations:
+        return Declarations(self.shas | shas, self.prs, self.subjects, self.reasons, self.ranges)
 
     def __eq__(self, other: object) -> bool:  # the reasons are commentary: not compared
         return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects) == (
@@ -52,7 +65,8 @@ class Declarations:
         number = pr_number(commit)
         if number is not None and number in self.prs:
             return f"#{number}"
-        titles = {commit.subject.strip().lower(), pr_title(commit).lower()}
+        titles = {t for title in (commit.subject.strip().lower(), pr_title(commit).lower())
+                  for t in (title, SQUASH_SUFFIX.sub("", title))}
         found = titles & self.subjects
         return f'"{found.pop()}"' if found else None
 
@@ -68,6 +82,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
     shas: set[str] = set()
     prs: set[int] = set()
     subjects: set[str] = set()
+    ranges: set[tuple[str, str]] = set()
     for ref in extra:
         found_shas, found_prs = parse_refs(ref)
         shas |= found_shas
@@ -77,6 +92,9 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
         if REVERT_SUBJECT.match(text.lstrip()):  # Conventional Commits: `revert: ...` + a `Refs: SHA` footer
             for refs in REFS_TRAILER.finditer(text):
                 shas |= parse_refs(refs.group(1))[0]
+        button = REVERT_BRANCH.match(text.lstrip())
+        if button:
+            prs.add(int(button.group(1)))
         for trailer in ACK_TRAILER.finditer(text):
             found_shas, found_prs = parse_refs(trailer.group(1))
             shas |= found_shas
@@ -86,8 +104,24 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
                 found_shas, found_prs = parse_refs(line)
                 shas |= found_shas
                 prs |= found_prs
-                subjects.update(q.strip().lower() for q in QUOTED.findall(line))
-    return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects))
+                subjects.update(SQUASH_SUFFIX.sub("", q.strip().lower()) for q in QUOTED.findall(line))
+                ranges.update((a.lower(), b.lower()) for a, b in SHA_RANGE.findall(line))
+    return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges))
+
+
+def described(message: str, paths: Iterable[str]) -> bool:
+    """Whether one line of MESSAGE says that every one of PATHS goes away ("Remove foo.py", "Move X to Y")."""
+    lines = [line.lower() for line in message.splitlines() if GOES_AWAY.search(line)]
+    wanted = list(paths)
+    return bool(lines) and bool(wanted) and all(any(_names(line, path) for line in lines) for path in wanted)
+
+
+def _names(line: str, path: str) -> bool:
+    base = path.rsplit("/", 1)[-1].lower()
+    stem = base.rsplit(".", 1)[0]
+    folder = path.rsplit("/", 2)[-2].lower() if path.count("/") >= 1 else ""
+    return path.lower() in line or base in line.split() or any(
+        len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}\b", line) for name in (base, stem, folder))
 
 
 def parse_acks(text: str) -> Declarations:

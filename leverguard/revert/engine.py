@@ -1,28 +1,32 @@
-"""check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits."""
+"""check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits.
+
+At most eight git processes: rev-parse, merge-base, merge-tree, the landing change with its
+`-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for the candidates
+that share a path with the change, and (only when something was found) the range's log.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
-from leverguard.revert.background import Background
 from leverguard.revert.context import Context
-from leverguard.revert.declared import from_texts
+from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
+from leverguard.revert.identity import Identities
 from leverguard.revert.index import PathIndex
-from leverguard.revert.lines import LineCache
-from leverguard.revert.model import Change, Commit
-from leverguard.revert.signals import collect, moved_out
+from leverguard.revert.model import Commit
+from leverguard.revert.patch import FilePatch, parse_commits
+from leverguard.revert.signals import PatchOf, PathHit, collect
 
 if TYPE_CHECKING:
     from leverguard.config import Config
 
-RANGE_FORMAT = "%H%x1f%P%x1f%ae%x1f%B"
-COUNT_AHEAD = 4  # candidates sharing a path with the change whose lines are counted on a thread
-MAX_LINE_FILES = 5000  # landing changes touching more paths: blob comparison only (no line-level work)
+RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%B"
+MAX_PATHSPECS = 500  # more landing paths than this: candidates' patches are read whole and filtered here
 
 
 class RevertOptions(NamedTuple):
@@ -75,89 +79,93 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
             raise
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
-        # the window's log (and its parsing) runs while git computes the landing change
-        pending = Background(_window_and_promisor, repo, base_sha, size, since)
-        try:
-            land = landing.resolved(repo, base, head, base_sha, head_sha)
-        finally:
-            pending.join()
+        land = landing.resolved(repo, base, head, base_sha, head_sha)
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"
             return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
                                 base_time, notes=(note,))
-        window, promisor = pending.result()
-        ctx = Context(repo, reader, LineCache(repo, promisor=promisor), conf.rules.reported, conf.rules.line_level)
+        window = candidates.window(repo, base_sha, size, since)
+        ctx = Context(repo, reader, conf.rules)
         # approximate (the branch's own diff): it cannot have undone main commits it never contained
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
         index = PathIndex(window)
-        rows = _ahead(repo, land, index, lo, ctx)
-        try:
-            found = run_signals(land.changes, window, lo, len(window), lambda: _landed(repo, land, options, conf, rows),
-                                ctx, index)
-        finally:
-            ctx.settle()
-            if rows is not None:
-                rows.join()
-    notes = _notes(repo, window, size, land.approximate, len(land.changes))
+        patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
+        hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules)
+        found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window)) if hits else []
+    notes = _notes(repo, window, size, land.approximate)
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
 
 
-def _ahead(repo: str, land: landing.Landing, index: PathIndex, lo: int,
-           ctx: Context) -> Background[list[tuple[str, str, str]]] | None:
-    """When a few candidates share a path with the change (the ones it can undo), start on threads
-    what judging their hits needs: their changed lines and the range's commits. None: nothing started.
-    """
-    positions = {p for change in land.changes for p, _ in index.touching(change.path, lo, len(index.commits))}
-    if not positions or len(positions) > COUNT_AHEAD:
-        return None
-    ctx.count_ahead([index.commits[p] for p in sorted(positions)])
-    return Background(range_commits, repo, f"{land.merge_base}..{land.head}")
+def judge(hits: list[PathHit], commits: Sequence[Commit], ctx: Context, landed: Any) -> list[RevertFinding]:
+    """Findings from HITS; LANDED (authors, declarations) is built only now that something was found."""
+    ctx.count_lines(commits[p] for p in sorted({h.position for h in hits}))
+    return findings(hits, commits, landed(), ctx)
 
 
-def _window_and_promisor(repo: str, base: str, size: int, since: str | None) -> tuple[list[Commit], str]:
-    """The candidate window, and the promisor remote of a partial clone ("" for a full clone)."""
-    return candidates.window(repo, base, size, since), git.promisor_remote(repo) or ""
+def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: PathIndex, lo: int, hi: int,
+                      ctx: Context) -> PatchOf:
+    """The `-U0` patches of the candidates sharing a reported path with the change, from one git call."""
+    wanted: dict[bytes, list[int]] = {}
+    for patch in landing_patches:
+        path = patch.renamed_from or patch.change.path
+        if ctx.reported(path) and not ctx.rules.lock_file(path):
+            positions = [p for p, _ in index.touching(path, lo, hi)]
+            if positions:
+                wanted[path] = positions
+    shas = sorted({index.commits[p].sha for positions in wanted.values() for p in positions})
+    store: dict[tuple[str, bytes], FilePatch] = {}
+    if shas:
+        paths = list(wanted) if len(wanted) <= MAX_PATHSPECS else []
+        for header, files in parse_commits(git.commit_patches(shas, paths, repo)):
+            sha = header.decode("ascii", "replace").strip()
+            for patch in files:
+                if patch.change.path in wanted:
+                    store[(sha, patch.change.path)] = patch
+
+    def patch_of(position: int, path: bytes) -> FilePatch | None:
+        return store.get((index.commits[position].sha, path))
+
+    return patch_of
 
 
-def run_signals(changes: Sequence[Change], commits: Sequence[Commit], lo: int, hi: int,
-                landed: Callable[[], Landed], ctx: Context, index: PathIndex | None = None) -> list[RevertFinding]:
-    """Signals of CHANGES against commits [lo, hi) of a newest-first list, judged into findings.
-
-    LANDED (authors, declarations) is only built when some signal fired: most audited commits
-    have none, and reading their range's messages would cost a git call each.
-    """
-    index = index if index is not None else PathIndex(commits)
-    line_level = ctx.line_level if len(changes) <= MAX_LINE_FILES else (lambda path: False)
-    hits, model = collect(changes, index, lo, hi, ctx.cache, line_level)
-    if not hits or model is None:
-        return []
-    hits = [h for h in hits if not moved_out(h, model, ctx.cache)]
-    return findings(hits, commits, landed(), ctx, model.all_added) if hits else []
-
-
-def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str]]:
-    """(sha, lower-cased author e-mail or "" for merges, message) of every commit in REV_RANGE.
+def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str, str]]:
+    """(sha, mailmapped e-mail or "" for merges, name, message) of every commit in REV_RANGE.
 
     A merge's author is whoever pressed the button, not who wrote the work: it names no author.
     """
     records = git.range_log(rev_range, RANGE_FORMAT, repo)
-    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 3) for r in records]
-    return [(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3]) for r in rows if len(r) == 4]
+    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 4) for r in records]
+    return [(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[4]) for r in rows if len(r) == 5]
 
 
-def authors(rows: list[tuple[str, str, str]]) -> frozenset[str]:
-    return frozenset(r[1] for r in rows if r[1])
+def identities(rows: Sequence[tuple[str, str, str, str]]) -> Identities:
+    return Identities(((r[1], r[2]) for r in rows if r[1]), (r[3] for r in rows))
+
+
+def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Declarations:
+    """`reverts the commit range A..B`: every first-parent candidate after A up to B is declared."""
+    if not declarations.ranges:
+        return declarations
+    shas: set[str] = set()
+    for start, end in declarations.ranges:
+        positions = {c.sha: i for i, c in enumerate(commits)}
+        newest = next((i for sha, i in positions.items() if sha.startswith(end)), None)
+        oldest = next((i for sha, i in positions.items() if sha.startswith(start)), None)
+        if newest is not None and oldest is not None:
+            shas |= {c.sha for c in commits[newest:oldest]}
+    return declarations.with_shas(shas)
 
 
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
-            ahead: Background[list[tuple[str, str, str]]] | None = None) -> Landed:
-    rows = ahead.result() if ahead is not None else range_commits(repo, f"{land.merge_base}..{land.head}")
-    texts = [r[2] for r in rows] + ([options.pr_body] if options.pr_body else [])
-    declarations = from_texts(texts, options.extra_declared)
-    return Landed(land.changes, authors(rows), declarations, conf.acks,
-                  options.own_pr, frozenset(r[0] for r in rows))
+            window: Sequence[Commit]) -> Landed:
+    rows = range_commits(repo, f"{land.merge_base}..{land.head}")
+    texts = [r[3] for r in rows] + ([options.pr_body] if options.pr_body else [])
+    declarations = resolve_ranges(from_texts(texts, options.extra_declared), window)
+    return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,
+                  frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
+                  conf.config.get("revert.ack_file") or ".leverguard-acks")
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:
@@ -172,10 +180,8 @@ def _commit_time(reader: git.ObjectReader, sha: str) -> int:
     return 0
 
 
-def _notes(repo: str, window: list[Any], size: int, approximate: bool, landing_paths: int) -> tuple[str, ...]:
+def _notes(repo: str, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:
     notes = []
-    if landing_paths > MAX_LINE_FILES:
-        notes.append(f"the change touches {landing_paths} paths: only whole-file (blob) signals were checked")
     if approximate:
         notes.append("landing HEAD conflicts with BASE: the branch's own change (merge base to HEAD) was checked instead")
     if len(window) < size and window and not window[-1].parents and git.is_shallow(repo):

@@ -1,15 +1,13 @@
-"""One finding per undone commit: counts, kinds, evidence and a severity chosen for precision."""
+"""One finding per undone commit: counts, kinds, evidence, the severity its evidence deserves, the repair."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
 SEVERITIES = ("info", "notice", "warning", "error")
+NOTICE, WARNING, ERROR = 1, 2, 3
 EXACT_KINDS = ("rollback", "resurrected")
-MIN_LINES = 3  # fewer undone lines than this (and one text file) is a notice: cleanups, debug lines
-ERROR_SHARE = 0.5  # an exact rollback is an error when it undoes at least half of the commit ...
-ERROR_PATHS = 3  # ... or at least this many of its files
-INVERSE_SHARE = 0.5  # inverse hunks alone are strong when they undo half of the commit's lines
+MIN_HUNK_LINES = 2  # an undone hunk below this many non-trivial lines proves little (a lone import, a name)
 
 
 class Evidence(NamedTuple):
@@ -20,6 +18,7 @@ class Evidence(NamedTuple):
     lines: int
     total: int
     detail: str
+    level: int = NOTICE  # the severity this path's evidence deserves on its own
 
 
 class Tally(NamedTuple):
@@ -34,6 +33,7 @@ class Tally(NamedTuple):
     exact_binary: bool  # an exact rollback of a binary file or submodule pointer
     whole_folders: tuple[str, ...]
     inverse_files: int
+    undone_hunks: int = 0
 
 
 class RevertFinding(NamedTuple):
@@ -51,49 +51,24 @@ class RevertFinding(NamedTuple):
     time: int
     silent_severity: str  # the severity it would have without a declaration or explanation
     explanation: str  # why it is declared or informational; empty when silent
+    reason: str = ""  # what set the severity, in a few words
+    repair: str = ""  # the command that puts the undone work back
+    acknowledge: str = ""  # how to say it is intended
 
     def to_dict(self) -> dict[str, Any]:
         tally = self.tally
         return {
-            "commit": self.commit, "pr": self.pr, "subject": self.subject, "author": self.author,
-            "severity": self.severity, "declared": self.declared, "paths": list(self.paths),
-            "undone_paths": tally.undone_paths, "touched_paths": tally.touched_paths,
+            "commit": self.commit, "undone_commit": self.commit, "pr": self.pr, "subject": self.subject,
+            "author": self.author, "severity": self.severity, "declared": self.declared,
+            "paths": list(self.paths), "undone_paths": tally.undone_paths, "touched_paths": tally.touched_paths,
             "undone_lines": tally.undone_lines, "touched_lines": tally.touched_lines,
-            "kinds": list(tally.kinds),
-            "evidence": [{"path": e.path, "kind": e.kind, "lines": e.lines, "total": e.total, "detail": e.detail}
-                         for e in self.evidence],
+            "undone_hunks": tally.undone_hunks, "kinds": list(tally.kinds),
+            "evidence": [{"path": e.path, "kind": e.kind, "lines": e.lines, "total": e.total, "detail": e.detail,
+                          "severity": SEVERITIES[e.level]} for e in self.evidence],
             "time": self.time, "silent_severity": self.silent_severity, "explanation": self.explanation,
-            "whole_folders": list(tally.whole_folders),
+            "reason": self.reason, "whole_folders": list(tally.whole_folders),
+            "repair": self.repair, "acknowledge": self.acknowledge,
         }
-
-
-def silent_severity(tally: Tally, own: bool) -> str:
-    """The severity of an undeclared finding; own work is one tier lower (debug lines, own rework)."""
-    exact = any(kind in EXACT_KINDS for kind in tally.kinds)
-    substantial = tally.undone_lines >= MIN_LINES or tally.exact_paths >= 2 or tally.exact_binary
-    if exact and substantial:
-        level = 3 if _share(tally) >= ERROR_SHARE or tally.exact_paths >= ERROR_PATHS else 2
-    elif tally.whole_folders or _inverse_strong(tally) or _corroborated(tally):
-        level = 2
-    else:
-        level = 1
-    return SEVERITIES[max(level - 1, 0) if own else level]
-
-
-def _share(tally: Tally) -> float:
-    """The undone share of the commit: by lines, or by paths when lines cannot tell (binary, huge)."""
-    if tally.touched_lines > 0 and not tally.exact_binary:
-        return tally.undone_lines / tally.touched_lines
-    return tally.undone_paths / max(tally.touched_paths, 1)
-
-
-def _inverse_strong(tally: Tally) -> bool:
-    return tally.inverse_files > 0 and tally.undone_lines >= MIN_LINES and _share(tally) >= INVERSE_SHARE
-
-
-def _corroborated(tally: Tally) -> bool:
-    """Deleting files a commit added is strong when other signals hit the same commit."""
-    return "deleted-added" in tally.kinds and len(tally.kinds) > 1 and tally.undone_lines >= MIN_LINES
 
 
 def blocks(finding: RevertFinding, strict: bool) -> bool:

@@ -16,11 +16,19 @@ class PathIndex:
     """
 
     def __init__(self, commits: Sequence[Commit]) -> None:
-        self.commits = commits
+        self.commits = list(commits)
         self._by_path: dict[bytes, list[tuple[int, Change]]] = {}
         for position, commit in enumerate(commits):
             if not commit.parents:  # a root or a shallow boundary: its "change" is the whole tree
                 continue
+            for change in commit.changes:
+                self._by_path.setdefault(change.path, []).append((position, change))
+
+    def append(self, commit: Commit) -> None:
+        """Index the next older commit (audit reads its history as a stream)."""
+        position = len(self.commits)
+        self.commits.append(commit)
+        if commit.parents:
             for change in commit.changes:
                 self._by_path.setdefault(change.path, []).append((position, change))
 

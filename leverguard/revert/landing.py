@@ -6,7 +6,8 @@ from typing import NamedTuple
 
 from leverguard import git
 from leverguard.errors import GitError
-from leverguard.revert.model import Change, parse_raw_fields
+from leverguard.revert.model import Change
+from leverguard.revert.patch import FilePatch, parse_changes
 
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
@@ -19,7 +20,8 @@ class Landing(NamedTuple):
     merge_base: str
     approximate: bool  # merge-tree conflicted: the three-dot diff stands in for the landing
     empty: bool  # HEAD is already contained in BASE: nothing would land
-    changes: tuple[Change, ...]
+    changes: tuple[Change, ...]  # per path, renames as a deletion and an addition
+    patches: tuple[FilePatch, ...] = ()  # the same change with its `-U0` hunks, renames paired
 
 
 def split_range(text: str) -> tuple[str, str]:
@@ -48,12 +50,27 @@ def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> L
     if merge_base == head:
         return Landing(base, head, merge_base, False, True, ())
     if merge_base == base:  # fast-forward: a merge or squash commit on top of BASE, or a PR that is current
-        return Landing(base, head, merge_base, False, False, _diff(repo, base, head))
+        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head))
     tree = git.merge_tree(base, head, repo)
     if tree is None:  # conflicts: the branch's own change stands in for what landing would do
-        return Landing(base, head, merge_base, True, False, _diff(repo, merge_base, head))
-    return Landing(base, head, merge_base, False, False, _diff(repo, base, tree))
+        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head))
+    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree))
 
 
-def _diff(repo: str, old: str, new: str) -> tuple[Change, ...]:
-    return tuple(parse_raw_fields(git.diff_tree_raw(old, new, repo)))
+def _diff(repo: str, old: str, new: str) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
+    """One `diff-tree -M --raw -p -U0` call: the paths changed and their hunks (moves paired by git)."""
+    patches = tuple(parse_changes(git.change_patch(old, new, repo, renames=True)))
+    return tuple(split_renames(patches)), patches
+
+
+def split_renames(patches: tuple[FilePatch, ...]) -> list[Change]:
+    """Per-path changes: a rename is its source deleted and its target added."""
+    changes = []
+    for patch in patches:
+        change = patch.change
+        if patch.renamed_from is not None:
+            changes.append(Change(patch.renamed_from, change.old, None))
+            changes.append(Change(change.path, None, change.new))
+        else:
+            changes.append(change)
+    return changes

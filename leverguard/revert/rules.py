@@ -11,13 +11,14 @@ NO_DIFF_ATTRS = ("-diff", "binary", "-text")
 
 
 class Rules(NamedTuple):
-    """Path predicates: reported (not excluded or generated) and line_level (diffable text)."""
+    """Path predicates: reported (not excluded or generated), line_level (diffable text), lock files."""
 
     reported: Callable[[bytes], bool]
     line_level: Callable[[bytes], bool]
+    lock_file: Callable[[bytes], bool] = lambda path: False
 
 
-def build(exclude: Sequence[str], gitattributes: str) -> Rules:
+def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] = ()) -> Rules:
     """Rules from `revert.exclude` patterns and the root `.gitattributes` read from the checked BASE."""
     generated, no_diff = list(exclude), []
     for line in gitattributes.splitlines():
@@ -30,7 +31,13 @@ def build(exclude: Sequence[str], gitattributes: str) -> Rules:
             no_diff.append(parts[0])
     skip = _matcher(generated)
     flat = _matcher(no_diff)
-    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path))
+    names = frozenset(name.encode() for name in lock_files if "/" not in name and "*" not in name)
+    patterned = _matcher([name for name in lock_files if "/" in name or "*" in name])
+
+    def lock(path: bytes) -> bool:
+        return path.rsplit(b"/", 1)[-1] in names or patterned(path)
+
+    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path) and not lock(path), lock)
 
 
 def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:

@@ -90,7 +90,7 @@ def load(reader: git.ObjectReader, commit: str, config: Config | None, git_dir: 
     else:
         effective = cached_config_at(reader, commit, git_dir) if git_dir else config_at(reader, commit)
     attributes = read_text(reader, commit, ".gitattributes") or ""
-    path_rules = rules.build(effective.get("revert.exclude"), attributes)
+    path_rules = rules.build(effective.get("revert.exclude"), attributes, effective.get("revert.lock_files"))
     ack_file = effective.get("revert.ack_file")
     acks = parse_acks(read_text(reader, commit, ack_file) or "") if ack_file else Declarations()
     return Settings(effective, path_rules, acks)

@@ -1,0 +1,184 @@
+"""Inverse hunks, judged hunk by hunk: which of a candidate's hunks does the landing change undo?
+
+An undone hunk puts back exactly the old text: the candidate's added lines go and its removed
+lines return. A rewrite writes new text instead. So a candidate hunk counts as undone when one
+hunk of the landing patch (or, for a hunk split by later edits, the file's patch as a whole)
+removes what it added and adds back what it removed; lines are claimed once, newest candidate
+first, so re-landed and repeated changes are not undone twice (REVERTS.md, signal 3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple, Sequence
+
+from leverguard.revert.patch import FilePatch, Hunk
+
+SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
+Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
+
+
+class HunkUndo(NamedTuple):
+    """One candidate hunk the landing change undoes."""
+
+    kind: str  # "replaced" (both sides restored), "restored" (its deletion undone), "deleted" (its addition removed)
+    lines: int  # non-trivial lines undone
+
+
+class PathUndo(NamedTuple):
+    """What the landing change does to one candidate's change of one path, line by line."""
+
+    undone: tuple[HunkUndo, ...]
+    hunks: int  # the candidate's hunks with content on this path
+    lines: int  # the candidate's non-trivial changed lines on this path
+    complete: bool  # every hunk undone and nothing else changed: a rollback, ignoring whitespace
+
+
+class _Pool:
+    """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled."""
+
+    __slots__ = ("removed", "added", "claimed")
+
+    def __init__(self, hunk: Hunk) -> None:
+        removed, added = Counter(hunk.removed), Counter(hunk.added)
+        same = removed & added
+        self.removed, self.added = removed - same, added - same
+        self.claimed = 0
+
+    def empty(self) -> bool:
+        return not self.removed and not self.added
+
+
+def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]],
+          elsewhere_added: Counter[bytes]) -> dict[int, PathUndo]:
+    """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
+
+    ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
+    reappear there is a move, not an undo.
+    """
+    pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
+    pools = [p for p in pools if not p.empty()]
+    if not pools:
+        return {}
+    by_removed, by_added = _index(pools)
+    older = _older_inverses(entries)
+    found: dict[int, list[tuple[HunkUndo, list[int], Hunk]]] = {}
+    counted: dict[int, tuple[int, int]] = {}
+    for position, patch in entries:
+        hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
+        counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
+        for hunk in hunks:
+            claim = _match(hunk, pools, by_removed, by_added)
+            if claim is None:
+                continue
+            if _signature(hunk) in older[position]:
+                continue  # the hunk itself undid an older one: HEAD re-lands that, it undoes nothing
+            found.setdefault(position, []).append((*claim, hunk))
+    complete = all(p.empty() for p in pools)
+    result = {}
+    for position, claims in found.items():
+        undone = tuple(u for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added))
+        if undone:
+            hunks, lines = counted[position]
+            result[position] = PathUndo(undone, hunks, lines, complete and len(claims) == hunks)
+    return result
+
+
+def _index(pools: list[_Pool]) -> tuple[dict[bytes, list[int]], dict[bytes, list[int]]]:
+    by_removed: dict[bytes, list[int]] = {}
+    by_added: dict[bytes, list[int]] = {}
+    for k, pool in enumerate(pools):
+        for line in pool.removed:
+            by_removed.setdefault(line, []).append(k)
+        for line in pool.added:
+            by_added.setdefault(line, []).append(k)
+    return by_removed, by_added
+
+
+def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
+           by_added: dict[bytes, list[int]]) -> tuple[HunkUndo, list[int]] | None:
+    """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one)."""
+    gone, back = Counter(hunk.added), Counter(hunk.removed)
+    near = {k for line in gone for k in by_removed.get(line, ())} | {k for line in back for k in by_added.get(line, ())}
+    best, best_score = None, 0
+    for k in sorted(near):
+        score = _covers(gone, back, [pools[k]])
+        if score > best_score:
+            best, best_score = [k], score
+    if best is None and len(near) > 1:  # later edits split the hunk: the file's patch as a whole
+        chosen = sorted(near)
+        if _covers(gone, back, [pools[k] for k in chosen]):
+            best = chosen
+    if best is None:
+        return None
+    lines = _claim(gone, back, [pools[k] for k in best])
+    kind = "replaced" if gone and back else "deleted" if gone else "restored"
+    return HunkUndo(kind, lines), best
+
+
+def _covers(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
+    """Lines of GONE removed and of BACK added by POOLS, or 0 when either side falls short of SHARE."""
+    removed: Counter[bytes] = Counter()
+    added: Counter[bytes] = Counter()
+    for pool in pools:
+        removed += pool.removed
+        added += pool.added
+    hit_gone = sum((gone & removed).values())
+    hit_back = sum((back & added).values())
+    if hit_gone < SHARE * sum(gone.values()) or hit_back < SHARE * sum(back.values()):
+        return 0
+    return hit_gone + hit_back
+
+
+def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
+    """Take the undone lines out of POOLS (each line explains one candidate only)."""
+    taken = 0
+    for pool in pools:
+        for want, side in ((gone, pool.removed), (back, pool.added)):
+            hit = want & side
+            if hit:
+                side.subtract(hit)
+                want.subtract(hit)
+                for line in [line for line, n in side.items() if n <= 0]:
+                    del side[line]
+                for line in [line for line, n in want.items() if n <= 0]:
+                    del want[line]
+                n = sum(hit.values())
+                pool.claimed += n
+                taken += n
+    return taken
+
+
+def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes]) -> bool:
+    """A removed addition counts only when the landing hunk did nothing else (no rewrite, no larger
+    cut of older code with it) and its lines do not reappear elsewhere (a move)."""
+    if undo.kind != "deleted":
+        return True
+    if moved(hunk.added, elsewhere_added):
+        return False
+    for k in used:
+        pool = pools[k]
+        if pool.added or sum(pool.removed.values()) > pool.claimed:
+            return False  # new text in its place (a rewrite), or a deliberate cut of older code with it
+    return True
+
+
+def moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
+    """Most of LINES are added elsewhere by the landing change: code moved, not removed."""
+    return bool(lines) and sum(1 for line in lines if elsewhere_added[line]) >= 0.5 * len(lines)
+
+
+def _signature(hunk: Hunk) -> Signature:
+    return tuple(sorted(hunk.removed)), tuple(sorted(hunk.added))
+
+
+def _older_inverses(entries: Sequence[tuple[int, FilePatch]]) -> dict[int, set[Signature]]:
+    """Per position: the inverse signatures of every older candidate hunk on the path."""
+    result: dict[int, set[Signature]] = {}
+    acc: set[Signature] = set()
+    for position, patch in reversed(entries):
+        result[position] = set(acc)
+        for hunk in patch.hunks:
+            removed, added = _signature(hunk)
+            acc.add((added, removed))
+    return result

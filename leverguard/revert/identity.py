@@ -1,0 +1,52 @@
+"""Who someone is across e-mail addresses: mailmapped e-mails, names, GitHub noreply ids, co-authors.
+
+"Own work" matters only for the weakest evidence (deleting fresh lines of one's own), and one
+person under two addresses must still be one person (REVERTS.md, "Severity and who wrote it").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+NOREPLY = re.compile(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
+CO_AUTHOR = re.compile(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
+BOT = re.compile(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
+
+
+def keys(email: str, name: str) -> set[str]:
+    """Every key that names the person: the e-mail, a GitHub login, a normalized full name."""
+    found = set()
+    email = email.strip().lower()
+    if email:
+        found.add(email)
+        login = NOREPLY.match(email)
+        if login:
+            found.add("login:" + login.group(1).lower())
+    squeezed = re.sub(r"[^a-z0-9]", "", name.lower())
+    if len(squeezed) >= 4 and " " in name.strip():  # a one-word name ("admin", "dev") is no identity
+        found.add("name:" + squeezed)
+    elif squeezed and " " not in name.strip() and len(squeezed) >= 3:
+        found.add("login:" + name.strip().lower())  # a bare login used as a display name
+    return found
+
+
+class Identities:
+    """The people behind a set of commits."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, people: Iterable[tuple[str, str]] = (), messages: Iterable[str] = ()) -> None:
+        self._keys: set[str] = set()
+        for email, name in people:
+            if not BOT.search(name) and not BOT.search(email):
+                self._keys |= keys(email, name)
+        for message in messages:
+            for name, email in CO_AUTHOR.findall(message):
+                self._keys |= keys(email, name)
+
+    def matches(self, email: str, name: str) -> bool:
+        return bool(self._keys & keys(email, name))
+
+    def __bool__(self) -> bool:
+        return bool(self._keys)

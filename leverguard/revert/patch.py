@@ -1,0 +1,220 @@
+"""git's own `-U0` patches as the line model: `--raw -p -U0 -z` output into changes and hunks.
+
+A patch holds exactly the changed lines, so judging hunks costs what a commit changed, never
+what its files hold (REVERTS.md, "Cost"). Lines are normalized once here: whitespace removed
+(so CRLF and trailing-space evasion vanish) and trivial lines (braces, `else`, a lone comma)
+dropped, because they prove nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+from leverguard.errors import GitError
+from leverguard.revert.model import Change, parse_raw
+
+MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
+TRIVIAL = frozenset(
+    b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
+    b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
+)
+_NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
+_SPACE = b" \t\r\f\v\n"
+# formatter punctuation: trailing commas, quote style, wrapping parentheses (REVERTS.md, traps)
+_COSMETIC = _SPACE + b",;'\"`()[]\\"
+HEADER = b"\x1e"  # the record separator leverguard puts before each commit in `--format`
+_EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b"index ", b"similarity index",
+             b"dissimilarity index", b"rename from", b"rename to", b"copy from", b"copy to", b"Binary files",
+             b"--- ", b"+++ ", b"GIT binary patch")
+
+
+class Hunk(NamedTuple):
+    """One `-U0` hunk: its non-trivial removed and added lines, normalized."""
+
+    removed: tuple[bytes, ...]
+    added: tuple[bytes, ...]
+    cosmetic: bool  # only whitespace or formatter punctuation changed
+
+
+class FilePatch(NamedTuple):
+    """A path's change with its hunks; `text` is False for binary files and submodules."""
+
+    change: Change
+    hunks: tuple[Hunk, ...]
+    text: bool
+    renamed_from: bytes | None = None  # with rename detection: the path this file came from
+
+    @property
+    def lines(self) -> int:
+        return sum(len(h.removed) + len(h.added) for h in self.hunks if not h.cosmetic)
+
+
+def normalize(line: bytes) -> bytes | None:
+    """A line without any whitespace, or None when it is trivial."""
+    squeezed = line.translate(None, _SPACE)
+    if squeezed in TRIVIAL or len(squeezed.translate(None, _NON_ALNUM)) < MIN_ALNUM:
+        return None
+    return squeezed
+
+
+def _hunk(removed: list[bytes], added: list[bytes]) -> Hunk:
+    cosmetic = b"".join(removed).translate(None, _COSMETIC) == b"".join(added).translate(None, _COSMETIC)
+    return Hunk(_non_trivial(removed), _non_trivial(added), cosmetic)
+
+
+def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
+    found = []
+    for line in lines:
+        squeezed = line.translate(None, _SPACE)
+        if squeezed not in TRIVIAL and len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
+            found.append(squeezed)
+    return tuple(found)
+
+
+class _Cursor:
+    """A position in git's output, read from a pipe as needed; fields end at NUL, lines at a newline."""
+
+    __slots__ = ("data", "pos", "_more")
+
+    def __init__(self, data: bytes, more: Iterator[bytes] = iter(())) -> None:
+        self.data = data
+        self.pos = 0
+        self._more = more
+
+    def _fill(self) -> bool:
+        block = next(self._more, b"")
+        if not block:
+            return False
+        self.data = self.data[self.pos:] + block
+        self.pos = 0
+        return True
+
+    def at_end(self) -> bool:
+        while self.pos >= len(self.data):
+            if not self._fill():
+                return True
+        return False
+
+    def peek(self, prefix: bytes | tuple[bytes, ...]) -> bool:
+        longest = max(map(len, prefix)) if isinstance(prefix, tuple) else len(prefix)
+        while len(self.data) - self.pos < longest and self._fill():
+            pass
+        return self.data.startswith(prefix, self.pos)
+
+    def _until(self, delimiter: bytes) -> bytes:
+        searched = self.pos
+        while True:
+            end = self.data.find(delimiter, searched)
+            if end >= 0:
+                break
+            searched = len(self.data) - self.pos
+            if not self._fill():
+                end = len(self.data)
+                break
+            searched = max(searched, 0)
+        value, self.pos = self.data[self.pos:end], end + 1
+        return value
+
+    def field(self) -> bytes:
+        return self._until(b"\0")
+
+    def line(self) -> bytes:
+        return self._until(b"\n")
+
+
+def parse_changes(data: bytes) -> list[FilePatch]:
+    """The output of `diff-tree -r --raw -p -U0 -z OLD NEW` (no commit header)."""
+    return _files(_Cursor(data))
+
+
+def parse_commits(data: bytes, more: Iterator[bytes] = iter(())) -> Iterator[tuple[bytes, list[FilePatch]]]:
+    """(header, file patches) per commit of `diff-tree --stdin` / `log` output with a `%x1e...` format.
+
+    DATA and then the blocks of MORE (a pipe being read) are parsed as they come: a whole
+    history's patches are never held at once.
+    """
+    cursor = _Cursor(data, more)
+    while not cursor.at_end():
+        if not cursor.peek(HEADER):
+            raise GitError("unexpected git diff-tree output (no commit header): check git's version (2.38+)")
+        header = cursor.field()[1:]
+        if cursor.peek(b"\n"):  # git ends the formatted header with a newline before raw records
+            cursor.pos += 1
+        yield header, _files(cursor)
+
+
+def _files(cursor: _Cursor) -> list[FilePatch]:
+    """Raw records, then (after an empty field) one patch section per record, in the same order."""
+    records: list[tuple[Change, bytes | None]] = []
+    if cursor.peek(b"\n:"):
+        cursor.pos += 1
+    while cursor.peek(b":"):
+        meta = cursor.field()
+        status = meta.rsplit(b" ", 1)[-1][:1]
+        first = cursor.field()
+        if status in (b"R", b"C"):  # rename or copy: the raw record names both paths
+            second = cursor.field()
+            records.append((parse_raw(meta, second), first))
+        else:
+            records.append((parse_raw(meta, first), None))
+    if records and cursor.peek(b"\0"):
+        cursor.pos += 1
+    files = []
+    for change, source in records:
+        hunks, text = _section(cursor)
+        files.append(FilePatch(change, hunks, text, source))
+    return files
+
+
+def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
+    """One `diff --git` section: extended headers, then hunks read by their line counts."""
+    if not cursor.peek(b"diff --git ") and not cursor.peek(b"diff --cc "):
+        return (), False
+    cursor.line()
+    text = True
+    while cursor.peek(_EXTENDED):
+        header = cursor.line()
+        if header.startswith((b"Binary files", b"GIT binary patch")):
+            text = False
+    hunks = []
+    while cursor.peek(b"@@ -"):
+        hunks.append(_read_hunk(cursor, *_counts(cursor.line())))
+    return tuple(hunks), text
+
+
+def _read_hunk(cursor: _Cursor, old_count: int, new_count: int) -> Hunk:
+    """Lines by their counts (a context line, if any, counts on both sides)."""
+    removed: list[bytes] = []
+    added: list[bytes] = []
+    while old_count > 0 or new_count > 0:
+        if cursor.at_end():
+            raise GitError("git's patch was cut short: check the repository with git fsck")
+        line = cursor.line()
+        kind, body = line[:1], line[1:]
+        if kind == b"-":
+            removed.append(body)
+            old_count -= 1
+        elif kind == b"+":
+            added.append(body)
+            new_count -= 1
+        elif kind == b"\\":  # "\ No newline at end of file"
+            continue
+        else:
+            old_count, new_count = old_count - 1, new_count - 1
+    if cursor.peek(b"\\ "):
+        cursor.line()
+    return _hunk(removed, added)
+
+
+def _counts(header: bytes) -> tuple[int, int]:
+    """Line counts from `@@ -a[,b] +c[,d] @@`; an omitted count is 1."""
+    try:
+        old, new = header.split(b" ", 3)[1:3]
+        return _count(old), _count(new)
+    except (ValueError, IndexError) as exc:
+        raise GitError(f"unexpected hunk header in git's patch: {header[:80]!r}") from exc
+
+
+def _count(part: bytes) -> int:
+    _, _, count = part.partition(b",")
+    return int(count) if count else 1
