@@ -16,6 +16,7 @@ from leverguard.revert.patch import FilePatch
 from leverguard.revert.signals import PathHit, moved_away
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
+RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
 class Landed(NamedTuple):
@@ -32,6 +33,7 @@ class Landed(NamedTuple):
     repair_base: str = ""  # the revision whose files are the undamaged ones (BASE, or the landed commit's parent)
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
+    base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -45,7 +47,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
-        results.append(_finding(commit, by_position[position], commits, landed, ctx))
+        results.append(_finding(commit, position, by_position[position], commits, landed, ctx))
     return results
 
 
@@ -54,13 +56,14 @@ def _moved(hit: PathHit, landed: Landed) -> bool:
     return deleted is not None and moved_away(deleted, landed.patches)
 
 
-def _finding(commit: Commit, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
+def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
              ctx: Context) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
-    graded = [(h, *_grade(h, every_added or bool(folders), own)) for h in sorted(hits, key=lambda h: h.path)]
+    recent = position <= landed.base_position + RECENT_COMMITS
+    graded = [(h, *_grade(h, every_added or bool(folders), own, recent)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     paths = [display(h.path) for h, _, _ in graded]
     if level > NOTICE and described(landed.message, paths):
@@ -76,7 +79,7 @@ def _finding(commit: Commit, hits: list[PathHit], commits: Sequence[Commit], lan
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
 
 
-def _grade(hit: PathHit, every_added: bool, own: bool) -> tuple[int, str]:
+def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[int, str]:
     """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
     if hit.quiet:
@@ -93,10 +96,12 @@ def _grade(hit: PathHit, every_added: bool, own: bool) -> tuple[int, str]:
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
     if any(u.kind == "replaced" for u in undo.undone) or restored >= MIN_HUNK_LINES:
         return WARNING, "hunks put back exactly as they were before it"
+    if own:  # people delete their own fresh lines on purpose (debug code)
+        return NOTICE, "lines its author added, deleted by the same person"
     if sum(u.lines for u in undo.undone) >= MIN_HUNK_LINES:
-        # people delete their own fresh lines on purpose (debug code); a stale copy deletes others' too
-        return (NOTICE, "lines its author added, deleted by the same person") if own else (
-            WARNING, "lines it added deleted, nothing in their place")
+        return WARNING, "lines it added deleted, nothing in their place"
+    if recent:  # a stale tree undoes the work of hours or days: one line of the latest commits counts
+        return WARNING, "a line of one of the latest commits undone exactly"
     return NOTICE, "a small undo"
 
 

@@ -104,7 +104,7 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
     hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules)
     if not hits:
         return []
-    return judge(hits, history.commits, ctx, partial(_landed, ctx.repo, commit, conf, landing_patches))
+    return judge(hits, history.commits, ctx, partial(_landed, ctx.repo, commit, conf, landing_patches, lo))
 
 
 class _History:
@@ -152,14 +152,16 @@ def _since_bound(repo: str, since: str | None) -> int | None:
     return int(git.output(["rev-parse", f"--since={since}"], repo).partition("=")[2] or 0)  # git parses the date
 
 
-def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequence[FilePatch]) -> Landed:
+def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequence[FilePatch],
+            parent_position: int) -> Landed:
     """The audited commit's authors and declarations: a merge brings in its branch's messages."""
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
         [(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}")]
     texts = [r[3] for r in rows]
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
-                  commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True)
+                  commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
+                  parent_position)
 
 
 def _branch_name(repo: str, branch: str) -> str:

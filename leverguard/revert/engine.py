@@ -165,7 +165,8 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
     declarations = resolve_ranges(from_texts(texts, options.extra_declared), window)
     return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,
                   frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
-                  conf.config.get("revert.ack_file") or ".leverguard-acks")
+                  conf.config.get("revert.ack_file") or ".leverguard-acks", False,
+                  next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0))
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:

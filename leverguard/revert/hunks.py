@@ -111,8 +111,8 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
             best = chosen
     if best is None:
         return None
-    lines = _claim(gone, back, [pools[k] for k in best])
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
+    lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines), best
 
 
@@ -150,10 +150,13 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
 
 
 def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes]) -> bool:
-    """A removed addition counts only when the landing hunk did nothing else (no rewrite, no larger
-    cut of older code with it) and its lines do not reappear elsewhere (a move)."""
-    if undo.kind != "deleted":
+    """A one-sided undo counts only when the landing hunk did little else: restored lines must not sit
+    in mostly new text; a removed addition must leave no new text in its place (a rewrite), take no
+    larger cut of older code with it, and not reappear elsewhere (a move)."""
+    if undo.kind == "replaced":
         return True
+    if undo.kind == "restored":  # lines coming back inside mostly new text are a coincidence (common lines)
+        return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
     if moved(hunk.added, elsewhere_added):
         return False
     for k in used:

@@ -145,7 +145,7 @@ def parse_commits(data: bytes, more: Iterator[bytes] = iter(())) -> Iterator[tup
 
 def _files(cursor: _Cursor) -> list[FilePatch]:
     """Raw records, then (after an empty field) one patch section per record, in the same order."""
-    records: list[tuple[Change, bytes | None]] = []
+    records: list[tuple[Change, bytes | None, bytes]] = []
     if cursor.peek(b"\n:"):
         cursor.pos += 1
     while cursor.peek(b":"):
@@ -154,14 +154,17 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
         first = cursor.field()
         if status in (b"R", b"C"):  # rename or copy: the raw record names both paths
             second = cursor.field()
-            records.append((parse_raw(meta, second), first))
+            records.append((parse_raw(meta, second), first, status))
         else:
-            records.append((parse_raw(meta, first), None))
+            records.append((parse_raw(meta, first), None, status))
     if records and cursor.peek(b"\0"):
         cursor.pos += 1
     files = []
-    for change, source in records:
+    for change, source, status in records:
         hunks, text = _section(cursor)
+        if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
+            _section(cursor)
+            hunks, text = (), False
         files.append(FilePatch(change, hunks, text, source))
     return files
 
