@@ -71,8 +71,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]],
             claim = _match(hunk, pools, by_removed, by_added)
             if claim is None:
                 continue
-            if _signature(hunk) in older[position]:
-                continue  # the hunk itself undid an older one: HEAD re-lands that, it undoes nothing
+            if hunk.removed and hunk.added and _signature(hunk) in older[position]:
+                continue  # the hunk itself swapped an older change back: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
     complete = all(p.empty() for p in pools)
     result = {}

@@ -47,8 +47,6 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
         exact = _exact(head, path, entries, patch_of, quiet)
-        if exact is None:
-            continue
         hits += exact
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
@@ -57,12 +55,12 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str) -> list[PathHit] | None:
+           quiet: str) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
-    None when the candidate had itself rolled the path back to an older state (HEAD re-lands
-    that older work). "Absent" is no state to re-land: a file an older commit added and the
-    candidate deleted is resurrected, not re-landed (REVERTS.md, signal 2).
+    A candidate that had itself put the path back to an older state is still undone: only a
+    declared revert makes HEAD a re-land (attribution explains those), and "absent" is no state
+    to re-land at all (REVERTS.md, signal 2).
     """
     target = head.change.new
     if head.renamed_from is not None and target is None:
@@ -70,8 +68,6 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
-        if change.new is not None and any(older.old == change.new for _, older in entries[k + 1:]):
-            return None
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in entries[:k]]
@@ -89,7 +85,9 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
         kind = "rollback"
     text = patch is not None and patch.text and not _gitlink(change)
     lines = patch.lines if patch is not None else 0
-    if not quiet and patch is not None and patch.text and patch.hunks and all(h.cosmetic for h in patch.hunks):
+    if kind != "rollback":
+        quiet = ""  # a lock file deleted or brought back is no regeneration churn
+    elif not quiet and patch is not None and patch.text and patch.hunks and all(h.cosmetic for h in patch.hunks):
         quiet = "formatting only"
     return PathHit(position, path, kind, lines, lines, text, before, quiet)
 
