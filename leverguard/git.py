@@ -30,6 +30,9 @@ _ADVICE = (
     ("ambiguous argument", "unknown revision or path: check the name, or fetch it first (git fetch origin REF)"),
     ("invalid object name", "unknown revision: check the name, or fetch it first (git fetch origin REF)"),
     ("does not have any commits yet", "the repository has no commit yet: commit something first"),
+    # a partial clone whose promisor remote is gone: git's lazy fetch of a missing blob failed
+    ("does not appear to be a git repository", "an object is missing and the partial clone cannot fetch it: "
+     "check that git fetch works (the promisor remote), or clone without --filter"),
     ("dubious ownership", "git refuses this repository (dubious ownership): add it with git config --global --add safe.directory DIR"),
 )
 

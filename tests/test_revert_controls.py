@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, body, check, land, seed
+from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
 
 QUIET = {"info", "notice"}
 
@@ -86,12 +86,21 @@ def test_reformatting_and_rewrapping(repo: Repo) -> None:
     assert _no_alarm(repo, "main..topic") == []
 
 
-def test_deleting_one_line_as_a_cleanup(repo: Repo) -> None:
+def test_deleting_one_line_as_a_described_cleanup(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "feat: add a flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "ENABLE_FAST_PATH = True\n"})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "chore: drop the unused flag", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    land(repo, "chore: drop the unused flag from mod1.py", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
     assert _no_alarm(repo, "main..topic") == []
+
+
+def test_deleting_someone_elses_fresh_line_silently_is_a_warning(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: add a flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "ENABLE_FAST_PATH = True\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
 
 
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
@@ -101,7 +110,8 @@ def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "feat: stale formatting", {**{p: old[p] for p in reformatted}, "kernel.c": "int q;\n"}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
-    assert code == 0 and report["findings"] == []
+    assert code == 0 and [f["severity"] for f in report["findings"]] == ["notice"]
+    assert all("formatting only" in e["detail"] for e in report["findings"][0]["evidence"])
 
 
 def test_cleaning_up_files_of_the_initial_import(repo: Repo) -> None:

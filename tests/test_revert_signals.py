@@ -29,13 +29,22 @@ def test_resurrected_with_other_content_is_not_a_rollback(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def test_deleting_a_file_someone_added_is_only_a_notice(repo: Repo) -> None:
+def test_deleting_one_of_the_files_someone_added_is_only_a_notice(repo: Repo) -> None:
     seed(repo)
-    land(repo, "tools: add a probe (#301)", {"tools/probe.py": body("probe", 6)})
+    land(repo, "tools: add probes (#301)", {"tools/probe.py": body("probe", 6), "tools/other.py": body("other", 6)})
     _stale_branch(repo, {"tools/probe.py": None, "kernel.c": "int y;\n"})
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0
     assert by_pr(report)[301]["severity"] == "notice" and by_pr(report)[301]["kinds"] == ["deleted-added"]
+
+
+def test_deleting_every_file_a_commit_added_is_a_warning(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "tools: add a probe (#301)", {"tools/probe.py": body("probe", 6)})
+    _stale_branch(repo, {"tools/probe.py": None, "kernel.c": "int y;\n"})
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
+    assert check(repo, "main..topic", "--strict")[0] == 1
 
 
 def test_deleting_a_whole_module_folder_is_a_warning(repo: Repo) -> None:
@@ -68,8 +77,9 @@ def test_inverse_hunks_inside_a_genuinely_edited_file(repo: Repo) -> None:
     _stale_branch(repo, {"src/mod1.py": stale})
     code, report = check(repo, "main..topic", "--strict")
     finding = by_pr(report)[301]
-    assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "warning"
-    assert finding["undone_lines"] == 8
+    # every change #301 made is gone, next to a genuine edit: the motivating stale copy, an error
+    assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "error"
+    assert finding["undone_lines"] == 8 and finding["reason"] == "every change it made is undone"
 
 
 def test_rewrite_guard_spares_a_reimplementation(repo: Repo) -> None:
@@ -81,22 +91,32 @@ def test_rewrite_guard_spares_a_reimplementation(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def test_rollback_of_ones_own_commit_is_a_warning(repo: Repo) -> None:
+def test_rollback_of_ones_own_commit_is_still_an_error(repo: Repo) -> None:
+    # the author undoing their own work from a stale tree is the common accident, not its excuse (#10)
     old = seed(repo)
     land(repo, "feat: carol's feature (#301)", {"src/mod1.py": old["src/mod1.py"] + body("own", 6)}, author=CAROL)
     _stale_branch(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int z;\n"})
     code, report = check(repo, "main..topic")
-    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
 
 
-def test_small_share_of_a_big_commit_is_a_warning_not_an_error(repo: Repo) -> None:
+def test_deleting_ones_own_fresh_line_is_a_notice(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: carol's flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "DEBUG_DUMP = True\n"}, author=CAROL)
+    _stale_branch(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int z;\n"})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+
+
+def test_small_share_of_a_big_commit_is_still_an_error(repo: Repo) -> None:
     old = seed(repo)
     edits = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"wide{i}", 5) for i in range(10)}
     land(repo, "feat: wide change (#301)", edits)
     _stale_branch(repo, {"src/mod0.py": old["src/mod0.py"]})
     code, report = check(repo, "main..topic")
     finding = by_pr(report)[301]
-    assert code == 0 and finding["severity"] == "warning" and (finding["undone_paths"], finding["touched_paths"]) == (1, 10)
+    # size says nothing about harm: one whole file of ten put back fails the check (#10)
+    assert code == 1 and finding["severity"] == "error" and (finding["undone_paths"], finding["touched_paths"]) == (1, 10)
 
 
 def test_later_changes_to_a_rolled_back_file_are_undone_too(repo: Repo) -> None:

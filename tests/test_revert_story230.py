@@ -51,8 +51,8 @@ def test_230_every_undone_pr_is_reported_and_the_genuine_edit_is_not(repo: Repo)
     assert set(found) == {225, 226, 227, 228, 229}
     assert found[227]["severity"] == "error" and "rollback" in found[227]["kinds"]  # the model hook
     assert found[228]["severity"] == "error" and found[228]["undone_paths"] == 6  # probes + profile
-    for number, name in ((225, "alpha"), (226, "beta")):
-        assert found[number]["severity"] == "warning"
+    for number, name in ((225, "alpha"), (226, "beta")):  # whole folders gone and their other lines undone
+        assert found[number]["severity"] == "error" and found[number]["reason"] == "every change it made is undone"
         assert found[number]["whole_folders"] == [f"modules/{name}"]
         assert {"deleted-added", "inverse-hunk"} <= set(found[number]["kinds"])
     assert found[229]["severity"] == "error"  # the ledger rolled back byte for byte

@@ -16,6 +16,7 @@ from leverguard.revert.patch import FilePatch
 from leverguard.revert.signals import PathHit, moved_away
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
+MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
@@ -65,6 +66,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     recent = position <= landed.base_position + RECENT_COMMITS
     graded = [(h, *_grade(h, every_added or bool(folders), own, recent)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
+    if level == WARNING and _all_undone(commit, hits, ctx):
+        level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
     if level > NOTICE and described(landed.message, paths):
         level, reason = level - 1, reason + "; the change's message names what goes away"
@@ -84,6 +87,10 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
     if hit.quiet:
         return NOTICE, hit.quiet
+    if hit.kind == "rollback" and hit.additions_only and hit.lines < MIN_ROLLBACK_LINES and not hit.normalized:
+        # a rollback that only deletes a line or two someone added is judged as that deletion
+        return (NOTICE, "a line or two its author added, deleted by the same person") if own else (
+            WARNING, "a line or two it added deleted")
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
@@ -103,6 +110,16 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
     if recent:  # a stale tree undoes the work of hours or days: one line of the latest commits counts
         return WARNING, "a line of one of the latest commits undone exactly"
     return NOTICE, "a small undo"
+
+
+def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
+    """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
+    touched = {c.path for c in commit.changes if ctx.reported(c.path)}
+    whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
+    corroborated = any(h.kind != "deleted-added" for h in hits)  # deleting what it added alone stays weak
+    lines = sum(h.lines for h in hits)
+    return bool(touched) and touched <= whole and corroborated and lines >= MIN_HUNK_LINES and \
+        all(not h.quiet for h in hits)
 
 
 def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:

@@ -95,7 +95,7 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
            conf: settings.Settings) -> list[RevertFinding]:
     if not commit.parents:
         return []  # a root commit (or a shallow boundary) undoes nothing
-    landing_patches = history.patches.get(position, ())
+    landing_patches = tuple(history.patches.get(position, {}).values())
     lo, hi = position + 1, position + 1 + size
 
     def patch_of(candidate: int, path: bytes) -> FilePatch | None:

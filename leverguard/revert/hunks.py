@@ -10,10 +10,12 @@ first, so re-landed and repeated changes are not undone twice (REVERTS.md, signa
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from leverguard.revert.patch import FilePatch, Hunk
 
+RELAND_COMMITS = 10  # a hunk that undid one this many commits older was itself an accident: restoring it re-lands
+REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
@@ -49,12 +51,13 @@ class _Pool:
         return not self.removed and not self.added
 
 
-def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]],
-          elsewhere_added: Counter[bytes]) -> dict[int, PathUndo]:
+def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Counter[bytes],
+          is_revert: Callable[[int], bool] = lambda position: False) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
-    reappear there is a move, not an undo.
+    reappear there is a move, not an undo. IS_REVERT tells which candidates are declared
+    reverts: a hunk that undid one of those re-landed its original on purpose.
     """
     pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
     pools = [p for p in pools if not p.empty()]
@@ -71,8 +74,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]],
             claim = _match(hunk, pools, by_removed, by_added)
             if claim is None:
                 continue
-            if hunk.removed and hunk.added and _signature(hunk) in older[position]:
-                continue  # the hunk itself swapped an older change back: HEAD re-lands that, it undoes nothing
+            undid = older[position].get(_signature(hunk))
+            if undid is not None and undid - position <= RELAND_COMMITS and not is_revert(undid):
+                continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
     complete = all(p.empty() for p in pools)
     result = {}
@@ -161,9 +165,24 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
         return False
     for k in used:
         pool = pools[k]
-        if pool.added or sum(pool.removed.values()) > pool.claimed:
-            return False  # new text in its place (a rewrite), or a deliberate cut of older code with it
+        if sum(pool.removed.values()) > pool.claimed:
+            return False  # a deliberate cut of older code with it
+        if pool.added and similar(list(pool.added.elements()), hunk.added):
+            return False  # its lines edited into new ones: a rewrite; unrelated new lines are new work
     return True
+
+
+def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
+    """Whether NEW reads as an edit of OLD: enough shared character trigrams (renames, re-tuned arguments)."""
+    grams_new, grams_old = _trigrams(new), _trigrams(old)
+    if not grams_new or not grams_old:
+        return False
+    return len(grams_new & grams_old) >= REWRITE_OVERLAP * min(len(grams_new), len(grams_old))
+
+
+def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
+    text = b"\n".join(lines)
+    return {text[i:i + 3] for i in range(len(text) - 2)}
 
 
 def moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
@@ -175,13 +194,13 @@ def _signature(hunk: Hunk) -> Signature:
     return tuple(sorted(hunk.removed)), tuple(sorted(hunk.added))
 
 
-def _older_inverses(entries: Sequence[tuple[int, FilePatch]]) -> dict[int, set[Signature]]:
-    """Per position: the inverse signatures of every older candidate hunk on the path."""
-    result: dict[int, set[Signature]] = {}
-    acc: set[Signature] = set()
+def _older_inverses(entries: Sequence[tuple[int, FilePatch]]) -> dict[int, dict[Signature, int]]:
+    """Per position: the inverse signature of each older candidate hunk on the path, and its newest position."""
+    result: dict[int, dict[Signature, int]] = {}
+    acc: dict[Signature, int] = {}
     for position, patch in reversed(entries):
-        result[position] = set(acc)
+        result[position] = dict(acc)
         for hunk in patch.hunks:
             removed, added = _signature(hunk)
-            acc.add((added, removed))
+            acc[(added, removed)] = position
     return result

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterable, NamedTuple, Sequence
 
-from leverguard.revert.hunks import PathUndo, judge
+from leverguard.revert.declared import is_revert
+from leverguard.revert.hunks import PathUndo, judge, moved
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.rules import Rules
 
+RELAND_COMMITS = 10  # an exact undo this close to the change it undid was itself an accident, most likely
 PatchOf = Callable[[int, bytes], "FilePatch | None"]  # a candidate's patch of a path, by position
 
 
@@ -31,11 +33,15 @@ class PathHit(NamedTuple):
     quiet: str = ""  # why this hit is weak by nature: "lock file", "formatting only"
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
+    additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
             rules: Rules) -> list[PathHit]:
     """Every path hit of the LANDING patches against the candidates at positions [lo, hi)."""
+    def reverting(position: int) -> bool:
+        return is_revert(index.commits[position])
+
     added_anywhere = _added_lines(landing)
     hits: list[PathHit] = []
     for head in landing:
@@ -46,16 +52,16 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not entries:
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
-        exact = _exact(head, path, entries, patch_of, quiet)
+        exact = _exact(head, path, entries, patch_of, quiet, added_anywhere, reverting)
         hits += exact
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
-            hits += _inverse(head, path, entries, patch_of, added_anywhere)
+            hits += _inverse(head, path, entries, patch_of, added_anywhere, reverting)
     return hits
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str) -> list[PathHit]:
+           quiet: str, added_anywhere: Counter[bytes], reverting: Callable[[int], bool]) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
     A candidate that had itself put the path back to an older state is still undone: only a
@@ -68,11 +74,29 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
+        if _relanded(change, position, entries[k + 1:k + 2]) and not reverting(entries[k + 1][0]):
+            return []
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in entries[:k]]
-        return [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
+        hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
+        return [h for h in hits if not _moved_out(h, patch_of(h.position, path), added_anywhere)]
     return []
+
+
+def _moved_out(hit: PathHit, patch: FilePatch | None, added_anywhere: Counter[bytes]) -> bool:
+    """A rollback whose removed lines HEAD adds in another file: code moved out, not undone."""
+    if hit.kind != "rollback" or patch is None:
+        return False
+    added = [line for h in patch.hunks for line in h.added]
+    return moved(added, added_anywhere)
+
+
+def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
+    """The candidate had exactly undone the path's previous change, a few commits before: a silent
+    revert itself, so HEAD restoring that change repairs it (REVERTS.md, traps: re-lands)."""
+    return bool(previous) and change.new is not None and previous[0][1].old == change.new \
+        and previous[0][1].new == change.old and previous[0][0] - position <= RELAND_COMMITS
 
 
 def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, before: int | None,
@@ -89,7 +113,8 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
         quiet = ""  # a lock file deleted or brought back is no regeneration churn
     elif not quiet and patch is not None and patch.text and patch.hunks and all(h.cosmetic for h in patch.hunks):
         quiet = "formatting only"
-    return PathHit(position, path, kind, lines, lines, text, before, quiet)
+    additions = text and patch is not None and all(not h.removed for h in patch.hunks)
+    return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions)
 
 
 def _gitlink(change: Change) -> bool:
@@ -97,11 +122,11 @@ def _gitlink(change: Change) -> bool:
 
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-             added_anywhere: Counter[bytes]) -> list[PathHit]:
+             added_anywhere: Counter[bytes], reverting: Callable[[int], bool]) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
     hits = []
-    for position, undo in judge(head, patches, added_anywhere).items():
+    for position, undo in judge(head, patches, added_anywhere, reverting).items():
         lines = sum(u.lines for u in undo.undone)
         kind = "rollback" if undo.complete else "inverse-hunk"
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, undo=undo, normalized=undo.complete))
