@@ -19,6 +19,8 @@ PYPROJECT = "pyproject.toml"
 DEFAULT_ORIGIN = "default"
 # Lock files regenerate constantly: an old one coming back is the usual churn of a dependency bump,
 # and their diffs are the slowest to read (REVERTS.md, traps). Whole-file evidence only, at notice.
+# changelog fragments: release tooling (towncrier, changesets, scriv) deletes them all at every release
+RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "changelog.d/*", "newsfragments/*", ".changeset/*.md", "changelog/*.md")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock")
@@ -85,7 +87,8 @@ KEYS: tuple[Key, ...] = (
     # -- revert guard (issue #3)
     Key("revert", "window", "int", 150, "first-parent commits of BASE examined as candidates"),
     Key("revert", "since", "str", "", "only candidates newer than this date (git date syntax); empty: no bound"),
-    Key("revert", "exclude", "list[str]", [], "gitignore-style patterns of generated files never reported"),
+    Key("revert", "exclude", "list[str]", list(RELEASE_FRAGMENTS),
+        "gitignore-style patterns of generated files never reported (default: changelog fragments, which release tooling deletes)"),
     Key("revert", "lock_files", "list[str]", list(LOCK_FILES),
         "lock files (names, or gitignore-style patterns): no line-level evidence, whole-file evidence at notice"),
     Key("revert", "ack_file", "str", ".leverguard-acks", "file of reviewed findings: one SHA or #N and a reason per line"),

@@ -17,6 +17,7 @@ from leverguard.revert.signals import PathHit, moved_away
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
+OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
@@ -35,6 +36,7 @@ class Landed(NamedTuple):
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
+    time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -71,6 +73,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     paths = [display(h.path) for h, _, _ in graded]
     if level > NOTICE and described(landed.message, paths):
         level, reason = level - 1, reason + "; the change's message names what goes away"
+    if level == WARNING and landed.time and landed.time - commit.time > OLD_DAYS * 86400:
+        level, reason = level - 1, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     severity = SEVERITIES[level]
     explanation = _explanation(commit, inner, landed)
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name

@@ -33,8 +33,8 @@ class AuditResult(NamedTuple):
     findings: tuple[RevertFinding, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"commit": self.commit, "pr": self.pr, "subject": self.subject,
-                "findings": [f.to_dict() for f in self.findings]}
+        return {"commit": self.commit, "landed_commit": self.commit, "pr": self.pr, "subject": self.subject,
+                "time": self.time, "findings": [f.to_dict() for f in self.findings]}
 
 
 class AuditReport(NamedTuple):
@@ -161,7 +161,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
-                  parent_position)
+                  parent_position, commit.time)
 
 
 def _branch_name(repo: str, branch: str) -> str:

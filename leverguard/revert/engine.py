@@ -92,7 +92,8 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         index = PathIndex(window)
         patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
         hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules)
-        found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window)) if hits else []
+        head_time = _commit_time(reader, land.head) if hits else 0
+        found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
     notes = _notes(repo, window, size, land.approximate)
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
@@ -159,14 +160,14 @@ def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Dec
 
 
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
-            window: Sequence[Commit]) -> Landed:
+            window: Sequence[Commit], head_time: int) -> Landed:
     rows = range_commits(repo, f"{land.merge_base}..{land.head}")
     texts = [r[3] for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = resolve_ranges(from_texts(texts, options.extra_declared), window)
     return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,
                   frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
-                  next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0))
+                  next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0), head_time)
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:

@@ -52,6 +52,11 @@ def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD"
         lines.append(f"  {item.path}: {item.kind}: {item.detail}")
     if len(finding.evidence) > MAX_PATHS:
         lines.append(f"  ... and {len(finding.evidence) - MAX_PATHS} more paths")
+    if finding.severity in ("warning", "error") and not finding.explanation:
+        lines.append(f"  why: {finding.reason}")
+        if finding.repair:
+            lines.append(f"  repair: {finding.repair}")
+        lines.append(f"  if intended: {finding.acknowledge}")
     return "\n".join(lines)
 
 
@@ -83,11 +88,17 @@ def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str =
     rows = [f"| `{markdown_escape(e.path)}` | {e.kind} | {markdown_escape(e.detail)} |"
             for e in finding.evidence[:MAX_PATHS]]
     more = [f"\n... and {len(finding.evidence) - MAX_PATHS} more paths"] if len(finding.evidence) > MAX_PATHS else []
+    advice = []
+    if finding.severity in ("warning", "error") and not finding.explanation:
+        advice = ["", f"Why: {markdown_escape(finding.reason)}."]
+        if finding.repair:
+            advice.append(f"Repair: `{finding.repair}`")
+        advice.append(f"If intended: {finding.acknowledge}.")
     return "\n".join([
         f"**{finding.severity}**: undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
         f"\"{markdown_escape(finding.subject)}\" (`{finding.commit[:7]}` by {markdown_escape(finding.author)}"
         f"{when(finding, merge_base_time, anchor)}) -- {status}", "",
-        "| path | signal | what happened |", "| --- | --- | --- |", *rows, *more])
+        "| path | signal | what happened |", "| --- | --- | --- |", *rows, *more, *advice])
 
 
 def to_markdown(report: RevertReport) -> str:

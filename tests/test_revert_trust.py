@@ -1,0 +1,153 @@
+"""Issue #10's shapes, each positive and negative, through real repositories."""
+
+from __future__ import annotations
+
+from conftest import Repo, run_leverguard
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+
+
+def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "kernel: tune", author: str = CAROL) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, edits, author=author)
+
+
+def test_a_two_line_rollback_that_restores_an_old_line_fails(repo: Repo) -> None:
+    old = seed(repo)
+    setup = "from setuptools import setup\nDATA_DIR = '/home/bob/data'\nsetup(name='kernels', data=DATA_DIR)\n"
+    land(repo, "build: setup", {"setup.py": setup})
+    land(repo, "build: no hard-coded path (#301)", {"setup.py": setup.replace("'/home/bob/data'", "os.environ['DATA_DIR']")})
+    _topic(repo, {"setup.py": setup, "kernel.c": old["kernel.c"] + "int t;\n"})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_a_file_deleted_after_an_older_commit_added_it_comes_back(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "tools: a probe (#300)", {"tools/probe.py": body("probe", 6)})
+    land(repo, "tools: drop the probe, it leaks (#301)", {"tools/probe.py": None})
+    _topic(repo, {"tools/probe.py": body("probe", 6)})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["resurrected"]
+
+
+def test_one_hunk_of_two_undone_next_to_new_work(repo: Repo) -> None:
+    old = seed(repo)
+    text = old["src/mod1.py"]
+    lines = text.splitlines(keepends=True)
+    edited = lines[:1] + ["value_base1_0 = compute_base1(0, scale=99)\n"] + lines[2:5] + \
+        ["value_base1_4 = compute_base1(4, scale=77)\n"] + lines[6:]
+    land(repo, "tune: two constants (#301)", {"src/mod1.py": "".join(edited)})
+    stale = lines[:1] + ["value_base1_0 = compute_base1(0, scale=99)\n"] + lines[2:] + ["new_work = fresh_call(1)\n"]
+    _topic(repo, {"src/mod1.py": "".join(stale)})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 0 and finding["severity"] == "warning" and finding["undone_hunks"] == 1
+    assert "git apply --3way" in finding["repair"]
+
+
+def test_rewriting_the_lines_a_commit_added_is_no_undo(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: knob (#301)", {"src/mod1.py": old["src/mod1.py"] + "fast_path_knob = enable_fast_path(level=3)\n"})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"] + "fast_path_knob = enable_fast_path(level=4, fused=True)\n"})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_trailing_spaces_or_crlf_do_not_hide_a_rollback(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(4)}
+    land(repo, "feat: fused prep (#221)", dict(new))
+    evasive = {p: old[p].replace("\n", " \n") if i % 2 else old[p].replace("\n", "\r\n") for i, p in enumerate(new)}
+    _topic(repo, {**evasive, "kernel.c": old["kernel.c"] + "int t;\n"})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[221]
+    assert code == 1 and finding["severity"] == "error" and finding["undone_paths"] == 4
+    assert all("ignoring whitespace" in e["detail"] for e in finding["evidence"])
+
+
+def test_a_whitespace_only_edit_undoes_nothing(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: more (#301)", {"src/mod1.py": old["src/mod1.py"] + body("more", 3)})
+    _topic(repo, {"src/mod1.py": (old["src/mod1.py"] + body("more", 3)).replace("\n", " \n")})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_lock_file_rollback_is_only_a_notice_and_not_read_line_by_line(repo: Repo) -> None:
+    seed(repo)
+    lock = '{"lockfileVersion": 3, "packages": {"left-pad": {"version": "1.0.0"}}}\n'
+    land(repo, "deps: lock", {"package-lock.json": lock})
+    land(repo, "deps: bump left-pad (#301)", {"package-lock.json": lock.replace("1.0.0", "1.3.0")})
+    _topic(repo, {"package-lock.json": lock, "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+    assert "lock file" in by_pr(report)[301]["evidence"][0]["detail"]
+
+
+def test_a_line_undone_inside_a_moved_file(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "fix: loader (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7", "scale=8")})
+    moved = old["src/mod1.py"] + "moved_here = True_value(1)\n"
+    _topic(repo, {"src/mod1.py": None, "src/loader/mod1.py": moved})
+    code, report = check(repo, "main..topic")
+    assert by_pr(report)[301]["severity"] in ("warning", "error")
+    assert by_pr(report)[301]["paths"] == ["src/mod1.py"]
+
+
+def test_a_plain_move_undoes_nothing(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "fix: loader (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7", "scale=8")})
+    now = old["src/mod1.py"].replace("scale=7", "scale=8")
+    _topic(repo, {"src/mod1.py": None, "src/loader/mod1.py": now})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
+def test_one_person_under_two_addresses_deleting_fresh_lines(repo: Repo) -> None:
+    old = seed(repo)
+    repo.write(".mailmap", "Carol <carol@example.com> <carol@laptop.local>\n")
+    repo.commit("mailmap")
+    land(repo, "feat: debug dump (#301)", {"src/mod1.py": old["src/mod1.py"] + "DEBUG_DUMP = True\n"},
+         author="Carol <carol@laptop.local>")
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert by_pr(report)[301]["severity"] == "notice"  # own fresh line: debug code
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-q", "-D", "topic")
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=DAVE)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"  # someone else's
+
+
+def test_github_revert_button_and_range_declarations(repo: Repo) -> None:
+    old = seed(repo)
+    feature = old["src/mod1.py"] + body("feature", 5)
+    first = land(repo, "feat: fused prep (#301)", {"src/mod1.py": feature})
+    land(repo, "feat: more prep (#302)", {"src/mod2.py": old["src/mod2.py"] + body("more", 5)})
+    last = repo.head()
+    both = {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"]}
+    for message, edits in (('Revert "feat: fused prep"\n\nReverts acme/kernels#301', {"src/mod1.py": old["src/mod1.py"]}),
+                           (f"Roll back the prep work\n\nThis reverts the commit range {first[:9]}^..{last[:9]}.", both)):
+        repo.git("checkout", "-q", "-B", "topic", "main")
+        land(repo, message, edits)
+        code, report = check(repo, "main..topic")
+        assert code == 0, message
+        assert by_pr(report)[301]["declared"] is True
+    repo.git("checkout", "-q", "-B", "revert-301-fused", "main")
+    land(repo, 'Revert "feat: fused prep"', {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-B", "landing", "main")
+    repo.git("merge", "--no-ff", "-q", "revert-301-fused", "-m", "Merge pull request #305 from acme/revert-301-fused")
+    code, report = check(repo, "main..landing")
+    assert code == 0 and by_pr(report)[301]["declared"] is True
+
+
+def test_the_repair_hint_in_text_and_markdown(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(2)}
+    land(repo, "feat: fused prep (#221)", dict(new), author=BOB)
+    _topic(repo, {**{p: old[p] for p in new}, "kernel.c": "int t;\n"})
+    text = run_leverguard("check-revert", "main..topic", cwd=repo.path)
+    assert text.returncode == 1
+    assert "repair: git checkout " in text.stdout and "-- src/mod0.py src/mod1.py" in text.stdout
+    assert "Leverguard-Revert-Ack: #221" in text.stdout
+    markdown = run_leverguard("check-revert", "--format", "markdown", "main..topic", cwd=repo.path)
+    assert "git checkout " in markdown.stdout and "Leverguard-Revert-Ack: #221" in markdown.stdout
