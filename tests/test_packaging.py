@@ -26,7 +26,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Captured before the hermetic fixture moves HOME: the machine's pip cache keeps the venv cheap.
 PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or os.path.expanduser("~/.cache/pip")
 BOT_PACKAGES = {"pygithub", "flask", "gunicorn"}
-DROPPED = {"gitpython", "unidiff"}  # declared once, never imported: removed (docs/commands.md says why)
+DROPPED = {"gitpython", "unidiff"}  # declared once, never imported: removed (docs/README.md says why)
 ADVICE = "pip install 'leverguard[bot]'"
 
 
