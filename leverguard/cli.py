@@ -9,13 +9,25 @@ import click
 
 from leverguard import __version__
 from leverguard.commands import repo_option
-from leverguard.errors import guarded
+from leverguard.errors import broken_pipe, guarded
 
 PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="leverguard")
+class _PipeClosed(Exception):
+    """stdout's reader went away inside a command; click itself would make that exit 1 (issue #11)."""
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise _PipeClosed from exc
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="leverguard", message="%(prog)s %(version)s")
 def cli() -> None:
     """A git hygiene and regression guard for teams that land many performance experiments."""
 
@@ -80,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def run() -> int:
         try:
-            cli.main(args=args, prog_name="leverguard", standalone_mode=False)
+            result = cli.main(args=args, prog_name="leverguard", standalone_mode=False)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
         except click.UsageError as exc:
@@ -88,8 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         except click.Abort:
             raise KeyboardInterrupt from None
+        except _PipeClosed:
+            return broken_pipe()
         except SystemExit as exc:
             return int(exc.code or 0) if not isinstance(exc.code, str) else 2
-        return 0
+        return result if isinstance(result, int) else 0  # click returns ctx.exit(N)'s N without raising
 
     return guarded(run)

@@ -46,8 +46,20 @@ def _run_hook(args: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch one command; whatever escapes it (a crash, a closed stdout) still maps to one exit code."""
+    from leverguard.errors import finish, guarded
+
     args = list(sys.argv[1:] if argv is None else argv)
+    return finish(guarded(lambda: _dispatch(args)))
+
+
+def _dispatch(args: list[str]) -> int:
     command = args[0] if args else ""
+    if command == "--version" and len(args) == 1:  # no click for a version check either
+        from leverguard import __version__
+
+        print(f"leverguard {__version__}")
+        return 0
     if command == "hook":
         return _run_hook(args[1:])
     if command == "check-paths":

@@ -11,7 +11,9 @@ if TYPE_CHECKING:
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 3  # an unexpected exception: never 1, which means findings (issue #9)
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away (issue #11)
 
 
 class LeverguardError(Exception):
@@ -32,7 +34,7 @@ class ConfigError(LeverguardError):
 
 
 def guarded(run: Callable[[], int]) -> int:
-    """Run a command body; map leverguard's errors and ^C to an exit code and one stderr line."""
+    """Run a command body; map every exception to an exit code and one stderr line, never a traceback."""
     try:
         return run()
     except LeverguardError as exc:
@@ -42,4 +44,70 @@ def guarded(run: Callable[[], int]) -> int:
         print("leverguard: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return EXIT_CLEAN
+        return broken_pipe()
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: exit 3, not a traceback or a 1
+        return internal_error(exc)
+
+
+def finish(code: int) -> int:
+    """Flush stdout before the interpreter does: a reader that closed the pipe must not turn into exit 0 or 120."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return broken_pipe()
+    return code
+
+
+def broken_pipe() -> int:
+    """The reader closed stdout (`| head`): silence the rest as the Python docs advise, exit as SIGPIPE would."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush now writes nowhere
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (an in-process caller): nothing to redirect
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def internal_error(exc: BaseException) -> int:
+    """Write the traceback to a crash log outside the repository and say in one line where it is."""
+    where = _crash_log(exc)
+    summary = " ".join(str(exc).split()) or "(no message)"
+    detail = f"details in {where}" if where else "no crash log could be written"
+    print(f"leverguard: internal error: {type(exc).__name__}: {summary} ({detail}); please report it",
+          file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _crash_log(exc: BaseException) -> str | None:
+    """The traceback in `$XDG_CACHE_HOME/leverguard/` (else the temp dir), never in the checked repository."""
+    import os
+    import tempfile
+    import time
+    import traceback
+
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    header = f"leverguard {_version()} on Python {sys.version.split()[0]}\nargv: {sys.argv!r}\n\n"
+    for folder in (os.path.join(cache, "leverguard"), tempfile.gettempdir()):
+        if not os.path.isabs(folder):  # a relative XDG_CACHE_HOME or an unknown home would land in the cwd
+            continue
+        try:
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, name)
+            with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
+                handle.write(header + text)
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def _version() -> str:
+    from leverguard import __version__
+
+    return __version__

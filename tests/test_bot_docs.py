@@ -1,4 +1,4 @@
-"""Self-consistency: every bot setting, environment variable and command is documented in the README."""
+"""Self-consistency: every bot setting, environment variable and command is documented in docs/bot.md."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 
 from leverguard.bot import settings
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("<!-- section:bot"):README.index("<!-- /section:bot -->")]
+SECTION = (Path(__file__).resolve().parent.parent / "docs" / "bot.md").read_text(encoding="utf-8")
 
 
 def test_every_setting_and_variable_is_in_the_readme_table() -> None:

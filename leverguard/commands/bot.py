@@ -16,6 +16,22 @@ settings_option = click.option("--settings", "settings_file", metavar="FILE", de
                                help="A TOML settings file (default: $LEVERGUARD_BOT_SETTINGS); LEVERGUARD_* variables win.")
 
 
+# The `bot` extra of pyproject.toml, distribution -> import name (tests/test_packaging.py keeps them in step).
+BOT_EXTRA = {"PyGithub": "github", "Flask": "flask", "gunicorn": "gunicorn"}
+
+
+def require_bot_extra() -> None:
+    """One line saying how to install the bot's packages, instead of an ImportError deep inside (issue #12)."""
+    from importlib.util import find_spec
+
+    from leverguard.errors import LeverguardError
+
+    missing = [name for name, module in BOT_EXTRA.items() if find_spec(module) is None]
+    if missing:
+        raise LeverguardError(f"the bot's packages are not installed ({', '.join(missing)}): "
+                              "pip install 'leverguard[bot]'")
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(bot_group)
     cli.add_command(github_action)
@@ -23,7 +39,7 @@ def register(cli: click.Group) -> None:
 
 @click.group("bot")
 def bot_group() -> None:
-    """The GitHub App service: webhook server, worker and inbox."""
+    """The GitHub App service: webhook server, worker and inbox (needs pip install 'leverguard[bot]')."""
 
 
 @bot_group.command("serve")
@@ -31,6 +47,7 @@ def bot_group() -> None:
 @click.option("--bind", metavar="HOST:PORT", default=None, help="Where to listen (default 127.0.0.1:8080).")
 def serve(settings_file: str | None, bind: str | None) -> None:
     """Serve POST /webhook and GET /healthz with gunicorn; refuses to start without a webhook secret."""
+    require_bot_extra()
     from leverguard.bot import serve as serving
     from leverguard.bot.settings import load, require_secret
 
@@ -44,6 +61,7 @@ def serve(settings_file: str | None, bind: str | None) -> None:
 @click.option("--once", is_flag=True, help="Process what is runnable now, then exit.")
 def worker(settings_file: str | None, once: bool) -> None:
     """Claim inbox jobs, check each PR, and report (comment + check run)."""
+    require_bot_extra()
     from leverguard.bot import github, worker as work
     from leverguard.bot.settings import load, require_app
 
@@ -64,6 +82,7 @@ def worker(settings_file: str | None, once: bool) -> None:
 @format_option("text", "json")
 def inbox_command(settings_file: str | None, fmt: str) -> None:
     """List stored deliveries with their state (queued, running, done, failed, superseded)."""
+    require_bot_extra()
     from leverguard.bot import listing
     from leverguard.bot.settings import load
 
@@ -76,6 +95,7 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
 @click.argument("delivery_id")
 def redeliver(settings_file: str | None, delivery_id: str) -> None:
     """Queue a stored delivery again (for example one marked failed)."""
+    require_bot_extra()
     from leverguard.bot.settings import load
     from leverguard.errors import LeverguardError
 
@@ -88,6 +108,7 @@ def redeliver(settings_file: str | None, delivery_id: str) -> None:
 @click.command("github-action")
 def github_action() -> None:
     """Check the pull request of a GitHub Actions run (fetch-depth: 0) and report it."""
+    require_bot_extra()
     from leverguard.bot import action
 
     exit_with(action.main(os.environ))
