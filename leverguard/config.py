@@ -53,7 +53,7 @@ KEYS: tuple[Key, ...] = (
     Key("levers", "source_extensions", "list[str]", [".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh"],
         "C-family file extensions scanned for gate sites"),
     Key("levers", "ledger", "list[str]", ["experiment_history/**"],
-        "experiment-history files (CSV or Markdown tables) read from the working tree"),
+        "experiment-history files (CSV or Markdown tables) read from the working tree: regular files inside it of at most 1 MiB; symlinks, FIFOs and larger files are skipped"),
     Key("levers", "win_words", "list[str]", ["WIN"], "ledger verdicts that mark a winner"),
     Key("levers", "dead_words", "list[str]", ["KILL", "NULL", "REGRESS"], "ledger verdicts that mark a dead lever"),
     Key("levers", "diagnostic_markers", "list[str]", ["PROBE", "NOOP", "POISON", "XOR"],
@@ -141,10 +141,16 @@ def parse(text: bytes, name: str) -> Config:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{name}: invalid TOML ({exc}): fix the file") from exc
     if name.endswith(PYPROJECT):
-        table = document.get("tool", {}).get("leverguard")
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict):  # `tool = 3`: a traceback in every command before (issue #11)
+            raise ConfigError(f"{name}: `tool` must be a table, got {_kind_of(tool)}: write [tool.leverguard]")
+        table = tool.get("leverguard")
         if table is None:
             return defaults()
         where = "[tool.leverguard]"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{name}: [tool.leverguard] must be a table, got {_kind_of(table)}: "
+                              "write the keys under a [tool.leverguard] header")
     else:
         table, where = document, "the top level"
     return _validate(table, name, where)
@@ -177,6 +183,24 @@ def _lookup(name: str, section: str, key_name: str, where: str) -> Key:
 
 
 def _check_type(name: str, key: Key, value: Any) -> Any:
+    value = _check_kind(name, key, value)
+    if key.dotted == "levers.lever_patterns":
+        _check_regexes(name, key, value)
+    return value
+
+
+def _check_regexes(name: str, key: Key, patterns: list[str]) -> None:
+    import re
+
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{name}: key '{key.dotted}': {pattern!r} is not a regular expression ({exc}): "
+                              "fix it") from exc
+
+
+def _check_kind(name: str, key: Key, value: Any) -> Any:
     ok = {
         "str": isinstance(value, str),
         "int": isinstance(value, int) and not isinstance(value, bool),

@@ -6,11 +6,14 @@ import csv
 import io
 import os
 import re
+import stat
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from leverguard.config import Config
 
+# Ledger files above this size are skipped (levers.ledger): a ledger is a table of rows, not data.
+MAX_LEDGER_BYTES = 1 << 20
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -43,6 +46,33 @@ def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
     return sorted(found)
 
 
+def read_regular(root: str, rel: str, cap: int = MAX_LEDGER_BYTES) -> bytes | None:
+    """The bytes of a regular file inside the working tree of at most `cap` bytes, else None.
+
+    The ledger is whatever sits on disk, so it is read defensively (issue #11): a symlink (to
+    /dev/zero, or to a file outside the repository), a FIFO or device, or a file larger than the
+    cap is skipped; O_NONBLOCK keeps a FIFO swapped in after the check from hanging the hook.
+    """
+    path = os.path.join(root, rel)
+    real_root = os.path.realpath(root)
+    if os.path.commonpath([real_root, os.path.realpath(path)]) != real_root:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
+            return None
+        data = os.read(fd, cap + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= cap else None
+
+
 def _glob_regex(glob: str) -> re.Pattern[str]:
     """A gitignore-style glob (`**` spans folders, `*` does not; a trailing `/` or `/**` means everything below)."""
     glob = glob.strip("/") + ("/**" if glob.endswith("/") else "")
@@ -58,11 +88,10 @@ def read_rows(root: str, config: Config, levers: Iterable[str]) -> list[LedgerRo
     aliases = _aliases(levers, config.get("levers.lever_prefixes"))
     rows: list[LedgerRow] = []
     for rel in ledger_files(root, config.get("levers.ledger")):
-        try:
-            with open(os.path.join(root, rel), "rb") as fh:
-                text = fh.read().decode("utf-8", "replace")
-        except OSError:
+        data = read_regular(root, rel)
+        if data is None:
             continue
+        text = data.decode("utf-8", "replace")
         for line, cells in _table_rows(rel, text):
             rows.extend(_match(cells, aliases, words, rel, line))
     return rows

@@ -55,7 +55,10 @@ def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None
     cache_path = cache.path(git_dir, STAGED_CACHE)
     cached = cache.read(cache_path, key, STAGED_MAX_AGE)
     if isinstance(cached, tuple):
-        return tuple(Change(lever, kind, tuple(evidence)) for lever, kind, evidence in cached)
+        try:
+            return tuple(Change(str(lever), str(kind), tuple(map(str, evidence))) for lever, kind, evidence in cached)
+        except (TypeError, ValueError):
+            pass  # a hand-damaged cache: compute the changes again
     changes = lever_changes(root, settings, base, None)
     cache.write(cache_path, key, tuple((c.lever, c.kind, c.evidence) for c in changes))
     return changes

@@ -98,8 +98,11 @@ def load(root: str, git_dir: str) -> Settings:
     key = cache.config_identity(root)
     cache_path = cache.path(git_dir, "message-settings.marshal")
     cached = cache.read(cache_path, key)
-    if isinstance(cached, tuple) and len(cached) == 2:
-        return from_values(*cached, cached=True)
+    if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], dict):
+        try:
+            return from_values(*cached, cached=True)
+        except (KeyError, TypeError, ValueError, AttributeError, ConfigError):
+            pass  # a hand-damaged cache: rebuild it from the configuration files
     values, source = load_config_values(root)
     settings = from_values(values, source)  # validate before caching
     cache.write(cache_path, key, (values, source))
