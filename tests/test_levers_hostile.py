@@ -235,3 +235,105 @@ def test_a_damaged_cache_is_rebuilt_and_the_hooks_still_judge(hooked: Repo, dama
     assert blocked.returncode == 1 and "results.csv: forbidden by '*.csv'" in blocked.stderr
     settings = open(os.path.join(_cache_dir(hooked), "message-settings.marshal"), "rb").read()
     assert isinstance(marshal.loads(settings)[2][0], dict)  # rebuilt whole
+
+
+# ---- diff attributes that would blind the engines ("Binary files differ")
+
+ATTRIBUTES = {"no-diff": "* -diff\n", "binary-sources": "*.cuh binary\n*.cc binary\n*.cu binary\n*.py binary\n"}
+
+
+@pytest.mark.parametrize("where", ["committed", "working-tree"])
+@pytest.mark.parametrize("attributes", sorted(ATTRIBUTES))
+def test_diff_attributes_do_not_hide_a_lever_cleanup(repo: Repo, attributes: str, where: str) -> None:
+    from message_helpers import stage_cleanup
+
+    lever_repo(repo)
+    repo.write(".gitattributes", ATTRIBUTES[attributes])
+    if where == "committed":
+        repo.commit("attributes")
+    install_hooks(repo)
+    stage_cleanup(repo)
+    if where == "working-tree":
+        repo.git("reset", "-q", "--", ".gitattributes")
+    diff = run_leverguard("levers", "diff", "--format", "json", cwd=repo.path)
+    assert '"kind": "HARD-WIRED"' in diff.stdout and '"kind": "REVERTED"' in diff.stdout, diff.stdout
+    template = run_leverguard("template", cwd=repo.path)
+    assert "- MPK_DSV3_FUSED_ROPE: <measured delta" in template.stdout, template.stdout
+    assert run_leverguard("default-build", cwd=repo.path).returncode == 1
+    result = git_commit(repo, message=PLAIN)
+    assert result.returncode == 1 and "lever-sections: missing sections" in result.stdout, result.stdout
+    repo.commit("the cleanup, without its sections")
+    ranged = run_leverguard("check-msg", "--range", "HEAD~1..HEAD", cwd=repo.path)
+    assert ranged.returncode == 1 and "lever-sections" in ranged.stdout, ranged.stdout
+
+
+def test_without_attributes_the_same_plain_message_on_a_plain_change_passes(repo: Repo) -> None:
+    lever_repo(repo)
+    repo.write(".gitattributes", ATTRIBUTES["no-diff"])
+    install_hooks(repo)
+    stage_plain_change(repo)
+    assert git_commit(repo, message=PLAIN).returncode == 0
+
+
+# ---- a file name with a newline in a `cat-file --batch` request
+
+ODD = "mpk/a\nodd.cu"
+
+
+def test_a_newline_in_a_file_name_credits_every_blob_to_its_own_path(repo: Repo) -> None:
+    from message_helpers import stage_cleanup
+
+    lever_repo(repo)
+    repo.write(ODD, "#ifdef MPK_DSV3_ODD_PATH\nint odd;\n#endif\n")
+    repo.commit("a lever in an oddly named file")
+    code, doc = _levers(repo)
+    gates = {lever["name"]: {g["path"] for g in lever["gates"]} for lever in doc["levers"]}
+    assert gates["MPK_DSV3_ODD_PATH"] == {ODD} and gates["MPK_DSV3_FUSED_ROPE"] == {"mpk/rope.cuh"}
+    install_hooks(repo)
+    stage_cleanup(repo)
+    repo.write(ODD, "int odd;\n")  # the odd lever is reverted too
+    repo.git("add", "-A")
+    diff = run_leverguard("levers", "diff", "--format", "json", cwd=repo.path)
+    assert '"lever": "MPK_DSV3_ODD_PATH"' in diff.stdout and '"kind": "HARD-WIRED"' in diff.stdout
+    result = git_commit(repo, message=PLAIN)
+    assert result.returncode == 1 and "lever-sections: missing sections" in result.stdout, result.stdout
+
+
+def test_object_reads_by_name_survive_newlines_and_missing_names(repo: Repo) -> None:
+    from leverguard import git
+
+    repo.write(ODD, "odd\n")
+    repo.write("z.txt", "zed\n")
+    repo.commit("odd")
+    names = [f"HEAD:{ODD}", "HEAD:nope\nmissing too", "HEAD:z.txt", "HEAD:no such"]
+    assert git.read_blobs(names, str(repo.path)) == {names[0]: b"odd\n", names[2]: b"zed\n"}
+    assert git.object_sizes(names, str(repo.path)) == {names[0]: ("blob", 4), names[2]: ("blob", 4)}
+    with git.ObjectReader(str(repo.path)) as reader:
+        assert [reader.read(name) for name in names] == [("blob", b"odd\n"), None, ("blob", b"zed\n"), None]
+
+
+def _levers(repo: Repo) -> tuple[int, dict[str, object]]:
+    import json
+
+    result = run_leverguard("levers", "--format", "json", cwd=repo.path)
+    return result.returncode, json.loads(result.stdout)
+
+
+# ---- a large binary beside the levers
+
+def test_default_build_compares_a_large_binary_by_id_and_size(repo: Repo) -> None:
+    size = 64 << 20
+    repo.write("pyproject.toml", "[tool.leverguard.levers]\nsurface = [\"*.cu\"]\n")
+    repo.write("k.cu", "#ifdef MPK_A\nint a;\n#endif\n")
+    repo.write("model.bin", os.urandom(size))
+    repo.commit("a model")
+    repo.write("model.bin", os.urandom(size))
+    repo.commit("a new model")
+    probe = ("import resource, subprocess, sys; "
+             "p = subprocess.run([sys.executable, '-m', 'leverguard', 'default-build', 'HEAD~1..HEAD'], "
+             "capture_output=True, text=True); "
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(p.stdout)")
+    result = subprocess.run([_python(), "-c", probe], cwd=repo.path, capture_output=True, text=True)
+    code, peak_kib = map(int, result.stdout.split("\n")[0].split())
+    assert peak_kib * 1024 < size // 2, f"peak RSS {peak_kib} KiB for a {size >> 20} MiB blob"
+    assert code == 1 and "model.bin: default-build: outside the lever surface" in result.stdout, result.stdout

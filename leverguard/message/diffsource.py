@@ -24,8 +24,11 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     spawned here without `subprocess` and `typing`, which would cost the hook a third of its budget.
     """
     regex = settings.lever_regex or _regex(settings)
-    args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", f"-G{regex}", base,
-            *([head] if head is not None else ["--cached"])]
+    # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
+    # names a lever moves none, and a large binary beside them is never read.
+    sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
+    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base,
+            *([head] if head is not None else ["--cached"]), "--", *sources]
     if not git.start(args, root).result().stdout:
         return ()
     from leverguard import config

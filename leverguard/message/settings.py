@@ -21,7 +21,7 @@ KEYS = {  # Settings field -> dotted configuration key
     "disable": "message.disable", "co_author": "message.co_author", "co_authors": "message.co_authors",
     "sections": "message.sections", "not_run_words": "message.not_run_words",
     "lever_prefixes": "levers.lever_prefixes", "lever_patterns": "levers.lever_patterns",
-    "abi_files": "levers.abi_files",
+    "abi_files": "levers.abi_files", "source_extensions": "levers.source_extensions",
 }
 
 
@@ -36,6 +36,7 @@ class Settings(NamedTuple):
     lever_prefixes: tuple[str, ...] = ()
     lever_patterns: tuple[str, ...] = ()
     abi_files: tuple[str, ...] = ()
+    source_extensions: tuple[str, ...] = ()  # with `.py`: the files whose changes can move a lever
     lever_regex: str = ""  # lever_patterns as one extended regex for `git diff -G` (levers.quick.lever_regex)
     source: str = ".leverguard.toml"  # where a user would change them
 
@@ -61,7 +62,7 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
         disable=tuple(fields["disable"]), co_author=fields["co_author"], co_authors=tuple(fields["co_authors"]),
         sections=sections, not_run_words=tuple(fields["not_run_words"]),
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
-        abi_files=tuple(fields["abi_files"]), lever_regex=str(values.get("lever_regex", "")), source=where,
+        abi_files=tuple(fields["abi_files"]), source_extensions=tuple(fields["source_extensions"]), lever_regex=str(values.get("lever_regex", "")), source=where,
     )
 
 
