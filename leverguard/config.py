@@ -65,8 +65,23 @@ KEYS: tuple[Key, ...] = (
     Key("levers", "abi_forbidden_tokens", "list[str]", [], "tokens that must not appear in the ABI files"),
     # -- commit-message guard (issue #5)
     Key("message", "disable", "list[str]", [], "rule ids switched off"),
-    Key("message", "co_author", "str", "required", "`required`: at least one Co-Authored-By trailer; `validate`: only check the ones present"),
-    Key("message", "co_authors", "list[str]", [], "Co-Authored-By values the template pre-fills"),
+    Key("message", "co_author", "str", "levers",
+        "when a Co-Authored-By trailer is required: `levers` on commits that change a lever or touch "
+        "`co_author_paths`; `required` on every commit; `validate` never. Every trailer present is validated "
+        "in every mode"),
+    Key("message", "co_author_paths", "list[str]", [],
+        "git glob pathspecs (`**` spans folders, e.g. `kernels/**`); a commit that changes one requires a "
+        "Co-Authored-By trailer in the `levers` mode"),
+    Key("message", "co_authors", "list[str]", [],
+        "Co-Authored-By values the template pre-fills; with none, a commit that requires the trailer gets a "
+        "placeholder the co-author rule rejects until it is filled in"),
+    Key("message", "bot_authors", "list[str]", ["dependabot[bot]", "renovate[bot]", "github-actions[bot]"],
+        "commit authors the message rules skip, by author name or email: an entry matches the name, the "
+        "email, or its local part (`41898282+github-actions[bot]@users.noreply.github.com` is "
+        "`github-actions[bot]`)"),
+    Key("message", "pitfall_errors", "list[str]", ["WIN-BODY-MISSING", "STALE-INJECTION", "PARTIAL"],
+        "lever pitfalls of the staged change (rule `lever-pitfalls`) that refuse the commit; the other kinds "
+        "(ORPHANED-FUNCTION) are warnings, and a note when the message names the function as a known one"),
     Key("message", "sections", "table", {
         "hard_wired": "Hard-wired", "reverted": "Reverted", "diagnostics": "Diagnostics removed",
         "abi": "ABI", "verification": "Verification", "pre_merge_gate": "Pre-merge gate",

@@ -752,6 +752,18 @@ def rev_list(spec: str, cwd: str | None = None) -> list[tuple[str, list[str]]]:
     return [(ids[0], ids[1:]) for ids in (line.split() for line in text.splitlines()) if ids]
 
 
+def commit_author(reader: ObjectReader, commit: str) -> tuple[str, str] | None:
+    """(name, email) of a commit's author, from its header; None when the header has no author line."""
+    found = reader.read(commit)
+    header = found[1].partition(b"\n\n")[0] if found is not None else b""
+    for line in header.split(b"\n"):
+        if line.startswith(b"author "):
+            ident = line[len(b"author "):].decode("utf-8", "replace")
+            name, _, rest = ident.partition(" <")
+            return name.strip(), rest.partition(">")[0]
+    return None
+
+
 def commit_message(reader: ObjectReader, commit: str) -> tuple[str, bytes]:
     """(encoding named in the commit header, raw message bytes) of a commit object."""
     found = reader.read(commit)

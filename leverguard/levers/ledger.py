@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from leverguard.config import Config
+from leverguard.levers import delta
 
 # Ledger files above this size are skipped (levers.ledger): a ledger is a table of rows, not data.
 MAX_LEDGER_BYTES = 1 << 20
@@ -25,6 +26,7 @@ class LedgerRow:
     verdict: str  # the configured word that matched (WIN, KILL, NULL, REGRESS, ...)
     path: str  # relative to the working tree
     line: int
+    delta: str = ""  # the first measured delta in the row's other cells (`-3.1%`, `27.4 -> 24.9 us`), if any
 
 
 def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
@@ -123,13 +125,15 @@ def _table_rows(rel: str, text: str) -> Iterable[tuple[int, list[str]]]:
 
 def _match(cells: list[str], aliases: dict[str, str], words: dict[str, str], rel: str, line: int) -> list[LedgerRow]:
     """A row counts when one cell is a verdict word (first word of the cell) and a cell names a lever."""
-    verdict = None
-    for cell in cells:
+    verdict, verdict_cell = None, -1
+    for index, cell in enumerate(cells):
         first = cell.strip().strip("*`").split()[0].upper().rstrip(":,.") if cell.strip() else ""
         if first in words:
-            verdict = words[first]
+            verdict, verdict_cell = words[first], index
             break
     if verdict is None:
         return []
     named = {aliases[t] for cell in cells for t in _TOKEN.findall(cell) if t in aliases}
-    return [LedgerRow(name, verdict, rel, line) for name in sorted(named)]
+    found = [delta.deltas(cell) for index, cell in enumerate(cells) if index != verdict_cell]
+    measured = next((d[0].text for d in found if d), "")
+    return [LedgerRow(name, verdict, rel, line, measured) for name in sorted(named)]

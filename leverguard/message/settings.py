@@ -16,9 +16,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
-CO_AUTHOR_MODES = ("required", "validate")
+CO_AUTHOR_MODES = ("levers", "required", "validate")
+PITFALL_KINDS = ("WIN-BODY-MISSING", "STALE-INJECTION", "PARTIAL", "ORPHANED-FUNCTION")
 KEYS = {  # Settings field -> dotted configuration key
     "disable": "message.disable", "co_author": "message.co_author", "co_authors": "message.co_authors",
+    "co_author_paths": "message.co_author_paths", "bot_authors": "message.bot_authors",
+    "pitfall_errors": "message.pitfall_errors",
     "sections": "message.sections", "not_run_words": "message.not_run_words",
     "lever_prefixes": "levers.lever_prefixes", "lever_patterns": "levers.lever_patterns",
     "abi_files": "levers.abi_files", "source_extensions": "levers.source_extensions",
@@ -29,8 +32,11 @@ class Settings(NamedTuple):
     """What the message guard reads from `[tool.leverguard.message]` and `[...levers]`."""
 
     disable: tuple[str, ...] = ()
-    co_author: str = "required"
+    co_author: str = "levers"
     co_authors: tuple[str, ...] = ()
+    co_author_paths: tuple[str, ...] = ()
+    bot_authors: tuple[str, ...] = ()
+    pitfall_errors: tuple[str, ...] = ()
     sections: dict[str, str] = {}
     not_run_words: tuple[str, ...] = ()
     lever_prefixes: tuple[str, ...] = ()
@@ -57,9 +63,16 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
     if not cached:
         _check_rule_ids(fields["disable"], where)
     if fields["co_author"] not in CO_AUTHOR_MODES:
-        raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
+        raise ConfigError(f"{where}: [message] co_author must be 'levers', 'required' or 'validate', "
+                          f"not {fields['co_author']!r}")
+    wrong = sorted(set(fields["pitfall_errors"]) - set(PITFALL_KINDS))
+    if wrong:
+        raise ConfigError(f"{where}: [message] pitfall_errors: unknown kind {wrong[0]!r}: known kinds are "
+                          f"{', '.join(PITFALL_KINDS)}")
     return Settings(
         disable=tuple(fields["disable"]), co_author=fields["co_author"], co_authors=tuple(fields["co_authors"]),
+        co_author_paths=tuple(fields["co_author_paths"]), bot_authors=tuple(fields["bot_authors"]),
+        pitfall_errors=tuple(fields["pitfall_errors"]),
         sections=sections, not_run_words=tuple(fields["not_run_words"]),
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
         abi_files=tuple(fields["abi_files"]), source_extensions=tuple(fields["source_extensions"]), lever_regex=str(values.get("lever_regex", "")), source=where,
