@@ -61,7 +61,7 @@ KEYS: tuple[Key, ...] = (
     Key("levers", "source_extensions", "list[str]", [".h", ".hh", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh"],
         "C-family file extensions scanned for gate sites"),
     Key("levers", "ledger", "list[str]", ["experiment_history/**"],
-        "experiment-history files (CSV or Markdown tables) read from the working tree"),
+        "experiment-history files (CSV or Markdown tables) read from the working tree: regular files inside it of at most 1 MiB; symlinks, FIFOs and larger files are skipped"),
     Key("levers", "win_words", "list[str]", ["WIN"], "ledger verdicts that mark a winner"),
     Key("levers", "dead_words", "list[str]", ["KILL", "NULL", "REGRESS"], "ledger verdicts that mark a dead lever"),
     Key("levers", "diagnostic_markers", "list[str]", ["PROBE", "NOOP", "POISON", "XOR"],
@@ -73,8 +73,23 @@ KEYS: tuple[Key, ...] = (
     Key("levers", "abi_forbidden_tokens", "list[str]", [], "tokens that must not appear in the ABI files"),
     # -- commit-message guard (issue #5)
     Key("message", "disable", "list[str]", [], "rule ids switched off"),
-    Key("message", "co_author", "str", "required", "`required`: at least one Co-Authored-By trailer; `validate`: only check the ones present"),
-    Key("message", "co_authors", "list[str]", [], "Co-Authored-By values the template pre-fills"),
+    Key("message", "co_author", "str", "levers",
+        "when a Co-Authored-By trailer is required: `levers` on commits that change a lever or touch "
+        "`co_author_paths`; `required` on every commit; `validate` never. Every trailer present is validated "
+        "in every mode"),
+    Key("message", "co_author_paths", "list[str]", [],
+        "git glob pathspecs (`**` spans folders, e.g. `kernels/**`); a commit that changes one requires a "
+        "Co-Authored-By trailer in the `levers` mode"),
+    Key("message", "co_authors", "list[str]", [],
+        "Co-Authored-By values the template pre-fills; with none, a commit that requires the trailer gets a "
+        "placeholder the co-author rule rejects until it is filled in"),
+    Key("message", "bot_authors", "list[str]", ["dependabot[bot]", "renovate[bot]", "github-actions[bot]"],
+        "commit authors the message rules skip, by author name or email: an entry matches the name, the "
+        "email, or its local part (`41898282+github-actions[bot]@users.noreply.github.com` is "
+        "`github-actions[bot]`)"),
+    Key("message", "pitfall_errors", "list[str]", ["WIN-BODY-MISSING", "STALE-INJECTION", "PARTIAL"],
+        "lever pitfalls of the staged change (rule `lever-pitfalls`) that refuse the commit; the other kinds "
+        "(ORPHANED-FUNCTION) are warnings, and a note when the message names the function as a known one"),
     Key("message", "sections", "table", {
         "hard_wired": "Hard-wired", "reverted": "Reverted", "diagnostics": "Diagnostics removed",
         "abi": "ABI", "verification": "Verification", "pre_merge_gate": "Pre-merge gate",
@@ -152,10 +167,16 @@ def parse(text: bytes, name: str) -> Config:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{name}: invalid TOML ({exc}): fix the file") from exc
     if name.endswith(PYPROJECT):
-        table = document.get("tool", {}).get("leverguard")
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict):  # `tool = 3`: a traceback in every command before (issue #11)
+            raise ConfigError(f"{name}: `tool` must be a table, got {_kind_of(tool)}: write [tool.leverguard]")
+        table = tool.get("leverguard")
         if table is None:
             return defaults()
         where = "[tool.leverguard]"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{name}: [tool.leverguard] must be a table, got {_kind_of(table)}: "
+                              "write the keys under a [tool.leverguard] header")
     else:
         table, where = document, "the top level"
     return _validate(table, name, where)
@@ -188,6 +209,24 @@ def _lookup(name: str, section: str, key_name: str, where: str) -> Key:
 
 
 def _check_type(name: str, key: Key, value: Any) -> Any:
+    value = _check_kind(name, key, value)
+    if key.dotted == "levers.lever_patterns":
+        _check_regexes(name, key, value)
+    return value
+
+
+def _check_regexes(name: str, key: Key, patterns: list[str]) -> None:
+    import re
+
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{name}: key '{key.dotted}': {pattern!r} is not a regular expression ({exc}): "
+                              "fix it") from exc
+
+
+def _check_kind(name: str, key: Key, value: Any) -> Any:
     ok = {
         "str": isinstance(value, str),
         "int": isinstance(value, int) and not isinstance(value, bool),

@@ -252,7 +252,7 @@ class ObjectReader:
 
         if self._proc is None:
             self._proc = subprocess.Popen(
-                ["git", "cat-file", "--batch"], cwd=self._cwd,
+                ["git", "cat-file", "--batch", "-z"], cwd=self._cwd,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         return self._proc
@@ -262,13 +262,18 @@ class ObjectReader:
         proc = self._process()
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+        name = spec.encode("utf-8", "surrogateescape")
+        stdin.write(name + b"\0")  # -z: a path may hold a newline (issue #11)
         stdin.flush()
         header = stdout.readline()
+        for _ in range(name.count(b"\n")):  # git echoes a missing name unquoted, newlines and all
+            if _is_header(header) or not header:
+                break
+            header += stdout.readline()
         if not header:
             raise GitError("git cat-file --batch stopped unexpectedly: check the repository with git fsck")
         header = header.rstrip(b"\n")
-        if header.endswith((b" missing", b" ambiguous")):  # "<spec> missing": the spec may hold spaces
+        if header in (name + b" missing", name + b" ambiguous"):  # the name may hold spaces and newlines
             return None
         _, kind, size = header.rsplit(b" ", 2)
         data = _read_exact(stdout, int(size))
@@ -288,6 +293,25 @@ class ObjectReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _is_header(line: bytes) -> bool:
+    """Is LINE `OID TYPE SIZE` (a found object), not the first line of a missing name?
+
+    A `REV:PATH` name always has a colon before its path, so its first line never looks like this.
+    """
+    parts = line.rstrip(b"\n").split(b" ")
+    return len(parts) == 3 and parts[2].isdigit() and len(parts[0]) in (40, 64) and \
+        not parts[0].strip(b"0123456789abcdef")
+
+
+def _batch_header(out: bytes, pos: int, name: bytes) -> tuple[bytes | None, int]:
+    """(header or None for a missing name, position after it) in non-interactive `--batch -z` output."""
+    for word in (b" missing\n", b" ambiguous\n"):
+        if out.startswith(name + word, pos):
+            return None, pos + len(name) + len(word)
+    end = out.index(b"\n", pos)
+    return out[pos:end], end + 1
 
 
 def _read_exact(stream: IO[bytes], size: int) -> bytes:
@@ -404,15 +428,13 @@ def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple
     """Many objects from one `cat-file --batch` run, without a round trip per object; missing ones left out."""
     if not oids:
         return {}
-    names = "".join(f"{oid}\n" for oid in oids).encode("utf-8", "surrogateescape")
-    out = run(["cat-file", "--batch"], cwd, input=names).stdout
+    encoded = [oid.encode("utf-8", "surrogateescape") for oid in oids]
+    out = run(["cat-file", "--batch", "-z"], cwd, input=b"".join(name + b"\0" for name in encoded)).stdout
     found: dict[str, tuple[str, bytes]] = {}
     pos = 0
-    for oid in oids:
-        end = out.index(b"\n", pos)
-        header = out[pos:end]
-        pos = end + 1
-        if header.endswith((b" missing", b" ambiguous")):  # "NAME missing": NAME may hold spaces
+    for oid, name in zip(oids, encoded):
+        header, pos = _batch_header(out, pos, name)
+        if header is None:  # "NAME missing": NAME may hold spaces and newlines
             continue
         _, kind, size = header.rsplit(b" ", 2)
         found[oid] = (kind.decode(), out[pos:pos + int(size)])
@@ -424,12 +446,15 @@ def object_sizes(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple
     """(type, size) of many objects from one `cat-file --batch-check`; missing ones left out."""
     if not oids:
         return {}
-    out = run(["cat-file", "--batch-check"], cwd, input="\n".join(oids).encode() + b"\n").stdout
+    encoded = [oid.encode("utf-8", "surrogateescape") for oid in oids]
+    out = run(["cat-file", "--batch-check", "-z"], cwd, input=b"".join(name + b"\0" for name in encoded)).stdout
     found: dict[str, tuple[str, int]] = {}
-    for oid, line in zip(oids, out.split(b"\n")):
-        parts = line.split()
-        if len(parts) == 3:
-            found[oid] = (parts[1].decode(), int(parts[2]))
+    pos = 0
+    for oid, name in zip(oids, encoded):
+        header, pos = _batch_header(out, pos, name)
+        if header is not None:
+            _, kind, size = header.rsplit(b" ", 2)
+            found[oid] = (kind.decode(), int(size))
     return found
 
 
@@ -507,6 +532,8 @@ def rev_parse_git_dir(revs: Sequence[str], cwd: str | None = None) -> tuple[str 
 
 # ---- lever engine ----
 
+LEVER_GREP = ("grep", "-z", "-a", "--no-color")  # -a, not -I: -I honours `binary`/`-diff` attributes (issue #11)
+
 
 def _tree_args(rev: str | None) -> list[str]:
     """`--cached` for the index (the commit being made), else the revision or tree to read."""
@@ -515,7 +542,7 @@ def _tree_args(rev: str | None) -> list[str]:
 
 def grep_files(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[str]:
     """Paths at REV (or in the index) holding a line that matches any extended regex, in one call."""
-    args = ["grep", "-z", "-l", "-I", "-E", "--no-color"]
+    args = [*LEVER_GREP, "-l", "-E"]
     for pattern in patterns:
         args += ["-e", pattern]
     result = run([*args, *_tree_args(rev), "--", *pathspecs], cwd, ok_codes=(0, 1))
@@ -527,7 +554,7 @@ def grep_files(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str
 def grep_files_stream(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str],
                       cwd: str | None = None) -> Iterator[str]:
     """`grep_files`, yielding each path as git prints it so the caller can read and parse meanwhile."""
-    args = ["grep", "-z", "-l", "-I", "-E", "--no-color"]
+    args = [*LEVER_GREP, "-l", "-E"]
     for pattern in patterns:
         args += ["-e", pattern]
     args += [*_tree_args(rev), "--", *pathspecs]
@@ -570,16 +597,19 @@ def _grep_lines(flags: list[str], strings: Sequence[str], rev: str | None, paths
                 cwd: str | None) -> list[tuple[str, int, str]]:
     if not strings:
         return []
-    args = ["grep", "-z", "-n", "-I", "--no-color", *flags]
+    args = [*LEVER_GREP, "-n", *flags]
     for text in strings:
         args += ["-e", text]
     result = run([*args, *_tree_args(rev), "--", *pathspecs], cwd, ok_codes=(0, 1))
     prefix = f"{rev}:" if rev is not None else ""
+    # `PATH\0LINE\0TEXT\n` records: a path may hold a newline, a matched line cannot (issue #11).
     hits = []
-    for record in result.stdout.split(b"\n"):
-        fields = record.split(b"\0", 2)
-        if len(fields) == 3:
-            hits.append((fsdecode(fields[0])[len(prefix):], int(fields[1]), fsdecode(fields[2])))
+    fields = result.stdout.split(b"\0")
+    path = fields[0] if fields else b""
+    for index in range(1, len(fields) - 1, 2):
+        text, _, following = fields[index + 1].partition(b"\n")
+        hits.append((fsdecode(path)[len(prefix):], int(fields[index]), fsdecode(text)))
+        path = following
     return hits
 
 
@@ -588,24 +618,40 @@ def blob_spec(rev: str | None, path: str) -> str:
     return f":0:{path}" if rev is None else f"{rev}:{path}"
 
 
+# Every diff leverguard judges ignores the repository's diff attributes and textconv: a committed
+# (or working-tree) `* -diff` made git print "Binary files differ" and hid every lever change (issue #11).
+OWN_DIFF = ("--no-ext-diff", "--no-textconv", "--text", "--no-color", "--no-renames")
+
+
 def diff_patch(base: str, head: str | None, pathspecs: Sequence[str] = (), cwd: str | None = None,
                context: int = 0) -> bytes:
-    """The unified diff BASE..HEAD (or BASE against the index), no renames, no external tools."""
-    args = ["diff", f"-U{context}", "--no-color", "--no-ext-diff", "--no-renames", "--no-textconv", base,
-            *([head] if head is not None else ["--cached"]), "--", *pathspecs]
+    """The unified diff BASE..HEAD (or BASE against the index) as text, whatever the diff attributes say."""
+    args = ["diff", f"-U{context}", *OWN_DIFF, base, *([head] if head is not None else ["--cached"]),
+            "--", *pathspecs]
     return run(args, cwd).stdout
+
+
+def diff_raw(base: str, head: str | None, cwd: str | None = None) -> list[tuple[str, str, str, str]]:
+    """(old id, new id, status letter, path) per changed file, without reading any content."""
+    args = ["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *([head] if head is not None else ["--cached"])]
+    fields = split_z(run(args, cwd).stdout)
+    rows = []
+    for meta, path in zip(fields[::2], fields[1::2]):
+        _, _, old, new, status = meta.decode().split(" ", 4)
+        rows.append((old, new, status[:1], fsdecode(path)))
+    return rows
 
 
 def diff_names_matching(base: str, head: str | None, regex: str, cwd: str | None = None) -> list[bytes]:
     """Paths whose added or removed lines match an extended regex (`git diff -G`), in one call."""
-    args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", f"-G{regex}", base,
+    args = ["diff", "--name-only", "-z", *OWN_DIFF, f"-G{regex}", base,
             *([head] if head is not None else ["--cached"])]
     return split_z(run(args, cwd).stdout)
 
 
 def numstat(base: str, head: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[tuple[int, int, str]]:
     """(added, deleted, path) per changed file; binary files count as (-1, -1)."""
-    args = ["diff", "--numstat", "-z", "--no-ext-diff", "--no-renames", base,
+    args = ["diff", "--numstat", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", base,
             *([head] if head is not None else ["--cached"]), "--", *pathspecs]
     rows = []
     for field in split_z(run(args, cwd).stdout):
@@ -616,7 +662,8 @@ def numstat(base: str, head: str | None, pathspecs: Sequence[str], cwd: str | No
 
 def first_commit_adding(word: str, rev: str, pathspecs: Sequence[str], cwd: str | None = None) -> tuple[str, str] | None:
     """(commit, subject) of the oldest commit reachable from REV that added `word` (pickaxe -S)."""
-    args = ["log", "--reverse", "--format=%H%x00%s", f"-S{word}", rev, "--", *pathspecs]
+    args = ["log", "--reverse", "--format=%H%x00%s", "--text", "--no-textconv", "--no-ext-diff", f"-S{word}", rev,
+            "--", *pathspecs]
     lines = run(args, cwd).stdout.decode("utf-8", "replace").splitlines()
     if not lines:
         return None
@@ -749,6 +796,18 @@ def rev_list(spec: str, cwd: str | None = None) -> list[tuple[str, list[str]]]:
         raise GitError(f"invalid range {spec!r}: a range cannot start with '-'")
     text = output(["rev-list", "--reverse", "--parents", spec, "--"], cwd)
     return [(ids[0], ids[1:]) for ids in (line.split() for line in text.splitlines()) if ids]
+
+
+def commit_author(reader: ObjectReader, commit: str) -> tuple[str, str] | None:
+    """(name, email) of a commit's author, from its header; None when the header has no author line."""
+    found = reader.read(commit)
+    header = found[1].partition(b"\n\n")[0] if found is not None else b""
+    for line in header.split(b"\n"):
+        if line.startswith(b"author "):
+            ident = line[len(b"author "):].decode("utf-8", "replace")
+            name, _, rest = ident.partition(" <")
+            return name.strip(), rest.partition(">")[0]
+    return None
 
 
 def commit_message(reader: ObjectReader, commit: str) -> tuple[str, bytes]:

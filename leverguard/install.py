@@ -36,10 +36,63 @@ def hooks_dir(repo: str) -> Path:
 
 
 def is_ours(path: Path) -> bool:
+    """A hook leverguard wrote, or an empty file (what an older install left on a full disk)."""
     try:
-        return MARKER in path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
+    return MARKER in text or not text.strip()
+
+
+def _usable_dir(target_dir: Path) -> None:
+    """The hooks folder exists as a folder (or can be made one); one clear line when it cannot."""
+    if target_dir.exists() and not target_dir.is_dir():
+        raise LeverguardError(f"the hooks folder {target_dir} is not a folder (core.hooksPath?), so git runs no "
+                              "hooks from it: point core.hooksPath at a folder, or unset it with "
+                              "git config --unset core.hooksPath")
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LeverguardError(f"cannot create the hooks folder {target_dir}: {exc.strerror}: "
+                              "make it writable, or point core.hooksPath elsewhere") from exc
+
+
+def write_hook(path: Path, content: str) -> None:
+    """Write a hook atomically: a temporary file beside it, fsync, mode 0755, then rename.
+
+    A plain write on a full disk left a 0-byte, non-executable hook that git skips without a
+    word (issue #11); now the old hook (or none) stays until the new one is complete.
+    """
+    import tempfile
+
+    data = content.encode("utf-8")
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _write_error(path, exc) from exc
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(temporary, 0o755)
+        os.replace(temporary, path)
+    except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise _write_error(path, exc) from exc
+
+
+def _write_error(path: Path, exc: OSError) -> LeverguardError:
+    import errno
+
+    advice = {errno.ENOSPC: "free some disk space", errno.EFBIG: "the file size limit (ulimit -f) is too low",
+              errno.EROFS: "the file system is read-only", errno.EDQUOT: "the disk quota is exhausted"}
+    why = advice.get(exc.errno or 0, "make the hooks folder writable")
+    return LeverguardError(f"cannot write the hook {path}: {exc.strerror or exc}: {why}, then rerun leverguard "
+                           "install (the previous hook, if any, is unchanged)")
 
 
 # Opt-in hooks and the plain script that runs them: the ABI guard needs `levers.abi_files`, and the
@@ -65,27 +118,40 @@ def install(repo: str, *, force: bool = False, python: str | None = None, extra:
     if wrong:
         raise LeverguardError(f"--with {wrong[0]}: not an opt-in hook; choose from {', '.join(OPTIONAL)}")
     target_dir = hooks_dir(repo)
+    _usable_dir(target_dir)
     scripts = bundled_scripts()
     foreign = [name for name in scripts if (target_dir / name).exists() and not is_ours(target_dir / name)]
     if foreign and not force:
         listed = ", ".join(str(target_dir / name) for name in foreign)
         raise LeverguardError(f"refusing to overwrite hooks leverguard did not write: {listed}: "
                               f"rerun with --force (they are kept as NAME{BACKUP_SUFFIX}), or chain them yourself")
-    target_dir.mkdir(parents=True, exist_ok=True)
     actions = []
     for name, script in scripts.items():
         path = target_dir / name
         content = render(script, python or sys.executable, [h for h in extra if OPTIONAL[h] == name])
         what = "installed"
         if name in foreign:
-            os.replace(path, path.with_name(name + BACKUP_SUFFIX))
+            _backup(path)
             what = "replaced"
         elif path.exists() and path.read_text(encoding="utf-8", errors="replace") == content:
             what = "unchanged"
-        path.write_text(content, encoding="utf-8")
-        path.chmod(0o755)
+            if os.access(path, os.X_OK):
+                actions.append(Action(name, str(path), what))
+                continue
+        write_hook(path, content)
         actions.append(Action(name, str(path), what))
     return actions
+
+
+def _backup(path: Path) -> None:
+    """Keep a foreign hook as NAME.pre-leverguard; a hard link, so it stays in place until replaced."""
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    try:
+        if backup.exists():
+            backup.unlink()
+        os.link(path, backup)
+    except OSError as exc:
+        raise _write_error(backup, exc) from exc
 
 
 def uninstall(repo: str) -> list[Action]:
@@ -96,11 +162,15 @@ def uninstall(repo: str) -> list[Action]:
         path = target_dir / name
         if not path.exists() or not is_ours(path):
             continue
-        path.unlink()
         backup = path.with_name(name + BACKUP_SUFFIX)
-        if backup.exists():
-            os.replace(backup, path)
-            actions.append(Action(name, str(path), "restored"))
-        else:
-            actions.append(Action(name, str(path), "removed"))
+        try:
+            if backup.exists():
+                os.replace(backup, path)
+                actions.append(Action(name, str(path), "restored"))
+            else:
+                path.unlink()
+                actions.append(Action(name, str(path), "removed"))
+        except OSError as exc:
+            raise LeverguardError(f"cannot remove the hook {path}: {exc.strerror}: make the hooks folder "
+                                  "writable, then rerun leverguard uninstall") from exc
     return actions

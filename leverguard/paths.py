@@ -18,11 +18,12 @@ from leverguard import git, rulecache
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, LeverguardError, guarded
 from leverguard.quoting import quote_path, shell_quote
 
-USAGE = """usage: leverguard check-paths [--format text|json] [--] [PATH...]
+USAGE = """usage: leverguard check-paths [--format text|json] [--repo DIR] [--] [PATH...]
 
 Refuse staged paths that match a forbidden pattern (scratch/, .claude/, *.csv, ...).
 With no PATH, check what the index adds, copies, modifies, renames to or type-changes;
-deleting a forbidden file is cleanup and always allowed. Exit 0 clean, 1 forbidden, 2 error.
+deleting a forbidden file is cleanup and always allowed. --repo DIR works on the repository
+at DIR (PATHs are then relative to DIR). Exit 0 clean, 1 forbidden, 2 error.
 """
 
 
@@ -55,15 +56,16 @@ def _staged(root: str) -> list[str]:
 def _relative(paths: Sequence[str], cwd: str, root: str) -> list[str]:
     if os.path.samefile(cwd, root):
         return [os.path.normpath(p).replace(os.sep, "/") for p in paths]
-    return [os.path.relpath(os.path.abspath(p), root).replace(os.sep, "/") for p in paths]
+    return [os.path.relpath(os.path.join(cwd, p), root).replace(os.sep, "/") for p in paths]
 
 
 def report_text(findings: Sequence[PathFinding], config_name: str) -> str:
     lines = [f"{quote_path(f.path)}: forbidden by '{f.pattern}' ({f.origin})" for f in findings]
     names = " ".join(shell_quote(f.path) for f in findings)
+    count = f"{len(findings)} forbidden path{'s'[:len(findings) != 1]}"
     lines.append(
-        f"hint: unstage with: git restore --staged -- {names}   (or allow a path: add it to "
-        f"allowed_paths in {config_name})"
+        f"leverguard check-paths: {count}: unstage with: git restore --staged -- {names}   "
+        f"(or allow a path: add it to allowed_paths in {config_name})"
     )
     return "\n".join(lines)
 
@@ -75,8 +77,9 @@ def report_json(findings: Sequence[PathFinding]) -> str:
     return json.dumps({"findings": rows}, indent=2, ensure_ascii=False)
 
 
-def _parse(argv: Sequence[str]) -> tuple[str, list[str]] | None:
-    fmt, files, rest = "text", [], list(argv)
+def _parse(argv: Sequence[str]) -> tuple[str, str | None, list[str]] | None:
+    """(format, --repo DIR or None, paths) by hand: click costs this hook twice its budget."""
+    fmt, repo, files, rest = "text", None, [], list(argv)
     while rest:
         arg = rest.pop(0)
         if arg == "--":
@@ -88,11 +91,15 @@ def _parse(argv: Sequence[str]) -> tuple[str, list[str]] | None:
             fmt = arg.partition("=")[2] or (rest.pop(0) if rest else "")
             if fmt not in ("text", "json"):
                 raise LeverguardError(f"--format must be text or json, not {fmt!r}")
+        elif arg == "--repo" or arg.startswith("--repo="):
+            repo = arg.partition("=")[2] or (rest.pop(0) if rest else "")
+            if not repo or not os.path.isdir(repo):
+                raise LeverguardError(f"--repo {repo!r}: no such directory: pass an existing repository")
         elif arg.startswith("-") and arg != "-":
             raise LeverguardError(f"check-paths: unknown option {arg!r}: see leverguard check-paths --help")
         else:
             files.append(arg)
-    return fmt, files
+    return fmt, repo, files
 
 
 def _run(argv: Sequence[str]) -> int:
@@ -100,8 +107,8 @@ def _run(argv: Sequence[str]) -> int:
     if parsed is None:
         print(USAGE, end="")
         return EXIT_CLEAN
-    fmt, files = parsed
-    cwd = os.getcwd()
+    fmt, repo, files = parsed
+    cwd = os.path.abspath(repo) if repo else os.getcwd()
     root, git_dir = git.locate(cwd)
     rules = rulecache.load(root, git_dir)
     paths = _relative(files, cwd, root) if files else _staged(root)

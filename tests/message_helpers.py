@@ -14,6 +14,7 @@ PYPROJECT = """\
 abi_files = ["mpk/tasks.py"]
 
 [tool.leverguard.message]
+co_author = "required"  # the default (`levers`) has its own tests: test_message_defaults.py
 co_authors = ["Bob Builder <bob@example.com>"]
 """
 

@@ -110,3 +110,101 @@ def test_with_an_unknown_hook_is_a_usage_error(repo: Repo) -> None:
     result = run_leverguard("install", "--with", "leverguard-paths", cwd=repo.path)
     assert result.returncode == 2 and "not an opt-in hook; choose from leverguard-abi" in result.stderr
     assert not (repo.path / ".git/hooks/pre-commit").exists()
+
+
+# ---- issue #11: a full disk, a read-only repository, core.hooksPath=/dev/null
+
+def _install_limited(repo: Repo, limit_kib: int) -> subprocess.CompletedProcess[str]:
+    """`leverguard install` under RLIMIT_FSIZE: a real EFBIG on the first byte past the limit."""
+    return subprocess.run(["sh", "-c", f"ulimit -f {limit_kib}; exec \"$0\" -m leverguard install", sys.executable],
+                          cwd=repo.path, capture_output=True, text=True)
+
+
+def _hook_files(repo: Repo) -> dict[str, tuple[int, bool]]:
+    hooks = repo.path / ".git" / "hooks"
+    return {p.name: (p.stat().st_size, os.access(p, os.X_OK)) for p in hooks.iterdir() if not p.name.endswith(".sample")}
+
+
+def test_a_full_disk_leaves_no_empty_hook_and_says_so_in_one_line(repo: Repo) -> None:
+    result = _install_limited(repo, 0)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("leverguard: error: cannot write the hook ")
+    assert "File too large" in lines[0] and "ulimit -f" in lines[0]
+    assert _hook_files(repo) == {}  # no 0-byte hook, no stray temporary file
+    assert run_leverguard("install", cwd=repo.path).returncode == 0
+    assert all(size > 0 and executable for size, executable in _hook_files(repo).values())
+
+
+def test_a_failed_reinstall_keeps_the_previous_hooks_working(repo: Repo) -> None:
+    assert run_leverguard("install", cwd=repo.path).returncode == 0
+    before = {name: (repo.path / ".git" / "hooks" / name).read_text() for name in bundled()}
+    result = subprocess.run(["sh", "-c", "ulimit -f 0; exec \"$0\" -m leverguard install --with leverguard-abi",
+                             sys.executable], cwd=repo.path, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert {name: (repo.path / ".git" / "hooks" / name).read_text() for name in bundled()} == before
+
+
+def test_an_empty_hook_left_by_an_older_install_is_replaced(repo: Repo) -> None:
+    empty = repo.path / ".git" / "hooks" / "pre-commit"
+    empty.write_text("")
+    result = run_leverguard("install", cwd=repo.path)
+    assert result.returncode == 0, result.stderr
+    assert install.MARKER in empty.read_text() and os.access(empty, os.X_OK)
+
+
+def test_a_full_tmpfs_is_reported(repo: Repo, tmp_path: Path) -> None:
+    import pytest
+
+    hooks = tmp_path / "tiny"
+    hooks.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(hooks)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root): the RLIMIT_FSIZE test covers the write failure")
+    try:
+        (hooks / "filler").write_bytes(b"x" * 4096)
+        repo.git("config", "core.hooksPath", str(hooks))
+        result = run_leverguard("install", cwd=repo.path)
+        assert result.returncode == 2 and "No space left on device" in result.stderr, result.stderr
+        assert "free some disk space" in result.stderr
+        assert sorted(p.name for p in hooks.iterdir()) == ["filler"]
+    finally:
+        subprocess.run(["umount", str(hooks)], check=True)
+
+
+def _read_only(folder: Path) -> bool:
+    """Make FOLDER read-only for real: chmod for a normal user; root ignores modes, so chattr +i then."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return True
+    return subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode == 0
+
+
+def _writable(folder: Path) -> None:
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True)
+    folder.chmod(0o755)
+
+
+def test_a_read_only_hooks_folder_is_one_clear_line(repo: Repo) -> None:
+    import pytest
+
+    hooks = repo.path / ".git" / "hooks"
+    if not _read_only(hooks):
+        pytest.skip("chattr +i is not available on this file system")
+    try:
+        result = run_leverguard("install", cwd=repo.path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.startswith("leverguard: error: cannot write the hook ") and \
+            len(result.stderr.strip().splitlines()) == 1
+    finally:
+        _writable(hooks)
+    assert run_leverguard("install", cwd=repo.path).returncode == 0
+
+
+def test_core_hooks_path_dev_null_is_reported(repo: Repo) -> None:
+    repo.git("config", "core.hooksPath", "/dev/null")
+    result = run_leverguard("install", cwd=repo.path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "/dev/null is not a folder" in result.stderr and "git config --unset core.hooksPath" in result.stderr
+    repo.git("config", "--unset", "core.hooksPath")
+    assert run_leverguard("install", cwd=repo.path).returncode == 0

@@ -226,6 +226,7 @@ def test_an_amend_is_checked_against_the_whole_amended_commit(hooked: Repo) -> N
 
 def test_the_first_commit_of_a_repository(repo: Repo) -> None:
     install_hooks(repo)
+    repo.write(".leverguard.toml", '[message]\nco_author = "required"\n')
     repo.write("mpk/rope.cuh", "#ifdef MPK_DSV3_FUSED_ROPE\nfused();\n#endif\n")
     repo.git("add", "-A")
     assert git_commit(repo, message="Start\n").returncode == 1  # unborn branch: compared with the empty tree

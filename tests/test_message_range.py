@@ -101,7 +101,7 @@ def test_bad_configuration_is_a_usage_error(repo: Repo) -> None:
     repo.write("pyproject.toml", '[tool.leverguard.message]\nco_author = "maybe"\n')
     result = check_msg(repo, PLAIN)
     assert result.returncode == 2
-    assert result.stderr.strip() == ("leverguard: error: pyproject.toml: [message] co_author must be 'required' or "
+    assert result.stderr.strip() == ("leverguard: error: pyproject.toml: [message] co_author must be 'levers', 'required' or "
                                      "'validate', not 'maybe'")
 
 

@@ -53,8 +53,9 @@ def test_a_complete_cleanup_message_passes(repo: Repo) -> None:
 
 def test_a_plain_commit_needs_only_the_trailer(repo: Repo) -> None:
     assert verdict(repo, f"Fix a typo\n\n{TRAILER}", []) == []
-    assert rule_ids(verdict(repo, "Fix a typo\n", [])) == ["co-author"]
+    assert rule_ids(verdict(repo, "Fix a typo\n", [], co_author="required")) == ["co-author"]
     assert verdict(repo, "Fix a typo\n", [], co_author="validate") == []
+    assert verdict(repo, "Fix a typo\n", []) == []  # the default (`levers`): only lever changes need one
 
 
 @pytest.mark.parametrize(("trailer", "expected"), [
@@ -224,7 +225,7 @@ def test_rule_ids_are_unique_and_documented() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(Exception, match="co_author must be 'required' or 'validate'"):
+    with pytest.raises(Exception, match="co_author must be 'levers', 'required' or 'validate'"):
         settings(co_author="sometimes")
     with pytest.raises(Exception, match="disable: unknown rule 'co-authors': known rules are co-author, "):
         settings(disable=["co-authors"])

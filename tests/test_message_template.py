@@ -165,7 +165,7 @@ def test_template_build_warns_about_levers_the_engine_flags() -> None:
 
     changes = [Change("MPK_A", "WIN-BODY-MISSING"), Change("MPK_B", "PARTIAL"), Change("MPK_C", "STILL-GATED")]
     abi = [("graph.cc", 12, []), ("tasks.py", 0, ["extra_scale_tensor"]), ("blob.bin", -1, [])]
-    text = template.build(changes, abi, settings(), comment=";", marker="*")
+    text = template.build(changes, abi, settings(co_author="validate"), comment=";", marker="*")
     assert text.splitlines() == [
         "", "", "Hard-wired: none", "Reverted:", "* MPK_A", "Diagnostics removed: none",
         "; leverguard: MPK_A its #if body is gone too: a win deleted by mistake? see leverguard levers diff",

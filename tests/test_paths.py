@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -256,3 +257,33 @@ def test_linked_worktree(seeded: Repo, tmp_path: Path) -> None:
     subprocess.run(["git", "add", "results.csv"], cwd=worktree, check=True)
     result = run_leverguard("check-paths", cwd=worktree)
     assert result.returncode == 1 and "results.csv: forbidden by '*.csv' (default)" in result.stderr
+
+
+def test_repo_option_checks_another_repository_from_anywhere(seeded: Repo, tmp_path: Path) -> None:
+    seeded.write("sub/data.csv", "1\n")
+    seeded.write("sub/ok.txt", "1\n")
+    seeded.git("add", "sub")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    staged = run_leverguard("check-paths", "--repo", str(seeded.path), cwd=elsewhere)
+    assert staged.returncode == 1 and "sub/data.csv: forbidden by '*.csv' (default)" in staged.stderr
+    named = run_leverguard("check-paths", f"--repo={seeded.path}", "sub/ok.txt", cwd=elsewhere)
+    assert named.returncode == 0, named.stderr  # PATHs are relative to --repo DIR
+    assert run_leverguard("check-paths", "--repo", str(seeded.path), "sub/data.csv", cwd=elsewhere).returncode == 1
+    missing = run_leverguard("check-paths", "--repo", str(tmp_path / "nope"), cwd=elsewhere)
+    assert missing.returncode == 2 and missing.stderr.startswith("leverguard: error: --repo")
+
+
+def test_check_paths_stays_off_click_with_repo(seeded: Repo) -> None:
+    probe = ("import sys; from leverguard import entry; code = entry.main(['check-paths', '--repo', sys.argv[1]]); "
+             "assert 'click' not in sys.modules, 'click imported'; raise SystemExit(code)")
+    result = subprocess.run([sys.executable, "-c", probe, str(seeded.path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_hook_refusal_names_leverguard(seeded: Repo) -> None:
+    install_hooks(seeded)
+    seeded.write("results.csv", "1\n")
+    seeded.git("add", "results.csv")
+    code, out = git_commit(seeded)
+    assert code == 1 and "leverguard check-paths: 1 forbidden path: unstage with: git restore --staged" in out

@@ -198,7 +198,38 @@ def evaluate(node: Node, known: Mapping[str, int | None]) -> int | None:
 
     `known` maps a macro to its value, or to None when it is known to be undefined; any
     other macro is unknown. `&&`, `||` and `?:` short-circuit, so `0 && X` is known.
+    An explicit stack, not recursion: `#if A && B && ...` with 500 terms is a tree 500 deep (issue #11).
     """
+    values: list[int | None] = []
+    stack: list[tuple[Node, bool]] = [(node, False)]
+    while stack:
+        item, operands_done = stack.pop()
+        if isinstance(item, Unary):
+            if operands_done:
+                values.append(_unary(item.op, values.pop()))
+            else:
+                stack += [(item, True), (item.operand, False)]
+        elif isinstance(item, Binary):
+            if operands_done:
+                right, left = values.pop(), values.pop()
+                values.append(_binary(item.op, left, right))
+            else:
+                stack += [(item, True), (item.right, False), (item.left, False)]
+        elif isinstance(item, Ternary):
+            if not operands_done:
+                stack += [(item, True), (item.test, False)]
+                continue
+            test = values.pop()
+            if test is None:
+                values.append(None)
+            else:
+                stack.append((item.then if test else item.other, False))
+        else:
+            values.append(_leaf(item, known))
+    return values[0]
+
+
+def _leaf(node: Node, known: Mapping[str, int | None]) -> int | None:
     if isinstance(node, Num):
         return node.value
     if isinstance(node, Defined):
@@ -207,16 +238,7 @@ def evaluate(node: Node, known: Mapping[str, int | None]) -> int | None:
         if node.ident in ("true", "false"):
             return int(node.ident == "true")
         return (known[node.ident] or 0) if node.ident in known else None
-    if isinstance(node, Call):
-        return None
-    if isinstance(node, Unary):
-        return _unary(node.op, evaluate(node.operand, known))
-    if isinstance(node, Ternary):
-        test = evaluate(node.test, known)
-        if test is None:
-            return None
-        return evaluate(node.then if test else node.other, known)
-    return _binary(node, known)
+    return None  # a function-like macro call: its value cannot be told
 
 
 def _unary(op: str, value: int | None) -> int | None:
@@ -225,21 +247,18 @@ def _unary(op: str, value: int | None) -> int | None:
     return {"!": int(not value), "-": -value, "+": value, "~": ~value}[op]
 
 
-def _binary(node: Binary, known: Mapping[str, int | None]) -> int | None:
-    left = evaluate(node.left, known)
-    if node.op in ("&&", "||"):
-        right = evaluate(node.right, known)
-        short = 0 if node.op == "&&" else 1
+def _binary(op: str, left: int | None, right: int | None) -> int | None:
+    if op in ("&&", "||"):
+        short = 0 if op == "&&" else 1
         if (left is not None and bool(left) == bool(short)) or (right is not None and bool(right) == bool(short)):
             return short
         return None if left is None or right is None else 1 - short
-    right = evaluate(node.right, known)
     if left is None or right is None:
         return None
-    if node.op in ("<<", ">>") and not 0 <= right <= 64:
+    if op in ("<<", ">>") and not 0 <= right <= 64:
         return None  # a hostile `1 << 100000000` must not build a huge integer
     try:
-        return _ARITH[node.op](left, right)
+        return _ARITH[op](left, right)
     except (ZeroDivisionError, ValueError):
         return None
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from leverguard import git
 from leverguard.config import Config
 from leverguard.levers import cpp, cppexpr, hunks, pyscan
-from leverguard.levers.inventory import is_c_source
+from leverguard.levers.inventory import is_c_source, source_suffixes
 from leverguard.levers.model import LeverNames
 from leverguard.levers.sides import Sides
 from leverguard.report import Finding
@@ -33,7 +33,7 @@ def check(repo: str, config: Config, base: str, head: str | None) -> list[Findin
     found: list[Finding] = []
     with git.ObjectReader(repo) as reader:
         sides = Sides(repo, reader, base, head)
-        for change in hunks.changes(repo, base, head):
+        for change in hunks.changes(repo, base, head, source_suffixes(config)):
             found += _surface(change, config)
             if is_c_source(change.path, config):
                 found += _c_file(sides, change, names)

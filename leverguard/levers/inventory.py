@@ -33,6 +33,11 @@ def c_pathspecs(config: Config) -> list[str]:
     return [f"*{ext}" for ext in config.get("levers.source_extensions")]
 
 
+def source_suffixes(config: Config) -> tuple[str, ...]:
+    """The endings of every file the lever engine parses: C-family sources and Python."""
+    return (*config.get("levers.source_extensions"), ".py")
+
+
 def is_c_source(path: str, config: Config) -> bool:
     return path.endswith(tuple(config.get("levers.source_extensions")))
 

@@ -6,11 +6,15 @@ import csv
 import io
 import os
 import re
+import stat
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from leverguard.config import Config
+from leverguard.levers import delta
 
+# Ledger files above this size are skipped (levers.ledger): a ledger is a table of rows, not data.
+MAX_LEDGER_BYTES = 1 << 20
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -22,6 +26,7 @@ class LedgerRow:
     verdict: str  # the configured word that matched (WIN, KILL, NULL, REGRESS, ...)
     path: str  # relative to the working tree
     line: int
+    delta: str = ""  # the first measured delta in the row's other cells (`-3.1%`, `27.4 -> 24.9 us`), if any
 
 
 def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
@@ -43,6 +48,33 @@ def ledger_files(root: str, globs: Sequence[str]) -> list[str]:
     return sorted(found)
 
 
+def read_regular(root: str, rel: str, cap: int = MAX_LEDGER_BYTES) -> bytes | None:
+    """The bytes of a regular file inside the working tree of at most `cap` bytes, else None.
+
+    The ledger is whatever sits on disk, so it is read defensively (issue #11): a symlink (to
+    /dev/zero, or to a file outside the repository), a FIFO or device, or a file larger than the
+    cap is skipped; O_NONBLOCK keeps a FIFO swapped in after the check from hanging the hook.
+    """
+    path = os.path.join(root, rel)
+    real_root = os.path.realpath(root)
+    if os.path.commonpath([real_root, os.path.realpath(path)]) != real_root:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > cap:
+            return None
+        data = os.read(fd, cap + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= cap else None
+
+
 def _glob_regex(glob: str) -> re.Pattern[str]:
     """A gitignore-style glob (`**` spans folders, `*` does not; a trailing `/` or `/**` means everything below)."""
     glob = glob.strip("/") + ("/**" if glob.endswith("/") else "")
@@ -58,11 +90,10 @@ def read_rows(root: str, config: Config, levers: Iterable[str]) -> list[LedgerRo
     aliases = _aliases(levers, config.get("levers.lever_prefixes"))
     rows: list[LedgerRow] = []
     for rel in ledger_files(root, config.get("levers.ledger")):
-        try:
-            with open(os.path.join(root, rel), "rb") as fh:
-                text = fh.read().decode("utf-8", "replace")
-        except OSError:
+        data = read_regular(root, rel)
+        if data is None:
             continue
+        text = data.decode("utf-8", "replace")
         for line, cells in _table_rows(rel, text):
             rows.extend(_match(cells, aliases, words, rel, line))
     return rows
@@ -94,13 +125,15 @@ def _table_rows(rel: str, text: str) -> Iterable[tuple[int, list[str]]]:
 
 def _match(cells: list[str], aliases: dict[str, str], words: dict[str, str], rel: str, line: int) -> list[LedgerRow]:
     """A row counts when one cell is a verdict word (first word of the cell) and a cell names a lever."""
-    verdict = None
-    for cell in cells:
+    verdict, verdict_cell = None, -1
+    for index, cell in enumerate(cells):
         first = cell.strip().strip("*`").split()[0].upper().rstrip(":,.") if cell.strip() else ""
         if first in words:
-            verdict = words[first]
+            verdict, verdict_cell = words[first], index
             break
     if verdict is None:
         return []
     named = {aliases[t] for cell in cells for t in _TOKEN.findall(cell) if t in aliases}
-    return [LedgerRow(name, verdict, rel, line) for name in sorted(named)]
+    found = [delta.deltas(cell) for index, cell in enumerate(cells) if index != verdict_cell]
+    measured = next((d[0].text for d in found if d), "")
+    return [LedgerRow(name, verdict, rel, line, measured) for name in sorted(named)]

@@ -8,7 +8,7 @@ from typing import Any
 from leverguard import git
 from leverguard.config import Config
 from leverguard.levers import hunks
-from leverguard.levers.inventory import classify_levers, scan_tree
+from leverguard.levers.inventory import classify_levers, scan_tree, source_suffixes
 from leverguard.levers.judge import judge
 from leverguard.levers.model import Lever, LeverNames, build_levers
 from leverguard.levers.orphans import orphaned_functions
@@ -49,7 +49,7 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
     head_id = git.rev_parse(head, root) if head is not None else None
     with git.ObjectReader(root) as reader:
         sides = Sides(root, reader, base_id, head_id)
-        changed = hunks.changes(root, base_id, head_id)
+        changed = hunks.changes(root, base_id, head_id, source_suffixes(config))
         before_scan = scan_tree(root, config, base_id)
         after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed))
         names = LeverNames(config)

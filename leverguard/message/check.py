@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leverguard.message.model import Change, Context
+from leverguard.message.model import Change, Context, Pitfall
 from leverguard.message.parse import Message
 from leverguard.message.records import NamedTuple
 from leverguard.message.rules import RULE_IDS, RULES
@@ -38,13 +38,22 @@ class Outcome(NamedTuple):
 
 
 def check(message: Message, parsed_trailers: Sequence[str], changes: Sequence[Change], settings: Settings, *,
-          path: str, special: str | None = None, commit: str | None = None, separators: str = ":") -> Outcome:
-    """Every rule's findings on one cleaned message, given the trailer lines git printed for it."""
+          path: str, special: str | None = None, commit: str | None = None, separators: str = ":",
+          pitfalls: Sequence[Pitfall] = (), scoped: bool = False, author: tuple[str, str] | None = None) -> Outcome:
+    """Every rule's findings on one cleaned message, given the trailer lines git printed for it.
+
+    AUTHOR (name, email) listed in `message.bot_authors` skips every rule, with one note.
+    """
     if not message.lines:  # git aborts an empty message itself
         return Outcome(path, commit, special, tuple(changes), (), ())
+    bot = bot_author(author, settings.bot_authors)
+    if bot is not None:
+        note = finding("bot-author", "bot-author", path, 1, f"message rules skipped: the author {bot} is listed in "
+                       "message.bot_authors", "note")
+        return Outcome(path, commit, special, tuple(changes), RULE_IDS, (note,))
     trailers = from_git(message, list(parsed_trailers), separators)
     ctx = Context(message, trailers, tuple(find_sections(message, settings.sections)), tuple(changes), settings,
-                  separators)
+                  separators, tuple(pitfalls), scoped)
     skipped, findings = _skips(ctx, path)
     findings += _encoding(message, path)
     for rule in RULES:
@@ -57,9 +66,25 @@ def check(message: Message, parsed_trailers: Sequence[str], changes: Sequence[Ch
                                     f"(it would report {len(violations)} finding{'s'[:len(violations) != 1]})",
                                     "note"))
             continue
-        findings += [finding(rule.id, rule.name, path, v.line, v.message) for v in violations]
+        findings += [finding(rule.id, rule.name, path, v.line, v.message, v.severity) for v in violations]
     findings.sort(key=lambda f: f.line)
     return Outcome(path, commit, special, tuple(changes), tuple(skipped), tuple(findings))
+
+
+def bot_author(author: tuple[str, str] | None, bots: Sequence[str]) -> str | None:
+    """`Name <email>` of AUTHOR when it is one of BOTS: by name, email, or the email's local part.
+
+    GitHub signs app commits `NAME[bot] <ID+NAME[bot]@users.noreply.github.com>`; the ID is dropped.
+    """
+    if author is None or not bots:
+        return None
+    name, email = author
+    local = email.partition("@")[0]
+    number, plus, rest = local.partition("+")
+    candidates = {name.lower(), email.lower(), local.lower(), (rest if plus and number.isdigit() else local).lower()}
+    if any(bot.lower() in candidates for bot in bots if bot):
+        return f"{name} <{email}>"
+    return None
 
 
 def finding(rule: str, name: str, path: str, line: int, message: str, severity: str = "error") -> Finding:

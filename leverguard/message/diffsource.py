@@ -6,8 +6,12 @@ import os
 
 from leverguard import git
 from leverguard import cache
-from leverguard.message.model import Change
+from leverguard.message.model import Change, LeverWork, Pitfall
 from leverguard.message.settings import Settings
+
+TYPE_CHECKING = False  # the hook path imports this module: no typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # The hooks of one `git commit` (prepare-commit-msg, then commit-msg) see the same index within
 # seconds: the first computes the lever changes, the next reads them. The age limit bounds what
@@ -16,23 +20,45 @@ STAGED_CACHE = "staged-lever-changes.marshal"
 STAGED_MAX_AGE = 120.0
 
 
-def lever_changes(root: str, settings: Settings, base: str, head: str | None) -> tuple[Change, ...]:
-    """What BASE..HEAD (HEAD None: the index) does to each lever, as plain data for the rules.
+def lever_changes(root: str, settings: Settings, base: str, head: str | None) -> LeverWork:
+    """What BASE..HEAD (HEAD None: the index) does to each lever, and the pitfalls it leaves, as plain data.
 
-    A change that adds or removes no lever-like line never imports the lever engine. The test is
-    `levers.quick.mentions_levers`'s own: its regex (cached in the settings), one `git diff -G`;
-    spawned here without `subprocess` and `typing`, which would cost the hook a third of its budget.
+    A change that adds or removes no lever-like line in a lever source never imports the lever
+    engine. The test is `levers.quick.mentions_levers`'s own: its regex (cached in the settings),
+    one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
+    third of its budget.
     """
     regex = settings.lever_regex or _regex(settings)
-    args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", f"-G{regex}", base,
-            *([head] if head is not None else ["--cached"])]
+    # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
+    # names a lever moves none, and a large binary beside them is never read.
+    sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
+    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base,
+            *([head] if head is not None else ["--cached"]), "--", *sources]
     if not git.start(args, root).result().stdout:
-        return ()
+        return LeverWork()
     from leverguard import config
     from leverguard.levers.transitions import compute_diff
 
-    diff = compute_diff(root, config.load(root), base, head)
-    return tuple(Change(t.lever, t.kind, tuple(t.evidence)) for t in diff.transitions)
+    cfg = config.load(root)
+    diff = compute_diff(root, cfg, base, head)
+    measured = _ledger_deltas(root, cfg, [t.lever for t in diff.transitions if t.kind == "HARD-WIRED"])
+    changes = tuple(Change(t.lever, t.kind, tuple(t.evidence), *measured.get(t.lever, ("", "")))
+                    for t in diff.transitions)
+    pitfalls = tuple(Pitfall(f.kind, f.name, f.path, f.line, f.message) for f in diff.findings)
+    return LeverWork(changes, pitfalls)
+
+
+def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[str, str]]:
+    """lever -> (delta, `path:line`) from the last ledger row of each lever that records one."""
+    if not levers:
+        return {}
+    from leverguard.levers.ledger import read_rows
+
+    found = {}
+    for row in read_rows(root, cfg, levers):
+        if row.delta:
+            found[row.lever] = (row.delta, f"{row.path}:{row.line}")
+    return found
 
 
 def _regex(settings: Settings) -> str:
@@ -42,7 +68,7 @@ def _regex(settings: Settings) -> str:
 
 
 def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None,
-                   index_file: str | None = None, base: str | None = None) -> tuple[Change, ...]:
+                   index_file: str | None = None, base: str | None = None) -> LeverWork:
     """`lever_changes` of the index against `base` (default HEAD, or the empty tree), once per index state.
 
     `index_file` is the index git hands its hooks (GIT_INDEX_FILE: a temporary one for
@@ -54,11 +80,35 @@ def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None
     key = (cache.config_identity(root), head, base, cache.file_identity(os.path.abspath(index)))
     cache_path = cache.path(git_dir, STAGED_CACHE)
     cached = cache.read(cache_path, key, STAGED_MAX_AGE)
-    if isinstance(cached, tuple):
-        return tuple(Change(lever, kind, tuple(evidence)) for lever, kind, evidence in cached)
-    changes = lever_changes(root, settings, base, None)
-    cache.write(cache_path, key, tuple((c.lever, c.kind, c.evidence) for c in changes))
-    return changes
+    if isinstance(cached, tuple) and len(cached) == 2:
+        try:
+            return _restore(*cached)
+        except (TypeError, ValueError):
+            pass  # a hand-damaged cache: compute the changes again
+    work = lever_changes(root, settings, base, None)
+    cache.write(cache_path, key, (tuple(tuple(c) for c in work.changes), tuple(tuple(p) for p in work.pitfalls)))
+    return work
+
+
+def _restore(changes: Any, pitfalls: Any) -> LeverWork:
+    """A cached LeverWork, checked field by field (a cache is trusted only when it validates)."""
+    return LeverWork(
+        tuple(Change(str(lever), str(kind), tuple(map(str, evidence)), str(delta), str(at))
+              for lever, kind, evidence, delta, at in changes),
+        tuple(Pitfall(str(kind), str(name), str(path), int(line), str(text)) for kind, name, path, line, text in pitfalls))
+
+
+def touches_scope(root: str, settings: Settings, base: str, head: str | None, work: LeverWork) -> bool:
+    """Does BASE..HEAD (HEAD None: the index) change a `co_author_paths` glob? Asked only when it matters.
+
+    git matches the globs itself (`:(glob)` pathspecs, git's wildmatch), in one call.
+    """
+    if settings.co_author != "levers" or not settings.co_author_paths or work.changes:
+        return False
+    specs = [f":(glob){glob}" for glob in settings.co_author_paths]
+    args = ["diff", "--name-only", "-z", "--no-renames", base, *([head] if head is not None else ["--cached"]),
+            "--", *specs]
+    return bool(git.start(args, root).result().stdout)
 
 
 def abi_status(root: str, base: str, head: str | None) -> list[tuple[str, int, list[str]]] | None:

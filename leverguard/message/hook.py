@@ -23,7 +23,7 @@ def _commit_msg(argv: Sequence[str]) -> int:
     # git sets GIT_EDITOR=: for the hook when no editor ran (builtin/commit.c, run_commit_hook).
     edited = os.environ.get("GIT_EDITOR") != ":"
     text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file(),
-                               amend=bool(_amending()))
+                               amend=bool(_amending()), author=_author())
     if text:
         print(text)
     return code
@@ -68,6 +68,12 @@ def _amending(levels: int = 6) -> bool | None:
     return False
 
 
+def _author() -> tuple[str, str] | None:
+    """The author of the commit being made: `git commit` exports it to its hooks (builtin/commit.c)."""
+    name, email = os.environ.get("GIT_AUTHOR_NAME"), os.environ.get("GIT_AUTHOR_EMAIL")
+    return (name, email) if name is not None and email is not None else None
+
+
 def _index_file() -> str | None:
     """The index git hands its hooks: a temporary one for `git commit PATH` (relative to the root)."""
     return os.environ.get("GIT_INDEX_FILE") or None
@@ -107,8 +113,9 @@ def check_msg_main(argv: Sequence[str]) -> int | None:
     def body() -> int:
         from leverguard.message import run
 
-        text, code = run.check_msg(options.get("repo", "."), options.get("msgfile"), options.get("range"),
-                                   options.get("format", "text"))
+        msgfile = options.get("msgfile")
+        text, code = run.check_msg(options.get("repo", "."), msgfile, options.get("range"),
+                                   options.get("format", "text"), author=_author() if msgfile else None)
         if text:
             print(text)
         return code

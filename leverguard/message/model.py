@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 SECTION_OF = {"HARD-WIRED": "hard_wired", "REVERTED": "reverted", "DIAGNOSTIC-DELETED": "diagnostics",
               "WIN-BODY-MISSING": "reverted"}
 CHANGING = (*SECTION_OF, "PARTIAL")  # STILL-GATED is no change
+# What the template writes when no co-author is configured; the co-author rule rejects it until filled in.
+CO_AUTHOR_PLACEHOLDER = "<co-author name> <email>"
 
 
 class Change(NamedTuple):
@@ -28,11 +30,31 @@ class Change(NamedTuple):
     lever: str
     kind: str  # HARD-WIRED, REVERTED, DIAGNOSTIC-DELETED, STILL-GATED, PARTIAL, WIN-BODY-MISSING
     evidence: tuple[str, ...] = ()
+    ledger: str = ""  # the measured delta its ledger row records, e.g. `-3.1%`; "" when none does
+    ledger_at: str = ""  # where: `experiment_history/ledger.csv:4`
+
+
+class Pitfall(NamedTuple):
+    """A lever finding the change leaves behind (the lever engine's WIN-BODY-MISSING, STALE-INJECTION, ...)."""
+
+    kind: str
+    name: str  # the lever, or the orphaned function
+    path: str
+    line: int
+    message: str
+
+
+class LeverWork(NamedTuple):
+    """What the lever engine found in one change: each lever's transition, and the pitfalls left behind."""
+
+    changes: tuple[Change, ...] = ()
+    pitfalls: tuple[Pitfall, ...] = ()
 
 
 class Violation(NamedTuple):
     line: int
     message: str
+    severity: str = "error"
 
 
 class Context(NamedTuple):
@@ -44,6 +66,8 @@ class Context(NamedTuple):
     changes: tuple[Change, ...]
     settings: Settings
     separators: str = ":"
+    pitfalls: tuple[Pitfall, ...] = ()
+    scoped: bool = False  # the change touches `message.co_author_paths`
 
     @property
     def patterns(self) -> tuple[re.Pattern[str], ...]:

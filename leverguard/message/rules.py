@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from leverguard.message import sections as sec
-from leverguard.message.model import CHANGING, SECTION_OF, Change, Context, Violation
+from leverguard.message.model import CHANGING, CO_AUTHOR_PLACEHOLDER, SECTION_OF, Change, Context, Violation
 from leverguard.message.records import NamedTuple
-from leverguard.message.trailers import why_unseen
+from leverguard.message.trailers import TRAILER_KEYS, trailer_key, why_unseen
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
 if TYPE_CHECKING:
@@ -30,12 +30,23 @@ class Rule(NamedTuple):
     check: Callable[[Context], list[Violation]]
 
 
+def co_author_required(ctx: Context) -> bool:
+    """`required`: always; `levers` (the default): when the change moves a lever or touches `co_author_paths`."""
+    if ctx.settings.co_author == "levers":
+        return ctx.scoped or any(c.kind in CHANGING for c in ctx.changes)
+    return ctx.settings.co_author == "required"
+
+
 def co_author(ctx: Context) -> list[Violation]:
-    """At least one well-formed Co-Authored-By trailer that git itself recognizes."""
+    """Every Co-Authored-By trailer is well formed and seen by git; one is there when the change needs it."""
     found = []
     seen_lines = ctx.trailers.lines()
     for trailer in ctx.trailers.named(CO_AUTHOR):
-        if not re.match(CO_AUTHOR_VALUE, trailer.value):
+        if trailer.value == CO_AUTHOR_PLACEHOLDER:
+            found.append(Violation(trailer.line or 1, "the Co-Authored-By placeholder is not filled in: write "
+                                   "Co-Authored-By: Jane Doe <jane@example.com>, or delete the line when "
+                                   "nobody co-authored the change"))
+        elif not re.match(CO_AUTHOR_VALUE, trailer.value):
             found.append(Violation(trailer.line or 1, f"Co-Authored-By value {trailer.value!r} is not `Name <email>`: "
                                    "write it as Co-Authored-By: Jane Doe <jane@example.com>"))
     for line in ctx.message.lines[1:]:
@@ -48,10 +59,80 @@ def co_author(ctx: Context) -> list[Violation]:
         elif key.lower() != CO_AUTHOR and _letters(key.lower()) in CO_AUTHOR_LOOKALIKES:
             found.append(Violation(line.number, f"{key!r} is not a co-author trailer: write "
                                    "Co-Authored-By: Name <email>"))
-    if ctx.settings.co_author == "required" and not ctx.trailers.named(CO_AUTHOR) and not found:
+    if not ctx.trailers.named(CO_AUTHOR) and not found and co_author_required(ctx):
         hint = ctx.settings.co_authors[0] if ctx.settings.co_authors else "Name <email>"
-        found.append(Violation(_end_line(ctx), "no Co-Authored-By trailer: end the message with a blank line and "
-                               f"Co-Authored-By: {hint}"))
+        found.append(Violation(_end_line(ctx), f"no Co-Authored-By trailer{_why_required(ctx)}: end the message "
+                               f"with a blank line and Co-Authored-By: {hint}"))
+    return found
+
+
+def _why_required(ctx: Context) -> str:
+    if ctx.settings.co_author == "required":
+        return ""
+    changing = [c for c in ctx.changes if c.kind in CHANGING]
+    if changing:
+        return f" (the diff {_summary(changing)}; a lever change needs one)"
+    return " (the change touches message.co_author_paths)"
+
+
+def subject(ctx: Context) -> list[Violation]:
+    """The subject line is a summary, not a section or a trailer that git moved up over empty lines."""
+    first = ctx.message.lines[0]
+    named = sec.header_pattern(ctx.settings.sections).match(first.text) if sec.may_hold_headers(
+        ctx.message.lines[:1], ctx.settings.sections) else None
+    key = (trailer_key(first.text, ctx.separators) or "").lower()
+    if named is None and (key not in TRAILER_KEYS or key in (CO_AUTHOR, "leverguard-skip")):
+        return []  # the co-author and skip rules explain a trailer in the subject themselves
+    return [Violation(first.number, f"the subject line is empty: git drops blank lines at the top, so "
+                      f"{_shown(first.text)} became the subject; write a one-line summary on the first line, "
+                      "then a blank line")]
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def lever_pitfalls(ctx: Context) -> list[Violation]:
+    """What the staged change leaves behind: a deleted win, a stale env injection, a partial cleanup, an orphan.
+
+    Kinds in `message.pitfall_errors` (WIN-BODY-MISSING, STALE-INJECTION, PARTIAL by default) refuse
+    the commit; ORPHANED-FUNCTION warns, and is a note when the message names the function (a known
+    orphan). A PARTIAL lever listed in a section is left to lever-coverage, which says the same.
+    """
+    found = []
+    listed = _listed(ctx) if any(p.kind == "PARTIAL" for p in ctx.pitfalls) else {}
+    body = "\n".join(line.text for line in ctx.message.lines[1:])
+    for pitfall in ctx.pitfalls:
+        if pitfall.kind == "PARTIAL" and pitfall.name in listed:
+            continue
+        severity = "error" if pitfall.kind in ctx.settings.pitfall_errors else "warning"
+        text = f"{pitfall.kind} {pitfall.name} at {pitfall.path}:{pitfall.line}: {pitfall.message}"
+        if pitfall.kind == "ORPHANED-FUNCTION" and severity == "warning" and re.search(
+                rf"(?<![\w]){re.escape(pitfall.name)}(?![\w])", body):
+            severity, text = "note", f"{text} (named in the message: a known orphan)"
+        found.append(Violation(_end_line(ctx), text, severity))
+    return found
+
+
+def ledger_delta(ctx: Context) -> list[Violation]:
+    """A hard-wired lever's delta agrees with the one its ledger row records (a mis-copied number is a finding)."""
+    recorded = {c.lever: c for c in ctx.changes if c.ledger}
+    if not recorded:
+        return []
+    from leverguard.levers.delta import agrees, deltas
+
+    found = []
+    known = sec.aliases(list(recorded), ctx.settings.lever_prefixes)
+    for section in (s for s in ctx.sections if s.key == "hard_wired"):
+        for entry in section.entries:
+            for lever, span in sec.lever_mentions(entry, known, ctx.patterns).items():
+                change = recorded.get(lever)
+                written = deltas(span)
+                ledger = deltas(change.ledger) if change else []
+                if change and written and ledger and not any(agrees(ledger[0], d) for d in written):
+                    found.append(Violation(entry.line, f"{lever}: the message says {written[0].text}, but its ledger "
+                                           f"row {change.ledger_at} records {change.ledger}: copy the measured "
+                                           "number, or correct the ledger"))
     return found
 
 
@@ -194,8 +275,10 @@ def _end_line(ctx: Context) -> int:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("co-author", "co-author-trailer", "at least one well-formed Co-Authored-By trailer that git recognizes",
-         ("message.co_author",), True, co_author),
+    Rule("co-author", "co-author-trailer", "well-formed Co-Authored-By trailers that git recognizes, one at least "
+         "where the change needs it", ("message.co_author", "message.co_author_paths"), True, co_author),
+    Rule("subject", "subject-line", "the subject line is a summary, not a section or trailer moved up", (), False,
+         subject),
     Rule("lever-sections", "lever-sections", "a lever change has every section, in the body, answered",
          ("message.sections",), False, lever_sections),
     Rule("lever-delta", "lever-delta", "each hard-wired lever comes with a measured delta",
@@ -204,5 +287,9 @@ RULES: tuple[Rule, ...] = (
          ("levers.lever_prefixes", "levers.lever_patterns"), False, lever_coverage),
     Rule("pre-merge-gate", "pre-merge-gate", "an unverified change names its pre-merge gate",
          ("message.not_run_words",), False, pre_merge_gate),
+    Rule("lever-pitfalls", "lever-pitfalls", "the change leaves no deleted win, stale env injection, partial "
+         "cleanup or (a warning) orphaned function", ("message.pitfall_errors",), False, lever_pitfalls),
+    Rule("ledger-delta", "ledger-delta", "a hard-wired lever's delta agrees with its ledger row",
+         ("levers.ledger",), False, ledger_delta),
 )
 RULE_IDS = tuple(rule.id for rule in RULES)

@@ -17,11 +17,11 @@ OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
               edited: bool = True, index_file: str | None = None, amend: bool = False,
-              config: Config | None = None) -> tuple[str, int]:
+              config: Config | None = None, author: tuple[str, str] | None = None) -> tuple[str, int]:
     """`check-msg`: one message file against the staged diff, or every commit of a range.
 
     CONFIG (a range only) replaces the working tree's configuration: the PR bot passes BASE's,
-    and its repository may be bare.
+    and its repository may be bare. AUTHOR (a message file only) is the commit's (name, email).
     """
     if (msgfile is None) == (range_ is None):
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
@@ -31,7 +31,8 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
         outcomes = sources.check_range(info, range_)
     else:
         assert msgfile is not None
-        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file, amend=amend)]
+        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file, amend=amend,
+                                       author=author)]
     from leverguard.message import render
 
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
@@ -51,20 +52,22 @@ def template_text(repo: str, range_: str | None) -> str:
 
 def _build(info: sources.RepoInfo, range_: str | None, comment: str, index_file: str | None) -> str:
     from leverguard.message import template
-    from leverguard.message.diffsource import abi_status, lever_changes, staged_changes
+    from leverguard.message.diffsource import abi_status, lever_changes, staged_changes, touches_scope
 
     if range_ is None:
         base, head = sources.staged_base(info), None
-        changes = staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+        work = staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
     else:
         base, head = sources.range_ends(info, range_)
-        changes = lever_changes(info.root, info.settings, base, head)
+        work = lever_changes(info.root, info.settings, base, head)
     abi: list[tuple[str, int, list[str]]] | str | None = None
     try:
-        abi = abi_status(info.root, base, head) if changes else None
+        abi = abi_status(info.root, base, head) if work.changes else None
     except GitError as exc:  # a pre-fill, not a verdict: say what could not be computed, keep the rest
         abi = f"<the ABI status could not be computed ({exc.message}): check it with leverguard abi>"
-    return template.build(changes, abi, info.settings, comment=comment, marker=template.list_marker(comment))
+    scoped = touches_scope(info.root, info.settings, base, head, work)
+    return template.build(work.changes, abi, info.settings, comment=comment, marker=template.list_marker(comment),
+                          scoped=scoped)
 
 
 def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from leverguard.levers.delta import DELTA
 from leverguard.message.parse import Line, Message
 from leverguard.message.records import NamedTuple
 from leverguard.message.trailers import TRAILER_KEYS, trailer_key
@@ -17,11 +18,6 @@ LEVER_SECTIONS = ("hard_wired", "reverted", "diagnostics")
 LIST_ITEM = r"^\s*[-*+]\s+(.*)$"
 PLACEHOLDER = r"<(?:->|[^<>\n])*>"  # `->` may appear inside: <e.g. 27.4 -> 24.9 us>
 NONE_ANSWER = r"(?i)^(none|n/a|nothing)\b"
-_NUMBER = r"\d+(?:[.,]\d+)?"
-_UNIT = r"(?:%|[A-Za-zµμ]+(?:/[A-Za-z]+)?)(?!\w)"
-# A measured delta: `-3.1 us`, `+4.2%`, `−0.8 ms/step`, or `27.4 -> 24.9 us` (issue #5).
-DELTA = (rf"(?<![\w.])[+\-−±]\s?{_NUMBER}\s?{_UNIT}"
-         rf"|(?<![\w.]){_NUMBER}\s?(?:{_UNIT})?\s*(?:->|→|=>)\s*{_NUMBER}\s?{_UNIT}")  # compiled on first use
 TOKEN = r"[A-Za-z_][A-Za-z0-9_]*"
 LEVER_LIKE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
 
@@ -81,14 +77,19 @@ def may_hold_headers(lines: Sequence[Line], names: Mapping[str, str]) -> bool:
 
 
 def find_sections(message: Message, names: Mapping[str, str]) -> list[Section]:
-    """Every section header of the body (the subject is never one), in message order."""
-    if not may_hold_headers(message.lines[1:], names):
+    """Every section header of the body, in message order.
+
+    The subject is one only when the subject line was left empty and git's cleanup moved a
+    section header up into its place (rules.subject reports that; the section still counts).
+    """
+    if not may_hold_headers(message.lines, names):
         return []
     pattern = header_pattern(names)
     found: list[Section] = []
     entries: list[Entry] | None = None  # the open section's entries; None when no section is open
     gap = False
-    for line in message.lines[1:]:
+    start = 0 if message.lines and pattern.match(message.lines[0].text) else 1
+    for line in message.lines[start:]:
         match = pattern.match(line.text)
         if match is not None:
             _close(found, entries)

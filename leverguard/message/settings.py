@@ -16,12 +16,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
-CO_AUTHOR_MODES = ("required", "validate")
+CO_AUTHOR_MODES = ("levers", "required", "validate")
+PITFALL_KINDS = ("WIN-BODY-MISSING", "STALE-INJECTION", "PARTIAL", "ORPHANED-FUNCTION")
 KEYS = {  # Settings field -> dotted configuration key
     "disable": "message.disable", "co_author": "message.co_author", "co_authors": "message.co_authors",
+    "co_author_paths": "message.co_author_paths", "bot_authors": "message.bot_authors",
+    "pitfall_errors": "message.pitfall_errors",
     "sections": "message.sections", "not_run_words": "message.not_run_words",
     "lever_prefixes": "levers.lever_prefixes", "lever_patterns": "levers.lever_patterns",
-    "abi_files": "levers.abi_files",
+    "abi_files": "levers.abi_files", "source_extensions": "levers.source_extensions",
 }
 
 
@@ -29,13 +32,17 @@ class Settings(NamedTuple):
     """What the message guard reads from `[tool.leverguard.message]` and `[...levers]`."""
 
     disable: tuple[str, ...] = ()
-    co_author: str = "required"
+    co_author: str = "levers"
     co_authors: tuple[str, ...] = ()
+    co_author_paths: tuple[str, ...] = ()
+    bot_authors: tuple[str, ...] = ()
+    pitfall_errors: tuple[str, ...] = ()
     sections: dict[str, str] = {}
     not_run_words: tuple[str, ...] = ()
     lever_prefixes: tuple[str, ...] = ()
     lever_patterns: tuple[str, ...] = ()
     abi_files: tuple[str, ...] = ()
+    source_extensions: tuple[str, ...] = ()  # with `.py`: the files whose changes can move a lever
     lever_regex: str = ""  # lever_patterns as one extended regex for `git diff -G` (levers.quick.lever_regex)
     source: str = ".leverguard.toml"  # where a user would change them
 
@@ -56,12 +63,19 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
     if not cached:
         _check_rule_ids(fields["disable"], where)
     if fields["co_author"] not in CO_AUTHOR_MODES:
-        raise ConfigError(f"{where}: [message] co_author must be 'required' or 'validate', not {fields['co_author']!r}")
+        raise ConfigError(f"{where}: [message] co_author must be 'levers', 'required' or 'validate', "
+                          f"not {fields['co_author']!r}")
+    wrong = sorted(set(fields["pitfall_errors"]) - set(PITFALL_KINDS))
+    if wrong:
+        raise ConfigError(f"{where}: [message] pitfall_errors: unknown kind {wrong[0]!r}: known kinds are "
+                          f"{', '.join(PITFALL_KINDS)}")
     return Settings(
         disable=tuple(fields["disable"]), co_author=fields["co_author"], co_authors=tuple(fields["co_authors"]),
+        co_author_paths=tuple(fields["co_author_paths"]), bot_authors=tuple(fields["bot_authors"]),
+        pitfall_errors=tuple(fields["pitfall_errors"]),
         sections=sections, not_run_words=tuple(fields["not_run_words"]),
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
-        abi_files=tuple(fields["abi_files"]), lever_regex=str(values.get("lever_regex", "")), source=where,
+        abi_files=tuple(fields["abi_files"]), source_extensions=tuple(fields["source_extensions"]), lever_regex=str(values.get("lever_regex", "")), source=where,
     )
 
 
@@ -98,8 +112,11 @@ def load(root: str, git_dir: str) -> Settings:
     key = cache.config_identity(root)
     cache_path = cache.path(git_dir, "message-settings.marshal")
     cached = cache.read(cache_path, key)
-    if isinstance(cached, tuple) and len(cached) == 2:
-        return from_values(*cached, cached=True)
+    if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], dict):
+        try:
+            return from_values(*cached, cached=True)
+        except (KeyError, TypeError, ValueError, AttributeError, ConfigError):
+            pass  # a hand-damaged cache: rebuild it from the configuration files
     values, source = load_config_values(root)
     settings = from_values(values, source)  # validate before caching
     cache.write(cache_path, key, (values, source))

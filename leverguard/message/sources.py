@@ -8,7 +8,8 @@ import sys
 from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.message import parse, settings as settings_module
-from leverguard.message.diffsource import lever_changes, staged_changes
+from leverguard.message.diffsource import lever_changes, staged_changes, touches_scope
+from leverguard.message.model import LeverWork
 from leverguard.message.records import NamedTuple
 from leverguard.message.settings import Settings
 
@@ -76,11 +77,12 @@ def parent_of_head(info: RepoInfo) -> str:
 
 
 def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: str | None = None,
-               amend: bool = False) -> Outcome:
+               amend: bool = False, author: tuple[str, str] | None = None) -> Outcome:
     """The message file of the commit being made, against the staged diff (the commit-msg hook).
 
     `edited` False means git ran no editor (-m, -F): its default cleanup then keeps `#` lines;
-    `amend` that HEAD is being replaced, so the diff starts at its parent.
+    `amend` that HEAD is being replaced, so the diff starts at its parent; `author` is the
+    (name, email) git exports to the hook, for `message.bot_authors`.
     """
     from leverguard.message import check as checker  # the template hook never needs the rules
 
@@ -93,10 +95,13 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: st
     merging = os.path.exists(os.path.join(info.git_dir, "MERGE_HEAD"))
     special = parse.special_kind(message, merging)
     base = parent_of_head(info) if amend and info.head else None
-    changes = () if special else staged_changes(info.root, info.git_dir, info.settings, info.head, index_file, base)
+    bot = checker.bot_author(author, info.settings.bot_authors) is not None
+    work = LeverWork() if special or bot else staged_changes(info.root, info.git_dir, info.settings, info.head,
+                                                             index_file, base)
+    scoped = not special and not bot and touches_scope(info.root, info.settings, base or staged_base(info), None, work)
     trailers = git.parse_trailers(encoded, info.root, pending)
-    return checker.check(message, trailers, changes, info.settings, path=path, special=special,
-                         separators=info.separators)
+    return checker.check(message, trailers, work.changes, info.settings, path=path, special=special,
+                         separators=info.separators, pitfalls=work.pitfalls, scoped=scoped, author=author)
 
 
 def check_range(info: RepoInfo, spec: str) -> list[Outcome]:
@@ -107,14 +112,17 @@ def check_range(info: RepoInfo, spec: str) -> list[Outcome]:
     with git.ObjectReader(info.root) as reader:
         for commit, parents in git.rev_list(range_spec(spec), info.root):
             encoding, raw = git.commit_message(reader, commit)
+            author = git.commit_author(reader, commit)
             message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
             trailers = git.parse_trailers(_encoded(message), info.root) if message.lines else []
             special = parse.special_kind(message, len(parents) > 1)
             base = parents[0] if parents else git.EMPTY_TREE
-            plain = message.lines and not special
-            changes = lever_changes(info.root, info.settings, base, commit) if plain else ()
-            outcomes.append(checker.check(message, trailers, changes, info.settings, path=commit[:12],
-                                          special=special, commit=commit, separators=info.separators))
+            plain = message.lines and not special and checker.bot_author(author, info.settings.bot_authors) is None
+            work = lever_changes(info.root, info.settings, base, commit) if plain else LeverWork()
+            scoped = bool(plain) and touches_scope(info.root, info.settings, base, commit, work)
+            outcomes.append(checker.check(message, trailers, work.changes, info.settings, path=commit[:12],
+                                          special=special, commit=commit, separators=info.separators,
+                                          pitfalls=work.pitfalls, scoped=scoped, author=author))
     return outcomes
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leverguard.message.model import CHANGING, SECTION_OF
+from leverguard.message.model import CHANGING, CO_AUTHOR_PLACEHOLDER, SECTION_OF
 
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
@@ -23,13 +23,19 @@ WARNINGS = {"WIN-BODY-MISSING": "its #if body is gone too: a win deleted by mist
 
 
 def build(changes: Sequence[Change], abi: AbiStatus | str | None, settings: Settings, *,
-          comment: str = "#", marker: str = "-") -> str:
+          comment: str = "#", marker: str = "-", scoped: bool = False) -> str:
     """The template text: blank subject, the lever sections when levers change, the trailers.
 
-    Empty when there is nothing to pre-fill, so that a plain commit keeps git's own file.
+    The trailers are the configured co-authors, or, when this change needs one (co_author mode,
+    a lever change, SCOPED: it touches `co_author_paths`), a placeholder the co-author rule
+    rejects until it is filled in. Empty when there is nothing to pre-fill, so that a plain
+    commit keeps git's own file.
     """
-    trailers = [f"Co-Authored-By: {value}" for value in settings.co_authors]
     changing = [c for c in changes if c.kind in CHANGING]
+    trailers = [f"Co-Authored-By: {value}" for value in settings.co_authors]
+    needed = settings.co_author == "required" or (settings.co_author == "levers" and (scoped or bool(changing)))
+    if not trailers and needed:
+        trailers = [f"Co-Authored-By: {CO_AUTHOR_PLACEHOLDER}"]
     if not changing and not trailers:
         return ""
     lines = ["", ""]
@@ -50,8 +56,10 @@ def _sections(changes: Sequence[Change], abi: AbiStatus | str | None, settings: 
             continue
         lines.append(f"{names[key]}:")
         for change in listed:
-            suffix = f": {DELTA_PLACEHOLDER}" if key == "hard_wired" else ""
+            suffix = f": {change.ledger or DELTA_PLACEHOLDER}" if key == "hard_wired" else ""
             lines.append(f"{marker} {change.lever}{suffix}")
+            if key == "hard_wired" and change.ledger:
+                lines.append(f"{comment} leverguard: {change.lever}'s delta is its ledger row's ({change.ledger_at})")
     lines += [f"{comment} leverguard: {c.lever} {WARNINGS[c.kind]}" for c in changes if c.kind in WARNINGS]
     lines.append(f"{names['abi']}: {abi_line(abi)}")
     lines.append(f"{names['verification']}: {VERIFICATION_PROMPT}")
