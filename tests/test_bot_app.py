@@ -123,7 +123,8 @@ def test_check_suite_rerequested_triggers_the_pr_of_the_suite() -> None:
     suite = {"head_sha": HEAD, "pull_requests": [{"number": 5}]}
     payload = {"action": "rerequested", "repository": {"full_name": "a/b"}, "check_suite": suite}
     assert events.classify("check_suite", payload) == events.Trigger("a/b", 5, HEAD, "check_suite.rerequested")
-    assert events.classify("check_suite", {**payload, "check_suite": {**suite, "pull_requests": []}}) is None
+    fork = events.classify("check_suite", {**payload, "check_suite": {**suite, "pull_requests": []}})
+    assert fork == events.Trigger("a/b", None, HEAD, "check_suite.rerequested")  # mapped by head at the webhook
 
 
 def test_missing_content_length_is_refused(server: LiveServer, settings: Settings) -> None:
