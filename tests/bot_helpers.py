@@ -187,3 +187,62 @@ def clean_pr(repo: Any, branch: str = "clean", tag: str = "v2") -> str:
     head = repo.commit(f"perf(kernel): {tag}", author="Carol <carol@example.com>")
     repo.git("checkout", "-q", "main")
     return head
+
+
+# ---------------------------------------------------------------------- a real `bot serve`
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+class Served:
+    """`python -m leverguard bot serve` (gunicorn) in a subprocess; its stderr kept in TMP/serve.log."""
+
+    def __init__(self, tmp: Path, env: dict[str, str], argv: list[str] | None = None, **popen: Any) -> None:
+        import os
+        import sys
+        import time
+
+        port = free_port()
+        self.url, self.log = f"http://127.0.0.1:{port}", tmp / f"serve-{port}.log"
+        command = argv or [sys.executable, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"]
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(command, cwd=tmp, env={**os.environ, **env}, stdout=log, stderr=log,
+                                            **popen)
+        deadline = time.monotonic() + 20
+        while not healthy(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError(f"bot serve did not start: {self.log.read_text()}")
+            time.sleep(0.05)
+
+    def stop(self) -> str:
+        import signal
+
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.log.read_text(errors="replace")
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

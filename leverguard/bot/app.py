@@ -21,6 +21,7 @@ from leverguard.bot.settings import Settings, require_secret
 T = TypeVar("T")
 # What a busy or broken inbox raises: answered 503, so GitHub redelivers later (issue #11).
 UNAVAILABLE = (InboxUnavailable, sqlite3.OperationalError, FutureTimeout)
+FAILURE_SHOWN = 60.0  # seconds /healthz reports a failed store when no delivery was stored since
 
 
 def signature_ok(secret: bytes, body: bytes, header: str | None) -> bool:
@@ -43,7 +44,7 @@ class Guarded:
         self._pool: ThreadPoolExecutor | None = None
         self._pid = 0
         self._lock = threading.Lock()
-        self.failure = ""  # the last store failure, "" once a store succeeded again
+        self.failure, self.failed_at = "", 0.0  # the last store failure, "" once a store succeeded again
 
     def call(self, fn: Callable[[Inbox], T]) -> T:
         import os
@@ -81,7 +82,7 @@ def create_app(settings: Settings) -> Flask:
             app.logger.warning("delivery %s (%s): refused, malformed payload: %s", delivery[:64], event[:64], exc)
             return _answer(400, f"malformed payload: {exc}")
         except UNAVAILABLE as exc:
-            inbox.failure = _why(exc)
+            inbox.failure, inbox.failed_at = _why(exc), time.monotonic()
             app.logger.error("delivery %s (%s): inbox unavailable, answered 503: %s", delivery[:64], event[:64],
                              inbox.failure)
             return _answer(503, "the inbox cannot store deliveries right now; GitHub will redeliver")
@@ -94,7 +95,7 @@ def create_app(settings: Settings) -> Flask:
             counts = inbox.call(lambda i: i.counts())
         except UNAVAILABLE as exc:
             return _health(503, f"unavailable: {_why(exc)}", None)
-        if inbox.failure:
+        if inbox.failure and time.monotonic() - inbox.failed_at < FAILURE_SHOWN:
             return _health(503, f"unavailable: the last delivery could not be stored: {inbox.failure}", counts)
         return _health(200, "ok", counts)
 
