@@ -124,3 +124,33 @@ def test_cache_path_is_one_per_owner_and_name(tmp_path: Path) -> None:
     for name in ("acme/../acme/kernels", "../etc", "acme/.", "acme/..", "acme", ""):
         with pytest.raises(LeverguardError, match="OWNER/NAME"):
             fetch.cache_path(root, name)
+
+
+def test_the_other_guards_read_the_blobless_cache_with_one_batched_fetch(repo: Any, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from leverguard.bot import guards, verdict
+
+    for i in range(30):  # unchanged sources the lever scan greps at BASE: one lazy fetch each before
+        repo.write(f"csrc/other{i}.cu", f"int other{i};\n#ifdef MPK_OTHER{i}\nint x{i};\n#endif\n")
+    repo.write("csrc/k.cu", "#ifdef MPK_FUSED_ROPE\nint fused;\n#endif\n")
+    repo.write("py/run.py", "env['MPK_FUSED_ROPE'] = '1'\n")
+    repo.commit("feat: kernels and a fused rope lever")
+    repo.git("checkout", "-q", "-b", "wire")
+    repo.write("csrc/k.cu", "int fused;\n")
+    repo.write("py/run.py", "pass\n")
+    head = repo.commit("perf: hard-wire fused rope")
+    bare = tmp_path / "upstream.git"
+    serve_bare(repo.path, bare)
+    publish_pull(repo.path, bare, 7, head)
+    st = Settings(cache_dir=str(tmp_path / "cache"), git_url=git_host(tmp_path))
+    got = fetch.fetch_pull(st, OWNER_REPO, "main", 7, env_with())
+    config = verdict.config_at(got.path, got.base_sha)
+    trace = tmp_path / "trace.txt"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    found = guards.sections(got.path, config, got.base_sha, got.head_sha)
+    monkeypatch.delenv("GIT_TRACE")
+    assert [s.title for s in found] == ["Levers", "Commit messages"] and "HARD-WIRED" in found[0].markdown
+    lines = trace.read_text().splitlines()
+    assert sum("built-in: git fetch" in line for line in lines) == 1  # 33 before: one per blob read
+    assert sum("built-in: git" in line for line in lines) < 60  # 188 before
+    assert fetch.prefetch_blobs(got.path, [got.head_sha], [got.head_sha]) == 0  # nothing left to fetch

@@ -12,7 +12,7 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from leverguard import git
 from leverguard.bot.events import valid_full_name
@@ -97,19 +97,21 @@ def fetch_pull(settings: Settings, full_name: str, base_ref: str, pr: int, envir
     return Fetched(path, base, head)
 
 
-def prefetch_blobs(path: str, oids: Iterable[str]) -> int:
-    """Fetch every missing blob of OIDS in one round trip (issue #11): lazy reads fetch one per request.
+def prefetch_blobs(path: str, oids: Iterable[str], commits: Sequence[str]) -> int:
+    """Fetch every missing blob of OIDS (all in COMMITS' trees) in one round trip (issue #11).
 
-    Nothing happens outside a partial clone (Actions mode's full checkout). The number fetched.
+    git's lazy fetch asks for one blob per read. Which blobs are missing comes from
+    `rev-list --missing=print`, which never fetches (`cat-file --batch-check` would, one by one,
+    before git 2.44's GIT_NO_LAZY_FETCH). Nothing happens outside a partial clone (Actions mode's
+    full checkout). The number fetched.
     """
     remote = git.promisor_remote(path)
-    wanted = list(dict.fromkeys(oids))
+    wanted = set(oids)
     if not remote or not wanted:
         return 0
-    present = git.run(["cat-file", "--batch-check=%(objectname)", "--buffer"], path,
-                      input="".join(f"{oid}\n" for oid in wanted).encode(),
-                      env={**os.environ, "GIT_NO_LAZY_FETCH": "1"}).stdout.decode().split("\n")
-    missing = [line.split()[0] for line in present if line.endswith(" missing")]
+    listed = git.run(["rev-list", "--objects", "--no-walk", "--missing=print", "--no-object-names", "--stdin"],
+                     path, input="".join(f"{c}\n" for c in commits).encode()).stdout.decode().split()
+    missing = [line[1:] for line in listed if line.startswith("?") and line[1:] in wanted]
     if missing:
         git.fetch_objects(missing, remote, path)
     return len(missing)
