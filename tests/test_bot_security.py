@@ -304,3 +304,46 @@ def test_a_slow_client_is_cut_off_after_the_read_timeout(world: World) -> None:
         assert ok.recv(1024).startswith(b"HTTP/1.1 202")
         ok.close()
     assert 0.8 < cut < 2.5, cut
+
+
+# ---------------------------------------------------------------------- bot settings
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("bot = 1\n", "'bot' must be a table"),
+    ("max_body_bytes = -1\n", "'max_body_bytes' must be at least 1024"),
+    ("max_body_bytes = 0\n", "'max_body_bytes' must be at least 1024"),
+    ("poll_seconds = -1\n", "'poll_seconds' must be at least 0.01"),
+    ("poll_seconds = 0\n", "'poll_seconds' must be at least 0.01"),
+    ("lease_seconds = 0\n", "'lease_seconds' must be at least"),
+    ("backoff_seconds = -5\n", "'backoff_seconds' must be at least 0"),
+    ("web_workers = 0\n", "'web_workers' must be at least 1"),
+    ("web_threads = 100000\n", "'web_threads' must be at least 1 and at most 1024"),
+    ("read_timeout = 0\n", "'read_timeout' must be at least"),
+    ("ack_timeout = 30\n", "'ack_timeout' must be at least 0.5 and at most 8"),
+    ("request_interval = -1\n", "'request_interval' must be at least 0"),
+    ("max_attempts = 0\n", "'max_attempts' must be at least 1"),
+    ('bind = "8080"\n', "'bind' must be HOST:PORT or unix:/PATH"),
+    ('git_url = "http://github.com"\n', "'git_url' must be an https:// URL"),
+    ("[bot]\npoll_seconds = 'fast'\n", "'poll_seconds' must be float"),
+])
+@pytest.mark.parametrize("command", ["serve", "worker", "inbox"])
+def test_bad_settings_are_one_line_and_exit_2(tmp_path: Path, text: str, expected: str, command: str) -> None:
+    from conftest import run_leverguard
+
+    (tmp_path / "bot.toml").write_text(text)
+    env = {"LEVERGUARD_WEBHOOK_SECRET": "s", "LEVERGUARD_APP_ID": "1", "LEVERGUARD_APP_PRIVATE_KEY": "k",
+           "LEVERGUARD_DB": str(tmp_path / "db"), "LEVERGUARD_BOT_SETTINGS": str(tmp_path / "bot.toml")}
+    result = run_leverguard("bot", command, cwd=tmp_path, env=env)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("leverguard: error: ") and expected in result.stderr
+    assert not (tmp_path / "db").exists()
+
+
+def test_good_settings_load(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text("[bot]\nmax_body_bytes = 1048576\npoll_seconds = 0.5\nbind = \"[::1]:9000\"\n"
+                                       "read_timeout = 2\nack_timeout = 8\nweb_threads = 64\n")
+    st = load({}, str(tmp_path / "bot.toml"))
+    assert (st.max_body_bytes, st.poll_seconds, st.bind, st.read_timeout, st.web_threads) == (
+        1048576, 0.5, "[::1]:9000", 2.0, 64)
+    assert load({"LEVERGUARD_BIND": "unix:/run/leverguard.sock"}).bind == "unix:/run/leverguard.sock"
