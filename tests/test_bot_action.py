@@ -239,6 +239,12 @@ def test_the_actions_steps_install_leverguard_aside_and_set_its_outputs(repo: An
     assert {name: expand(spec["value"], check_outputs) for name, spec in action_yml["outputs"].items()} == found
     assert "#221" in (tmp_path / "summary.md").read_text()
     assert (tmp_path / "runner" / "leverguard-venv" / "bin" / "leverguard").exists()
+    from test_bot_docs import docs_workflow  # the guide's workflow reads these outputs
+
+    follow = docs_workflow()["jobs"]["leverguard"]["steps"][2]
+    proc = subprocess.run(["bash", "-eo", "pipefail", "-c", expand(follow["run"], {
+        f"steps.leverguard.outputs.{name}": value for name, value in found.items()})], capture_output=True, text=True)
+    assert proc.stdout.strip() == "leverguard found 1 undone change(s): see the job summary"
 
 
 def test_clean_pr_outputs_success_and_zero(repo: Any, tmp_path: Path, standin: Standin,
