@@ -211,12 +211,13 @@ def healthy(url: str) -> bool:
 class Served:
     """`python -m leverguard bot serve` (gunicorn) in a subprocess; its stderr kept in TMP/serve.log."""
 
-    def __init__(self, tmp: Path, env: dict[str, str], argv: list[str] | None = None, **popen: Any) -> None:
+    def __init__(self, tmp: Path, env: dict[str, str], argv: list[str] | None = None, port: int | None = None,
+                 **popen: Any) -> None:
         import os
         import sys
         import time
 
-        port = free_port()
+        port = port or free_port()
         self.url, self.log = f"http://127.0.0.1:{port}", tmp / f"serve-{port}.log"
         command = argv or [sys.executable, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"]
         with open(self.log, "wb") as log:
