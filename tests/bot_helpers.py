@@ -124,11 +124,13 @@ def make_world(tmp: Path, **overrides: Any) -> World:
         webhook_secret=SECRET, app_id=str(APP_ID), private_key_file=str(key_file), github_api_url=standin.url,
         db=str(tmp / "inbox.sqlite3"), cache_dir=str(tmp / "cache"), lease_seconds=3.0, backoff_seconds=0.2,
         max_attempts=3, poll_seconds=0.05, request_interval=0.0, write_interval=0.0)
+    values["git_url"] = git_host(tmp)
     values.update(overrides)
     settings = Settings(**values)
     env = {"LEVERGUARD_WEBHOOK_SECRET": SECRET, "LEVERGUARD_APP_ID": str(APP_ID),
            "LEVERGUARD_PRIVATE_KEY_FILE": str(key_file), "LEVERGUARD_GITHUB_API_URL": standin.url,
-           "LEVERGUARD_DB": settings.db, "LEVERGUARD_CACHE_DIR": settings.cache_dir}
+           "LEVERGUARD_DB": settings.db, "LEVERGUARD_CACHE_DIR": settings.cache_dir,
+           "LEVERGUARD_GIT_URL": settings.git_url}
     settings_file = tmp / "bot.toml"
     settings_file.write_text("\n".join(f"{k} = {v}" for k, v in (
         ("lease_seconds", settings.lease_seconds), ("backoff_seconds", settings.backoff_seconds),
@@ -136,6 +138,18 @@ def make_world(tmp: Path, **overrides: Any) -> World:
         ("request_interval", 0.0), ("write_interval", 0.0))) + "\n")
     env["LEVERGUARD_BOT_SETTINGS"] = str(settings_file)
     return World(tmp, standin, settings, key_file, env)
+
+
+def git_host(tmp: Path, full_name: str = OWNER_REPO, bare: str = "upstream.git") -> str:
+    """The stand-in's git host: a file:// root where FULL_NAME.git links to TMP/BARE (the tests' upstream).
+
+    The bot builds its fetch URL from this host and the repository's full_name, never from the payload.
+    """
+    link = tmp / "git" / f"{full_name}.git"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.is_symlink():
+        link.symlink_to(tmp / bare)
+    return f"file://{tmp / 'git'}"
 
 
 # ---------------------------------------------------------------------- scenario histories
@@ -173,3 +187,63 @@ def clean_pr(repo: Any, branch: str = "clean", tag: str = "v2") -> str:
     head = repo.commit(f"perf(kernel): {tag}", author="Carol <carol@example.com>")
     repo.git("checkout", "-q", "main")
     return head
+
+
+# ---------------------------------------------------------------------- a real `bot serve`
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+class Served:
+    """`python -m leverguard bot serve` (gunicorn) in a subprocess; its stderr kept in TMP/serve.log."""
+
+    def __init__(self, tmp: Path, env: dict[str, str], argv: list[str] | None = None, port: int | None = None,
+                 **popen: Any) -> None:
+        import os
+        import sys
+        import time
+
+        port = port or free_port()
+        self.url, self.log = f"http://127.0.0.1:{port}", tmp / f"serve-{port}.log"
+        command = argv or [sys.executable, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"]
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(command, cwd=tmp, env={**os.environ, **env}, stdout=log, stderr=log,
+                                            **popen)
+        deadline = time.monotonic() + 20
+        while not healthy(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError(f"bot serve did not start: {self.log.read_text()}")
+            time.sleep(0.05)
+
+    def stop(self) -> str:
+        import signal
+
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.log.read_text(errors="replace")
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

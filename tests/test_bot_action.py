@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 import pytest
+import yaml
 from bot_helpers import APP_ID, OWNER_REPO, app_keys, clean_pr, stale_pr, story_221
 from conftest import run_leverguard
 from github_standin import Standin
@@ -172,3 +175,88 @@ def test_github_failures_never_hide_the_verdict(repo: Any, tmp_path: Path, stand
     result, _ = run_action(tmp_path, standin, workspace, head, repo.git("rev-parse", "main"), WRITE, capsys)
     assert result.returncode == 1 and "cannot reach" in result.stdout
     standin.start()
+
+
+# ---------------------------------------------------------------------- action.yml's own steps (#12)
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")
+
+
+def expand(text: str, values: dict[str, str]) -> str:
+    """GitHub's `${{ name }}` substitution; an unknown name fails the test (it would be empty on GitHub)."""
+    return EXPRESSION.sub(lambda m: values[m.group(1)], text)
+
+
+def run_steps(steps: list[dict[str, Any]], values: dict[str, str], env: dict[str, str], cwd: Path) -> None:
+    """Each `run:` step as the runner does: bash --noprofile --norc -eo pipefail, with its expanded env."""
+    for step in steps:
+        if "run" not in step:
+            continue
+        assert step.get("shell", "bash") == "bash"
+        step_env = {name: expand(str(value), values) for name, value in (step.get("env") or {}).items()}
+        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", expand(step["run"], values)],
+                              cwd=cwd, env={**os.environ, **env, **step_env}, capture_output=True, text=True)
+        if step.get("id") != "check":
+            assert proc.returncode == 0, proc.stderr
+        values[f"steps.{step.get('id')}.conclusion"] = "failure" if proc.returncode else "success"
+
+
+def read_outputs(path: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+
+
+def test_the_actions_steps_install_leverguard_aside_and_set_its_outputs(repo: Any, tmp_path: Path,
+                                                                         standin: Standin) -> None:
+    import shutil
+    import sys
+
+    action_yml = yaml.safe_load((ROOT / "action.yml").read_text())
+    steps = action_yml["runs"]["steps"]
+    setup = steps[0]
+    assert setup["uses"] == "actions/setup-python@v6" and setup["with"]["update-environment"] is False
+    source = tmp_path / "action"  # github.action_path: the action's checkout
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "tests", "bench", "build", "*.egg-info",
+                                                                 "__pycache__", ".venv*"))
+    head = stale_pr(repo, story_221(repo))
+    workspace = checkout(repo, tmp_path, head)
+    event = {"pull_request": {"number": 224, "title": "t", "body": "", "labels": [], "head": {"sha": head},
+                              "base": {"sha": repo.git("rev-parse", "main")}}}
+    (tmp_path / "event.json").write_text(json.dumps(event))
+    outputs = tmp_path / "outputs.txt"
+    env = {"GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_REPOSITORY": OWNER_REPO,
+           "GITHUB_API_URL": standin.url, "GITHUB_WORKSPACE": str(workspace), "GITHUB_OUTPUT": str(outputs),
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+           "PATH": "/usr/bin:/bin"}  # no leverguard on PATH: the steps must use their own venv
+    values = {"github.action_path": str(source), "runner.temp": str(tmp_path / "runner"),
+              "steps.python.outputs.python-path": sys.executable, "inputs.token": WRITE,
+              "inputs.python-version": action_yml["inputs"]["python-version"]["default"]}
+    run_steps(steps, values, env, workspace)
+    found = read_outputs(outputs)
+    assert found == {"verdict": "failure", "findings": "1"}
+    assert values["steps.check.conclusion"] == "failure"  # exit 1 fails the job
+    check_outputs = {f"steps.check.outputs.{name}": value for name, value in found.items()}
+    assert {name: expand(spec["value"], check_outputs) for name, spec in action_yml["outputs"].items()} == found
+    assert "#221" in (tmp_path / "summary.md").read_text()
+    assert (tmp_path / "runner" / "leverguard-venv" / "bin" / "leverguard").exists()
+    from test_bot_docs import docs_workflow  # the guide's workflow reads these outputs
+
+    follow = docs_workflow()["jobs"]["leverguard"]["steps"][2]
+    proc = subprocess.run(["bash", "-eo", "pipefail", "-c", expand(follow["run"], {
+        f"steps.leverguard.outputs.{name}": value for name, value in found.items()})], capture_output=True, text=True)
+    assert proc.stdout.strip() == "leverguard found 1 undone change(s): see the job summary"
+
+
+def test_clean_pr_outputs_success_and_zero(repo: Any, tmp_path: Path, standin: Standin,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    story_221(repo)
+    head = clean_pr(repo)
+    workspace = checkout(repo, tmp_path, head)
+    outputs = tmp_path / "out.txt"
+    event = {"pull_request": {"number": 3, "title": "t", "body": "", "labels": [], "head": {"sha": head},
+                              "base": {"sha": repo.git("rev-parse", "main")}}}
+    (tmp_path / "event.json").write_text(json.dumps(event))
+    env = {"GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_REPOSITORY": OWNER_REPO,
+           "GITHUB_WORKSPACE": str(workspace), "GITHUB_OUTPUT": str(outputs)}
+    assert guarded(lambda: action.main(env)) == 0
+    assert read_outputs(outputs) == {"verdict": "success", "findings": "0"}

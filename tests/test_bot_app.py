@@ -123,7 +123,8 @@ def test_check_suite_rerequested_triggers_the_pr_of_the_suite() -> None:
     suite = {"head_sha": HEAD, "pull_requests": [{"number": 5}]}
     payload = {"action": "rerequested", "repository": {"full_name": "a/b"}, "check_suite": suite}
     assert events.classify("check_suite", payload) == events.Trigger("a/b", 5, HEAD, "check_suite.rerequested")
-    assert events.classify("check_suite", {**payload, "check_suite": {**suite, "pull_requests": []}}) is None
+    fork = events.classify("check_suite", {**payload, "check_suite": {**suite, "pull_requests": []}})
+    assert fork == events.Trigger("a/b", None, HEAD, "check_suite.rerequested")  # mapped by head at the webhook
 
 
 def test_missing_content_length_is_refused(server: LiveServer, settings: Settings) -> None:
@@ -148,3 +149,57 @@ def test_nothing_runs_at_import(tmp_path: Path) -> None:
     code = "import leverguard.bot.app, leverguard.bot.worker, leverguard.bot.serve, leverguard.bot.action"
     subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True)
     assert list(tmp_path.iterdir()) == []  # no database, no cache, no socket
+
+
+# ---------------------------------------------------------------------- the Re-run button (#12)
+
+
+def rerun(event: str, head: str, pulls: list[dict[str, int]], name: str = "leverguard") -> dict[str, object]:
+    source = {"head_sha": head, "pull_requests": pulls}
+    body: dict[str, object] = {"action": "rerequested", "installation": {"id": 42},
+                               "repository": {"full_name": "acme/kernels", "clone_url": "x"}}
+    body[event] = {**source, "name": name} if event == "check_run" else source
+    return body
+
+
+@pytest.mark.parametrize("event", ["check_run", "check_suite"])
+def test_a_fork_prs_rerun_is_mapped_to_its_pr_by_head(server: LiveServer, settings: Settings, event: str) -> None:
+    other = "b" * 40
+    assert post(server.url + "/webhook", pull_payload("opened", 9, HEAD, "x", fork="mallory/kernels"),
+                delivery="open-9")[0] == 202
+    assert post(server.url + "/webhook", pull_payload("opened", 10, other, "x"), delivery="open-10")[0] == 202
+    status, answer = post(server.url + "/webhook", rerun(event, HEAD, []), event=event, delivery="rerun")
+    assert (status, answer["message"]) == (202, "queued")
+    row = Inbox(settings.db).get("rerun")
+    assert row is not None and (row.pr, row.head_sha, row.state) == (9, HEAD, "queued")
+    assert row.note == f"{event}.rerequested (PR by head)"
+
+
+def test_a_rerun_of_an_unknown_head_is_stored_as_ignored(server: LiveServer, settings: Settings) -> None:
+    status, answer = post(server.url + "/webhook", rerun("check_suite", HEAD, []), event="check_suite", delivery="r")
+    assert (status, answer["message"]) == (202, "stored")
+    row = Inbox(settings.db).get("r")
+    assert row is not None and row.pr is None and row.state == "done" and "no stored job" in row.note
+
+
+def test_the_rerun_of_a_fork_pr_checks_it_again_end_to_end(tmp_path: Path, repo: object) -> None:
+    from bot_helpers import OWNER_REPO, make_world
+    from test_bot_security import drain, upstream
+
+    world = make_world(tmp_path)
+    web = LiveServer(create_app(world.settings))
+    try:
+        head = upstream(world, repo)
+        world.standin.repos[OWNER_REPO].pulls[224]["head_repo"] = "mallory/kernels"
+        assert post(web.url + "/webhook", pull_payload("opened", 224, head, "x", fork="mallory/kernels"))[0] == 202
+        drain(world)
+        (run,) = world.standin.runs(OWNER_REPO, head)
+        writes = len(world.standin.requests("PATCH", rf"/check-runs/{run['id']}$"))
+        assert post(web.url + "/webhook", rerun("check_run", head, []), event="check_run")[0] == 202
+        drain(world)
+        assert [r["id"] for r in world.standin.runs(OWNER_REPO, head)] == [run["id"]]  # the same run, checked again
+        assert len(world.standin.requests("PATCH", rf"/check-runs/{run['id']}$")) > writes
+        assert [d.state for d in Inbox(world.settings.db).list()] == ["done", "done"]
+    finally:
+        web.stop()
+        world.standin.stop()

@@ -28,6 +28,7 @@ def main(environ: Mapping[str, str]) -> int:
                               labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
     result = guards.with_sections(result, repo_dir, config, base, head)
     _summary(environ.get("GITHUB_STEP_SUMMARY"), result.markdown)
+    _outputs(environ.get("GITHUB_OUTPUT"), {"verdict": result.conclusion, "findings": str(result.findings)})
     for annotation in result.annotations:
         print(workflow_command(annotation))
     _comment(environ, repository, int(pull["number"]), result)
@@ -69,6 +70,13 @@ def _summary(path: str | None, markdown: str) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(markdown + "\n")
+
+
+def _outputs(path: str | None, values: Mapping[str, str]) -> None:
+    """The step's outputs (`steps.ID.outputs.verdict`, `.findings`): NAME=VALUE lines in $GITHUB_OUTPUT."""
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("".join(f"{name}={value}\n" for name, value in values.items()))
 
 
 def workflow_command(annotation: verdict.Annotation) -> str:

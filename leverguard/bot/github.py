@@ -8,7 +8,7 @@ from typing import Any
 from github import Auth, Github, GithubIntegration, GithubRetry
 from github.Repository import Repository
 
-from leverguard.bot.settings import Settings, private_key
+from leverguard.bot.settings import Settings, key_source, private_key
 from leverguard.errors import LeverguardError
 
 
@@ -57,7 +57,7 @@ class AppClient:
         try:
             self._auth.create_jwt()  # fail at start, not in every job, on a key that cannot sign
         except Exception as exc:  # PyJWT and cryptography raise several unrelated types here
-            raise LeverguardError(f"{settings.private_key_file}: cannot sign a JWT with this key ({exc}): "
+            raise LeverguardError(f"{key_source(settings)}: cannot sign a JWT with this key ({exc}): "
                                   "use the PEM private key downloaded from the App's settings page") from exc
         self._integration = GithubIntegration(auth=self._auth, **pacing(settings))
         self._login: str | None = None

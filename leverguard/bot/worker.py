@@ -71,7 +71,7 @@ class Processor:
         if pull.head_sha != target.head_sha:
             return Outcome("superseded", f"the pull request's head moved to {pull.head_sha[:12]}")
         auth = fetch.auth_env(token)
-        got = fetch.fetch_pull(self.settings.cache_dir, target.clone_url, pull.base_ref, pull.number,
+        got = fetch.fetch_pull(self.settings, target.repo, pull.base_ref, pull.number,  # never the payload's URL
                                {**self.environ, **auth})
         if got.head_sha != target.head_sha:
             return Outcome("superseded", f"fetched head {got.head_sha[:12]} is not the payload's {target.head_sha[:12]}")

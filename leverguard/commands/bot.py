@@ -12,6 +12,33 @@ import click
 
 from leverguard.commands import exit_with, format_option
 
+# What each command reads from the environment, listed in its --help (issue #12).
+SERVE_ENV = """\b
+Environment:
+  LEVERGUARD_WEBHOOK_SECRET   the App's webhook secret (required)
+  LEVERGUARD_DB               the inbox database (default leverguard-bot.sqlite3)
+  LEVERGUARD_BIND             HOST:PORT or unix:/PATH (default 127.0.0.1:8080)
+  LEVERGUARD_BOT_SETTINGS     a TOML settings file (read_timeout, ack_timeout, web_threads, ...)"""
+WORKER_ENV = """\b
+Environment:
+  LEVERGUARD_APP_ID           the App ID (required)
+  LEVERGUARD_APP_PRIVATE_KEY  the App's PEM private key, or
+  LEVERGUARD_PRIVATE_KEY_FILE the path of that PEM file (one of the two is required)
+  LEVERGUARD_GITHUB_API_URL   the REST API (default https://api.github.com; GHES: https://HOST/api/v3)
+  LEVERGUARD_GIT_URL          where repositories are fetched (default: the API's web host)
+  LEVERGUARD_DB               the inbox database (default leverguard-bot.sqlite3)
+  LEVERGUARD_CACHE_DIR        the blobless repository caches (default leverguard-cache)
+  LEVERGUARD_BOT_SETTINGS     a TOML settings file (poll_seconds, lease_seconds, ...)"""
+INBOX_ENV = """\b
+Environment:
+  LEVERGUARD_DB               the inbox database the service writes (must exist)
+  LEVERGUARD_BOT_SETTINGS     a TOML settings file that names it (db = ...)"""
+ACTION_ENV = """\b
+Environment (set by GitHub Actions):
+  GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY
+  GITHUB_TOKEN                to comment on the PR (optional: without it, summary and annotations)
+  GITHUB_API_URL              the REST API of this GitHub"""
+
 settings_option = click.option("--settings", "settings_file", metavar="FILE", default=None,
                                help="A TOML settings file (default: $LEVERGUARD_BOT_SETTINGS); LEVERGUARD_* variables win.")
 
@@ -42,7 +69,7 @@ def bot_group() -> None:
     """The GitHub App service: webhook server, worker and inbox (needs pip install 'leverguard[bot]')."""
 
 
-@bot_group.command("serve")
+@bot_group.command("serve", epilog=SERVE_ENV)
 @settings_option
 @click.option("--bind", metavar="HOST:PORT", default=None, help="Where to listen (default 127.0.0.1:8080).")
 def serve(settings_file: str | None, bind: str | None) -> None:
@@ -56,7 +83,7 @@ def serve(settings_file: str | None, bind: str | None) -> None:
     serving.run(settings, bind or settings.bind)
 
 
-@bot_group.command("worker")
+@bot_group.command("worker", epilog=WORKER_ENV)
 @settings_option
 @click.option("--once", is_flag=True, help="Process what is runnable now, then exit.")
 def worker(settings_file: str | None, once: bool) -> None:
@@ -77,7 +104,7 @@ def worker(settings_file: str | None, once: bool) -> None:
              once=once, stop=stop, log=lambda line: print(f"leverguard bot: {line}", file=sys.stderr, flush=True))
 
 
-@bot_group.command("inbox")
+@bot_group.command("inbox", epilog=INBOX_ENV)
 @settings_option
 @format_option("text", "json")
 def inbox_command(settings_file: str | None, fmt: str) -> None:
@@ -86,11 +113,11 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
     from leverguard.bot import listing
     from leverguard.bot.settings import load
 
-    rows = _inbox(load(os.environ, settings_file)).list()
+    rows = _inbox(_existing(load(os.environ, settings_file))).list()
     click.echo(listing.to_json(rows) if fmt == "json" else listing.to_text(rows))
 
 
-@bot_group.command("redeliver")
+@bot_group.command("redeliver", epilog=INBOX_ENV)
 @settings_option
 @click.argument("delivery_id")
 def redeliver(settings_file: str | None, delivery_id: str) -> None:
@@ -99,13 +126,13 @@ def redeliver(settings_file: str | None, delivery_id: str) -> None:
     from leverguard.bot.settings import load
     from leverguard.errors import LeverguardError
 
-    if not _inbox(load(os.environ, settings_file)).redeliver(delivery_id):
+    if not _inbox(_existing(load(os.environ, settings_file))).redeliver(delivery_id):
         raise LeverguardError(f"no stored job delivery {delivery_id!r} to replay: list them with "
                               "`leverguard bot inbox` (running jobs and ignored events cannot be replayed)")
     click.echo(f"queued {delivery_id}")
 
 
-@click.command("github-action")
+@click.command("github-action", epilog=ACTION_ENV)
 def github_action() -> None:
     """Check the pull request of a GitHub Actions run (fetch-depth: 0) and report it."""
     require_bot_extra()
@@ -119,3 +146,13 @@ def _inbox(settings: Any) -> Any:
 
     return Inbox(settings.db, lease_seconds=settings.lease_seconds, max_attempts=settings.max_attempts,
                  backoff_seconds=settings.backoff_seconds)
+
+
+def _existing(settings: Any) -> Any:
+    """Reading commands open the service's inbox; they never create an empty one where they stand."""
+    from leverguard.errors import LeverguardError
+
+    if "://" not in settings.db and not os.path.isfile(settings.db):
+        raise LeverguardError(f"no inbox database at {os.path.abspath(settings.db)}: set LEVERGUARD_DB (or db in "
+                              "the settings file) to the database `leverguard bot serve` writes")
+    return settings
