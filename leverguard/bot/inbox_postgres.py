@@ -69,10 +69,11 @@ class PostgresInbox:
 
     # ------------------------------------------------------------------ connections
     def _open(self) -> tuple[psycopg_pool.ConnectionPool, App]:
-        """The pool and procrastinate's sync app, opened on first use: `serve` starts while the database is down."""
+        """The pool and procrastinate's sync app, opened on first use: `serve` starts while the database is
+        down. No minimum size: a pool keeps what it used, and never retries a vanished server in the background."""
         with self._opening:
             if self._pool is None or self._jobs is None:
-                pool = psycopg_pool.ConnectionPool(self.url, min_size=1, max_size=16, open=False,
+                pool = psycopg_pool.ConnectionPool(self.url, min_size=0, max_size=16, open=False,
                                                    timeout=CONNECT_TIMEOUT, check=psycopg_pool.ConnectionPool.check_connection,
                                                    kwargs={"connect_timeout": int(CONNECT_TIMEOUT)})
                 pool.open(wait=False)
