@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +29,16 @@ class Server:
         return urlunsplit(parts._replace(path="/" + name))
 
     def pg_ctl_as_owner(self, *args: str) -> subprocess.CompletedProcess[str]:
-        """pg_ctl as the cluster's owner (initdb and pg_ctl refuse root)."""
+        """pg_ctl as the cluster's owner (initdb and pg_ctl refuse root). Its output goes to a file, never a
+        pipe: a (re)started server inherits pg_ctl's descriptors and would hold a pipe open for good."""
         prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        return subprocess.run([*prefix, self.pg_ctl, "-D", self.data, "-w", "-s", *args], capture_output=True,
-                              text=True, timeout=60)
+        log = str(Path(self.data).parent / "server.log")
+        with tempfile.TemporaryFile("w+") as out:
+            proc = subprocess.run([*prefix, self.pg_ctl, "-D", self.data, "-l", log, "-w", "-s", *args],
+                                  stdin=subprocess.DEVNULL, stdout=out, stderr=out, timeout=60,
+                                  cwd="/tmp")  # the owner may not read the current folder
+            out.seek(0)
+            return subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), "")
 
     def stop(self) -> None:
         if self.owned:

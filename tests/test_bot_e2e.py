@@ -316,8 +316,13 @@ def test_failing_api_retries_with_backoff_then_fails(setup: Setup) -> None:
     row = setup.inbox.get("doomed")
     assert row is not None and (row.state, row.attempts) == ("failed", 3) and "404" in row.note
     assert time.monotonic() - started >= 0.2 + 0.4  # back-off 0.2 s, then 0.4 s
+    (gave_up,) = setup.runs(head)  # the reason is on the check, not only in the inbox
+    assert gave_up["conclusion"] == "failure" and "gave up after 3 attempts" in gave_up["output"]["title"]
+    assert "404" in gave_up["output"]["summary"] and "bot redeliver doomed" in gave_up["output"]["summary"]
     assert setup.inbox.redeliver("doomed") and setup.drain() == 1
     assert setup.inbox.get("doomed").state == "done"  # type: ignore[union-attr]
+    (run,) = setup.runs(head)
+    assert run["id"] == gave_up["id"] and "gave up" not in run["output"]["title"]  # the same run, now the verdict
 
 
 def big_pr(repo: Any, before: str, files: int, commits: int) -> str:

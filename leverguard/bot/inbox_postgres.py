@@ -9,6 +9,7 @@ Only this module and `pg_worker` import psycopg and procrastinate (the `bot` ext
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from contextlib import contextmanager
@@ -30,7 +31,14 @@ CONNECT_TIMEOUT = 3.0  # seconds a request waits for a connection: a 503 well in
 
 
 class DatabaseDown(InboxUnavailable, ServiceUnavailable):
-    """The database is unreachable or has no schema: a 503 from the webhook, one error line elsewhere."""
+    """The database is unreachable or has no schema: a 503 from the webhook (Flask answers an HTTPException
+    raised in a view with its own response, so app.py needs no backend knowledge), one error line elsewhere."""
+
+    def get_body(self, environ: Any = None, scope: Any = None) -> str:
+        return json.dumps({"message": self.message})
+
+    def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
+        return [("Content-Type", "application/json"), ("Retry-After", "10")]
 
 
 def database_trouble(exc: BaseException) -> DatabaseDown | None:

@@ -72,6 +72,8 @@ class PgWorker:
                 self.log(f"{trouble.message}; reconnecting in {self.inbox.poll:g}s")
             if once:
                 break
+            if not stop.is_set():  # procrastinate stops its worker when a side task (heartbeat, LISTEN) fails
+                self.log(f"the queue's connection was lost; reconnecting in {self.inbox.poll:g}s")
             stop.wait(self.inbox.poll)
         return self.processed
 
