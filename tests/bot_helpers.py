@@ -190,6 +190,7 @@ def clean_pr(repo: Any, branch: str = "clean", tag: str = "v2") -> str:
 
 
 # ---------------------------------------------------------------------- a real `bot serve`
+# ---------------------------------------------------------------------- processes (issue #13: several workers)
 
 
 def free_port() -> int:
@@ -198,6 +199,15 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_until(predicate: Any, timeout: float = 30.0, step: float = 0.05) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(step)
 
 
 def healthy(url: str) -> bool:
@@ -247,3 +257,15 @@ class Served:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+def leverguard_process(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """`leverguard ARGS` as its own process (a real `bot serve` or `bot worker`), stderr kept for asserts."""
+    import os
+    import sys
+    return subprocess.Popen([sys.executable, "-m", "leverguard", *args], cwd=cwd, env={**os.environ, **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def many_prs(repo: Any, bare: Path, count: int, tag: str) -> dict[int, str]:
+    """COUNT PRs 1..COUNT published in BARE, each a genuine change on its own branch; number -> head."""
+    heads = {}
+    for number in range(1, count + 1):
+        heads[number] = publish_pull(repo.path, bare, number, clean_pr(repo, branch=f"pr{number}", tag=f"{tag}{number}"))
+    return heads

@@ -90,3 +90,37 @@ def run_leverguard(*args: str, cwd: Path | str, env: dict[str, str] | None = Non
     return subprocess.run([sys.executable, "-m", "leverguard", *args], cwd=cwd, input=input,
                           capture_output=True, env={**os.environ, **(env or {})},
                           encoding="utf-8", errors="surrogateescape")
+
+
+# ---------------------------------------------------------------------- PostgreSQL (the bot's second backend)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """The test PostgreSQL server; skipped when it cannot be started, except in CI where that fails."""
+    import pg_helpers
+
+    try:
+        pytest.importorskip("procrastinate")
+        server = pg_helpers.start()
+        pg_helpers.prepare_template(server)
+    except (RuntimeError, OSError, ImportError, pytest.skip.Exception) as exc:
+        if pg_helpers.required():
+            pytest.fail(f"PostgreSQL is required here (CI or LEVERGUARD_REQUIRE_POSTGRES): {exc}")
+        pytest.skip(f"no PostgreSQL server for the bot's PostgreSQL tests: {exc}")
+    except Exception as exc:  # psycopg's errors: a server that started but refuses us
+        if pg_helpers.required():
+            pytest.fail(f"PostgreSQL is required here: {exc}")
+        pytest.skip(f"PostgreSQL unusable: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: object) -> Iterator[str]:
+    """A fresh database with the bot's schema, dropped after the test."""
+    import pg_helpers
+
+    url = pg_helpers.fresh_database(pg_server)  # type: ignore[arg-type]
+    yield url
+    pg_helpers.drop_database(pg_server, url)  # type: ignore[arg-type]

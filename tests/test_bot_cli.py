@@ -20,12 +20,22 @@ from github_standin import Fault
 
 from leverguard.bot.inbox import Inbox
 
+both = pytest.mark.parametrize("world", ["sqlite", "postgres"], indirect=True)
+
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    w = make_world(tmp_path)
+def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[World]:
+    """The SQLite world by default; the PostgreSQL one is selected by LEVERGUARD_DATABASE_URL, as deployed,
+    while LEVERGUARD_DB points at a file that must never be created."""
+    postgres = getattr(request, "param", "sqlite") == "postgres"
+    url = request.getfixturevalue("pg_url") if postgres else ""
+    w = make_world(tmp_path, db=url, database_url=url) if postgres else make_world(tmp_path)
+    if postgres:
+        w.env["LEVERGUARD_DATABASE_URL"] = url
+        w.env["LEVERGUARD_DB"] = str(tmp_path / "never.sqlite3")
     yield w
     w.standin.stop()
+    assert not (tmp_path / "never.sqlite3").exists()
 
 
 def free_port() -> int:
@@ -97,6 +107,7 @@ def test_bad_settings_file_is_one_clear_error(tmp_path: Path, cli: Cli, text: st
     assert code == 2 and expected in err
 
 
+@both
 def test_serve_runs_gunicorn_and_stores_signed_deliveries(world: World) -> None:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "leverguard", "bot", "serve", "--bind", f"127.0.0.1:{port}"],
@@ -121,6 +132,7 @@ def _up(url: str) -> bool:
         return False
 
 
+@both
 def test_worker_killed_mid_job_completes_it_once_after_restart(world: World, repo: Any) -> None:
     bare = world.tmp / "upstream.git"
     before = story_221(repo)
@@ -148,6 +160,7 @@ def test_worker_killed_mid_job_completes_it_once_after_restart(world: World, rep
     assert [r["conclusion"] for r in world.standin.runs(OWNER_REPO)] == ["failure"]
 
 
+@both
 def test_inbox_text_json_and_redeliver(world: World, cli: Cli) -> None:
     Inbox(world.settings.db).add("r-1", "pull_request", "opened", b"{}", repo=OWNER_REPO, pr=1, head_sha="c" * 40)
     code, out, _ = cli("bot", "inbox", env=world.env)

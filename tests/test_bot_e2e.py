@@ -15,15 +15,19 @@ from github_standin import Fault
 
 from leverguard.bot import github, worker
 from leverguard.bot.app import create_app
-from leverguard.bot.inbox import Inbox
+from leverguard.bot.queue import open_inbox
 from leverguard.bot.report import MARKER
 
 BOT = "leverguard-test[bot]"
+# The scenarios issue #13 names run on both backends; the rest on the default (SQLite).
+both = pytest.mark.parametrize("world", ["sqlite", "postgres"], indirect=True)
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    w = make_world(tmp_path)
+def world(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[World]:
+    backend = getattr(request, "param", "sqlite")
+    db = request.getfixturevalue("pg_url") if backend == "postgres" else str(tmp_path / "inbox.sqlite3")
+    w = make_world(tmp_path, db=db)
     yield w
     w.standin.stop()
 
@@ -44,9 +48,7 @@ class Setup:
         self.before = story_221(repo, files)
         self.clone_url = serve_bare(repo.path, self.bare)
         world.standin.add_repo(OWNER_REPO, str(self.bare))
-        st = world.settings
-        self.inbox = Inbox(st.db, lease_seconds=st.lease_seconds, max_attempts=st.max_attempts,
-                           backoff_seconds=st.backoff_seconds)
+        self.inbox = open_inbox(world.settings)
 
     def open_pr(self, number: int, rev: str, **pull: Any) -> str:
         head = publish_pull(self.repo.path, self.bare, number, rev)
@@ -64,8 +66,8 @@ class Setup:
     def drain(self) -> int:
         settings = self.world.settings
         processor = worker.Processor(settings, github.AppClient(settings), self.inbox, os.environ)
-        return worker.run(self.inbox, processor, worker="test:1", lease_seconds=settings.lease_seconds,
-                          poll_seconds=0.01, once=True, stop=threading.Event(), log=lambda line: None)
+        return self.inbox.work(processor, processor.give_up, worker="test:1", once=True, stop=threading.Event(),
+                               log=lambda line: None)
 
     def settle(self, timeout: float = 10.0) -> None:
         """Drain until nothing is queued or running (retries wait out their back-off)."""
@@ -89,6 +91,7 @@ def setup(world: World, web: LiveServer, repo: Any) -> Setup:
     return Setup(world, web, repo)
 
 
+@both
 def test_signed_delivery_reports_the_221_224_stale_revert(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before), title="refactor(kernel): restructure")
     status, answer = setup.deliver("opened", 224, head)
@@ -115,6 +118,7 @@ def test_clean_pr_gets_a_green_check_run_and_no_comment(setup: Setup) -> None:
     assert setup.comments(7) == []
 
 
+@both
 def test_same_delivery_twice_is_one_job(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     assert setup.deliver("opened", 224, head, delivery="d-1")[0] == 202
@@ -125,6 +129,7 @@ def test_same_delivery_twice_is_one_job(setup: Setup) -> None:
     assert len(setup.comments(224)) == 1 and len(setup.runs()) == 1
 
 
+@both
 def test_two_synchronize_events_run_only_the_newest_head(setup: Setup) -> None:
     first = setup.open_pr(5, clean_pr(setup.repo, tag="v2"))
     setup.deliver("synchronize", 5, first, delivery="sync-1")
@@ -145,6 +150,7 @@ def test_fetched_head_newer_than_the_payload_supersedes_the_job(setup: Setup) ->
     assert setup.runs() == []
 
 
+@both
 def test_rerun_keeps_one_comment_one_run_and_sends_annotations_once(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     setup.deliver("opened", 224, head)
@@ -161,6 +167,7 @@ def test_rerun_keeps_one_comment_one_run_and_sends_annotations_once(setup: Setup
     assert setup.states() == ["done", "done"]
 
 
+@both
 def test_502_after_comment_creation_still_leaves_exactly_one_comment(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     setup.world.standin.inject(Fault("POST", r"/issues/224/comments$", status=502, after=True))
@@ -172,6 +179,7 @@ def test_502_after_comment_creation_still_leaves_exactly_one_comment(setup: Setu
     assert len(setup.world.standin.requests("POST", r"/issues/224/comments$")) == 1
 
 
+@both
 def test_502_after_check_run_creation_still_leaves_exactly_one_run(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     setup.world.standin.inject(Fault("POST", r"/check-runs$", status=502, after=True))
@@ -203,6 +211,7 @@ def test_duplicate_comments_are_swept_after_creating(setup: Setup) -> None:
     assert len(setup.world.standin.requests("DELETE", r"/issues/comments/")) == 1
 
 
+@both
 def test_403_with_retry_after_is_honoured(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     setup.world.standin.inject(Fault("POST", r"/issues/224/comments$", status=403, retry_after=1))
@@ -294,6 +303,7 @@ def test_comments_by_others_are_never_edited(setup: Setup) -> None:
     assert set(by_login) == {"mallory", BOT} and "looks fine" in by_login["mallory"]["body"]
 
 
+@both
 def test_failing_api_retries_with_backoff_then_fails(setup: Setup) -> None:
     head = setup.open_pr(224, stale_pr(setup.repo, setup.before))
     for _ in range(3):
@@ -306,8 +316,13 @@ def test_failing_api_retries_with_backoff_then_fails(setup: Setup) -> None:
     row = setup.inbox.get("doomed")
     assert row is not None and (row.state, row.attempts) == ("failed", 3) and "404" in row.note
     assert time.monotonic() - started >= 0.2 + 0.4  # back-off 0.2 s, then 0.4 s
+    (gave_up,) = setup.runs(head)  # the reason is on the check, not only in the inbox
+    assert gave_up["conclusion"] == "failure" and "gave up after 3 attempts" in gave_up["output"]["title"]
+    assert "404" in gave_up["output"]["summary"] and "bot redeliver doomed" in gave_up["output"]["summary"]
     assert setup.inbox.redeliver("doomed") and setup.drain() == 1
     assert setup.inbox.get("doomed").state == "done"  # type: ignore[union-attr]
+    (run,) = setup.runs(head)
+    assert run["id"] == gave_up["id"] and "gave up" not in run["output"]["title"]  # the same run, now the verdict
 
 
 def big_pr(repo: Any, before: str, files: int, commits: int) -> str:

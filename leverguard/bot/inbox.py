@@ -1,8 +1,9 @@
 """The SQLite inbox: every accepted delivery keyed by X-GitHub-Delivery, claimed by workers under a lease.
 
-The inbox is the record for de-duplication and the queue of one machine. `JobQueue` is the
-small interface the worker loop uses, so that a distributed queue (RQ or huey on Redis) can
-replace the claiming while this table stays the record (README, "Scaling out").
+One machine, any number of worker processes on it: the default backend. `Inbox(target)` opens
+the backend a target names: a file path is this SQLite inbox, a postgresql:// URL the
+PostgreSQL backend (`leverguard.bot.inbox_postgres`, procrastinate), same contract
+(`leverguard.bot.queue.InboxBackend`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Any, Callable
 
+from leverguard.bot.queue import (STATES, Delivery, GiveUp, Handler, InboxBackend, InboxUnavailable, Job, JobQueue,
+                                  Log, backoff_delay, is_database_url)
 from leverguard.errors import LeverguardError
 
-STATES = ("queued", "running", "done", "failed", "superseded")
+__all__ = ["STATES", "Delivery", "Inbox", "InboxBackend", "Job", "JobQueue", "SqliteInbox"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -44,51 +46,26 @@ CREATE INDEX IF NOT EXISTS deliveries_pr ON deliveries(repo, pr, state);
 COLUMNS = "seq, id, event, action, repo, pr, head_sha, state, attempts, not_before, lease_until, worker, received, updated, note"
 
 
-@dataclass(frozen=True)
-class Delivery:
-    """One inbox row without its payload."""
-
-    seq: int
-    id: str
-    event: str
-    action: str
-    repo: str | None
-    pr: int | None
-    head_sha: str | None
-    state: str
-    attempts: int
-    not_before: float
-    lease_until: float
-    worker: str
-    received: float
-    updated: float
-    note: str
+def Inbox(target: str, **options: Any) -> InboxBackend:  # noqa: N802 - the name every caller already uses
+    """The backend TARGET names: a postgresql:// URL or a SQLite file path."""
+    if is_database_url(target):
+        try:
+            from leverguard.bot.inbox_postgres import PostgresInbox
+        except ImportError as exc:
+            raise LeverguardError(f"the PostgreSQL backend needs procrastinate and psycopg ({exc}): "
+                                  "pip install 'leverguard[bot]'") from exc
+        return PostgresInbox(target, **options)
+    return SqliteInbox(target, **options)
 
 
-@dataclass(frozen=True)
-class Job:
-    """A claimed delivery: the row and its raw payload."""
-
-    delivery: Delivery
-    payload: bytes
-
-
-class JobQueue(Protocol):
-    """What the worker loop needs from a queue; the SQLite inbox is one implementation."""
-
-    def claim(self, worker: str) -> Job | None: ...
-    def renew(self, job: Job, worker: str) -> bool: ...
-    def finish(self, job: Job, worker: str, state: str, note: str) -> bool: ...
-    def retry(self, job: Job, worker: str, error: str) -> str: ...
-    def newer_exists(self, job: Job) -> bool: ...
-
-
-class Inbox:
-    """The deliveries table; one connection per process and thread, WAL, short transactions."""
+class SqliteInbox:
+    """The SQLite deliveries table; one connection per process and thread, WAL, short transactions."""
 
     def __init__(self, path: str, *, lease_seconds: float = 60.0, max_attempts: int = 5,
-                 backoff_seconds: float = 30.0, clock: Callable[[], float] = time.time) -> None:
+                 backoff_seconds: float = 30.0, poll_seconds: float = 1.0,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path, self.lease, self.max_attempts, self.backoff = path, lease_seconds, max_attempts, backoff_seconds
+        self.poll = poll_seconds
         self.clock = clock
         self._local = threading.local()
         # One writer per process at a time: threads queue on this lock instead of in SQLite's
@@ -119,11 +96,14 @@ class Inbox:
         """Store a delivery once; False when this X-GitHub-Delivery is already stored."""
         now = self.clock()
         state = "queued" if pr is not None else "done"
-        with self._write:
-            cursor = self._db().execute(
-                "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
-                " updated, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
+        try:
+            with self._write:
+                cursor = self._db().execute(
+                    "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
+                    " updated, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
+        except sqlite3.OperationalError as exc:  # locked past the timeout, disk full: GitHub redelivers a 503
+            raise InboxUnavailable(f"the inbox database {self.path} cannot store the delivery ({exc})") from exc
         return cursor.rowcount == 1
 
     # ------------------------------------------------------------------ claiming
@@ -199,13 +179,13 @@ class Inbox:
             (state, note, self.clock(), job.delivery.seq, worker))
         return cursor.rowcount == 1
 
-    def retry(self, job: Job, worker: str, error: str) -> str:
+    def retry(self, job: Job, worker: str, error: str, retry_after: float | None = None) -> str:
         """Queue the job again after a back-off doubling per attempt, or mark it failed; the new state."""
         attempts = job.delivery.attempts
         if attempts >= self.max_attempts:
             self.finish(job, worker, "failed", f"failed after {attempts} attempts: {error}")
             return "failed"
-        delay = self.backoff * 2 ** (attempts - 1)
+        delay = backoff_delay(self.backoff, attempts, retry_after)
         self._db().execute(
             "UPDATE deliveries SET state = 'queued', not_before = ?, note = ?, updated = ?, lease_until = 0"
             " WHERE seq = ? AND state = 'running' AND worker = ?",
@@ -229,6 +209,17 @@ class Inbox:
                 self._db().execute("UPDATE deliveries SET lease_until = 0 WHERE seq = ? AND state = 'running'", (seq,))
                 released += 1
         return released
+
+    def work(self, handle: Handler, give_up: GiveUp, *, worker: str, once: bool, stop: threading.Event,
+             log: Log) -> int:
+        """This process's worker loop: claim, run under a renewed lease, finish or retry."""
+        from leverguard.bot.lease_loop import run
+
+        return run(self, handle, give_up, worker=worker, lease_seconds=self.lease, poll_seconds=self.poll,
+                   once=once, stop=stop, log=log)
+
+    def migrate(self) -> list[str]:
+        return [f"{self.path}: the SQLite inbox schema is current (created on first use)"]
 
     # ------------------------------------------------------------------ operators
     def list(self) -> list[Delivery]:

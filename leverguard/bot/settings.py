@@ -32,6 +32,7 @@ class Settings:
     github_api_url: str = "https://api.github.com"
     git_url: str = ""  # where repositories are fetched from; empty: the web host of github_api_url
     db: str = "leverguard-bot.sqlite3"
+    database_url: str = ""  # postgresql://...: the PostgreSQL backend instead of the SQLite file (docs/bot-postgres.md)
     cache_dir: str = "leverguard-cache"
     bind: str = "127.0.0.1:8080"
     max_body_bytes: int = 25 * 1024 * 1024  # GitHub caps webhook payloads at 25 MB
@@ -56,6 +57,7 @@ ENVIRONMENT = {
     "LEVERGUARD_GITHUB_API_URL": "github_api_url",
     "LEVERGUARD_GIT_URL": "git_url",
     "LEVERGUARD_DB": "db",
+    "LEVERGUARD_DATABASE_URL": "database_url",
     "LEVERGUARD_CACHE_DIR": "cache_dir",
     "LEVERGUARD_BIND": "bind",
 }

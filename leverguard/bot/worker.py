@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
-import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping
 
 from leverguard.bot import events, fetch, github, guards, report, verdict
-from leverguard.bot.inbox import Job, JobQueue
+from leverguard.bot.lease_loop import one_line
+from leverguard.bot.queue import Job, JobQueue, Outcome
 from leverguard.bot.settings import Settings
 from leverguard.errors import ConfigError
 
-
-@dataclass(frozen=True)
-class Outcome:
-    state: str  # done or superseded
-    note: str
+__all__ = ["Outcome", "Processor", "environment", "one_line", "pid_alive", "processes", "worker_id"]
 
 
 def worker_id() -> str:
@@ -92,50 +88,47 @@ class Processor:
                                   labels=pull.labels, config=config)
         return guards.with_sections(result, got.path, config, got.base_sha, got.head_sha)
 
-
-class _Heartbeat:
-    """Renews the lease every third of its length while a job runs."""
-
-    def __init__(self, queue: JobQueue, job: Job, worker: str, interval: float) -> None:
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, args=(queue, job, worker, interval), daemon=True)
-
-    def _beat(self, queue: JobQueue, job: Job, worker: str, interval: float) -> None:
-        while not self._stop.wait(interval):
-            queue.renew(job, worker)
-
-    def __enter__(self) -> None:
-        self._thread.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return f"{type(exc).__name__}: {text}"[:500]
-
-
-def run(queue: JobQueue, handle: Callable[[Job], Outcome], *, worker: str, lease_seconds: float,
-        poll_seconds: float, once: bool, stop: threading.Event, log: Callable[[str], None]) -> int:
-    """Process jobs until STOP is set (or, with ONCE, until nothing is runnable); the number processed."""
-    processed = 0
-    while not stop.is_set():
-        job = queue.claim(worker)
-        if job is None:
-            if once:
-                break
-            stop.wait(poll_seconds)
-            continue
+    def give_up(self, job: Job, reason: str) -> str:
+        """A job failed for good: say why on the head's check run (never a silent gap), best effort."""
         d = job.delivery
-        with _Heartbeat(queue, job, worker, lease_seconds / 3):
+        assert d.repo is not None and d.head_sha is not None
+        markdown = (f"### leverguard could not check this pull request\n\n{d.attempts} attempts failed; the last "
+                    f"error was:\n\n    {reason}\n\nRe-run this check, or replay the delivery with "
+                    f"`leverguard bot redeliver {d.id}`.")
+        failed = verdict.Verdict("failure", f"leverguard gave up after {d.attempts} attempts", markdown, (), 0, "",
+                                 {"findings": [], "error": reason})
+        try:
+            target = events.target(json.loads(job.payload), d.repo, d.pr or 0, d.head_sha)
+            token = self.client.installation_token(target.repo, target.installation_id)
+            run_id = report.upsert_check_run(self.client.repository(target.repo, token), d.head_sha, failed,
+                                             self.client.app_id)
+        except Exception as exc:  # GitHub may be what keeps failing: the inbox keeps the reason
+            return f"the failure could not be reported on the check: {one_line(exc)}"
+        return f"reported the failure on check run {run_id}"
+
+
+def processes(count: int, body: Callable[[], int]) -> int:
+    """Run BODY in COUNT forked worker processes (each its own job at a time: the token is per process
+    environment); SIGTERM and SIGINT are passed on, and the worst exit status is returned."""
+    if count == 1:
+        return body()
+    children = []
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child's exit status is checked by the parent
+            code = 3
             try:
-                outcome = handle(job)
-            except Exception as exc:  # any failure is retried with back-off, then marked failed
-                log(f"{d.id} {d.repo}#{d.pr}: {queue.retry(job, worker, one_line(exc))}: {one_line(exc)}")
-            else:
-                queue.finish(job, worker, outcome.state, outcome.note)
-                log(f"{d.id} {d.repo}#{d.pr}: {outcome.state}: {outcome.note}")
-        processed += 1
-    return processed
+                code = body()
+            finally:
+                os._exit(code)
+        children.append(pid)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda number, _frame: [_kill(pid, number) for pid in children])
+    return max(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
+
+
+def _kill(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except ProcessLookupError:
+        pass

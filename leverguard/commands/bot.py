@@ -78,7 +78,9 @@ def serve(settings_file: str | None, bind: str | None) -> None:
     from leverguard.bot import serve as serving
     from leverguard.bot.settings import load, require_secret
 
-    settings = load(os.environ, settings_file)
+    from leverguard.bot.queue import resolve
+
+    settings = resolve(load(os.environ, settings_file))  # a database_url becomes the inbox create_app opens
     require_secret(settings)
     serving.run(settings, bind or settings.bind)
 
@@ -86,22 +88,51 @@ def serve(settings_file: str | None, bind: str | None) -> None:
 @bot_group.command("worker", epilog=WORKER_ENV)
 @settings_option
 @click.option("--once", is_flag=True, help="Process what is runnable now, then exit.")
-def worker(settings_file: str | None, once: bool) -> None:
-    """Claim inbox jobs, check each PR, and report (comment + check run)."""
+@click.option("--concurrency", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes on this host, each running one job at a time.")
+def worker(settings_file: str | None, once: bool, concurrency: int) -> None:
+    """Run inbox jobs: check each PR, and report (comment + check run).
+
+    The backend is SQLite (LEVERGUARD_DB) or PostgreSQL (LEVERGUARD_DATABASE_URL); on PostgreSQL any
+    number of workers on any number of hosts share the queue, each host with its own LEVERGUARD_CACHE_DIR.
+    """
     require_bot_extra()
-    from leverguard.bot import github, worker as work
+    from leverguard.bot import worker as work
     from leverguard.bot.settings import load, require_app
 
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # finish the current job, then exit 0
     settings = load(os.environ, settings_file)
     require_app(settings)
-    inbox = _inbox(settings)
-    me = work.worker_id()
-    inbox.release_orphans(me.rpartition(":")[0], work.pid_alive)  # a crashed predecessor's job runs at once
-    processor = work.Processor(settings, github.AppClient(settings), inbox, os.environ)
-    work.run(inbox, processor, worker=me, lease_seconds=settings.lease_seconds, poll_seconds=settings.poll_seconds,
-             once=once, stop=stop, log=lambda line: print(f"leverguard bot: {line}", file=sys.stderr, flush=True))
+    exit_with(work.processes(concurrency, lambda: _work(settings, once)))
+
+
+def _work(settings: Any, once: bool) -> int:
+    """One worker process: its own GitHub client and database connections (never shared across a fork)."""
+    from leverguard.bot import github, worker as work
+    from leverguard.bot.queue import open_inbox
+    from leverguard.errors import guarded
+
+    def body() -> int:
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())  # finish the current job, then exit 0
+        inbox, me = open_inbox(settings), work.worker_id()
+        inbox.release_orphans(me.rpartition(":")[0], work.pid_alive)  # a crashed predecessor's job runs at once
+        processor = work.Processor(settings, github.AppClient(settings), inbox, os.environ)
+        inbox.work(processor, processor.give_up, worker=me, once=once, stop=stop,
+                   log=lambda line: print(f"leverguard bot: {line}", file=sys.stderr, flush=True))
+        return 0
+
+    return guarded(body)
+
+
+@bot_group.command("migrate")
+@settings_option
+def migrate(settings_file: str | None) -> None:
+    """Create or upgrade the inbox schema (PostgreSQL: procrastinate's tables and the bot's own)."""
+    from leverguard.bot.queue import open_inbox
+    from leverguard.bot.settings import load
+
+    for step in open_inbox(load(os.environ, settings_file)).migrate():
+        click.echo(step)
 
 
 @bot_group.command("inbox", epilog=INBOX_ENV)
@@ -111,9 +142,10 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
     """List stored deliveries with their state (queued, running, done, failed, superseded)."""
     require_bot_extra()
     from leverguard.bot import listing
+    from leverguard.bot.queue import open_inbox
     from leverguard.bot.settings import load
 
-    rows = _inbox(_existing(load(os.environ, settings_file))).list()
+    rows = open_inbox(_existing(load(os.environ, settings_file))).list()
     click.echo(listing.to_json(rows) if fmt == "json" else listing.to_text(rows))
 
 
@@ -123,10 +155,11 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
 def redeliver(settings_file: str | None, delivery_id: str) -> None:
     """Queue a stored delivery again (for example one marked failed)."""
     require_bot_extra()
+    from leverguard.bot.queue import open_inbox
     from leverguard.bot.settings import load
     from leverguard.errors import LeverguardError
 
-    if not _inbox(_existing(load(os.environ, settings_file))).redeliver(delivery_id):
+    if not open_inbox(_existing(load(os.environ, settings_file))).redeliver(delivery_id):
         raise LeverguardError(f"no stored job delivery {delivery_id!r} to replay: list them with "
                               "`leverguard bot inbox` (running jobs and ignored events cannot be replayed)")
     click.echo(f"queued {delivery_id}")
@@ -141,18 +174,14 @@ def github_action() -> None:
     exit_with(action.main(os.environ))
 
 
-def _inbox(settings: Any) -> Any:
-    from leverguard.bot.inbox import Inbox
-
-    return Inbox(settings.db, lease_seconds=settings.lease_seconds, max_attempts=settings.max_attempts,
-                 backoff_seconds=settings.backoff_seconds)
-
 
 def _existing(settings: Any) -> Any:
     """Reading commands open the service's inbox; they never create an empty one where they stand."""
     from leverguard.errors import LeverguardError
 
-    if "://" not in settings.db and not os.path.isfile(settings.db):
+    if getattr(settings, "database_url", "") or "://" in settings.db:
+        return settings  # PostgreSQL: the server holds the inbox
+    if not os.path.isfile(settings.db):
         raise LeverguardError(f"no inbox database at {os.path.abspath(settings.db)}: set LEVERGUARD_DB (or db in "
                               "the settings file) to the database `leverguard bot serve` writes")
     return settings

@@ -1,0 +1,197 @@
+"""The PostgreSQL inbox: the bot's deliveries table beside procrastinate's jobs, written in one transaction.
+
+A delivery row is the record (de-duplication by X-GitHub-Delivery, states for `bot inbox`); a
+procrastinate job `check(repo, pr)` is the work, deferred with the PR as both `queueing_lock` (at
+most one waiting job per PR: coalescing) and `lock` (one PR's jobs one at a time). The job runs
+the PR's newest waiting delivery, so whichever job runs, the newest head is what gets reported.
+Only this module and `pg_worker` import psycopg and procrastinate (the `bot` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import psycopg
+import psycopg_pool
+from procrastinate import App, SyncPsycopgConnector, exceptions, jobs
+from werkzeug.exceptions import ServiceUnavailable
+
+from leverguard.bot import pg_schema
+from leverguard.bot.queue import STATES, Delivery, GiveUp, Handler, InboxUnavailable, Job, Log
+
+QUEUE = "leverguard"
+TASK = "leverguard.check"
+COLUMNS = ("seq, id, event, action, repo, pr, head_sha, state, attempts, not_before, lease_until, worker, received,"
+           " updated, note")
+CONNECT_TIMEOUT = 3.0  # seconds a request waits for a connection: a 503 well inside GitHub's 10 s
+
+
+class DatabaseDown(InboxUnavailable, ServiceUnavailable):
+    """The database is unreachable or has no schema: a 503 from the webhook (Flask answers an HTTPException
+    raised in a view with its own response, so app.py needs no backend knowledge), one error line elsewhere."""
+
+    def get_body(self, environ: Any = None, scope: Any = None) -> str:
+        return json.dumps({"message": self.message})
+
+    def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
+        return [("Content-Type", "application/json"), ("Retry-After", "10")]
+
+
+def database_trouble(exc: BaseException) -> DatabaseDown | None:
+    """The one error to report for a database that is down or has no schema; None for anything else."""
+    cause = exc.__cause__ if isinstance(exc, exceptions.ConnectorException) and exc.__cause__ else exc
+    if isinstance(cause, psycopg.errors.UndefinedTable):
+        return DatabaseDown(f"the database has no leverguard schema ({cause.diag.message_primary}): run "
+                            "`leverguard bot migrate` once")
+    if isinstance(cause, (psycopg.OperationalError, psycopg_pool.PoolTimeout)):
+        return DatabaseDown(f"the inbox database is unreachable ({' '.join(str(cause).split())[:200]}): "
+                            "check LEVERGUARD_DATABASE_URL and that PostgreSQL is up")
+    return None
+
+
+def pr_key(repo: str, pr: int) -> str:
+    return f"{repo}#{pr}"
+
+
+def job_for(repo: str, pr: int, scheduled_at: Any = None) -> jobs.Job:
+    key = pr_key(repo, pr)
+    return jobs.Job(queue=QUEUE, task_name=TASK, lock=key, queueing_lock=key, task_kwargs={"repo": repo, "pr": pr},
+                    scheduled_at=scheduled_at)
+
+
+class PostgresInbox:
+    """Deliveries and jobs on one PostgreSQL database; any number of `serve` and `worker` processes."""
+
+    def __init__(self, url: str, *, lease_seconds: float = 60.0, max_attempts: int = 5,
+                 backoff_seconds: float = 30.0, poll_seconds: float = 1.0,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.url, self.lease, self.max_attempts, self.backoff = url, lease_seconds, max_attempts, backoff_seconds
+        self.poll, self.clock = poll_seconds, clock
+        self._pool: psycopg_pool.ConnectionPool | None = None
+        self._jobs: App | None = None
+        self._opening = threading.Lock()
+
+    # ------------------------------------------------------------------ connections
+    def _open(self) -> tuple[psycopg_pool.ConnectionPool, App]:
+        """The pool and procrastinate's sync app, opened on first use: `serve` starts while the database is
+        down. No minimum size: a pool keeps what it used, and never retries a vanished server in the background."""
+        with self._opening:
+            if self._pool is None or self._jobs is None:
+                pool = psycopg_pool.ConnectionPool(self.url, min_size=0, max_size=16, open=False,
+                                                   timeout=CONNECT_TIMEOUT, check=psycopg_pool.ConnectionPool.check_connection,
+                                                   kwargs={"connect_timeout": int(CONNECT_TIMEOUT)})
+                pool.open(wait=False)
+                connector = SyncPsycopgConnector()
+                connector.open(pool)
+                self._pool, self._jobs = pool, App(connector=connector)
+            return self._pool, self._jobs
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+        """One transaction: committed on success, rolled back on error; database trouble is `DatabaseDown`."""
+        pool, _ = self._open()
+        try:
+            with pool.connection() as conn:
+                yield conn
+        except (psycopg.Error, psycopg_pool.PoolTimeout, exceptions.ConnectorException) as exc:
+            trouble = database_trouble(exc)
+            if trouble is None:
+                raise
+            raise trouble from exc
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = self._jobs = None
+
+    def defer(self, conn: psycopg.Connection[Any], repo: str, pr: int, scheduled_at: Any = None) -> None:
+        """Queue the PR's job in CONN's transaction; a PR that already has a waiting job keeps that one,
+        which runs at once (a new head does not wait out an older attempt's back-off)."""
+        _, app = self._open()
+        try:
+            with conn.transaction():  # a savepoint: the queueing lock's unique violation must not abort the rest
+                app.job_manager.defer_job(job_for(repo, pr, scheduled_at), connection=conn)
+        except exceptions.AlreadyEnqueued:
+            if scheduled_at is None:
+                conn.execute("UPDATE procrastinate_jobs SET scheduled_at = NULL WHERE queueing_lock = %s"
+                             " AND status = 'todo'", (pr_key(repo, pr),))
+
+    # ------------------------------------------------------------------ receiving
+    def add(self, delivery_id: str, event: str, action: str, payload: bytes, *, repo: str | None = None,
+            pr: int | None = None, head_sha: str | None = None, note: str = "") -> bool:
+        """Store a delivery once, and queue its PR's job in the same transaction; False for a duplicate."""
+        now = self.clock()
+        state = "queued" if pr is not None else "done"
+        with self.transaction() as conn:
+            row = conn.execute(
+                "INSERT INTO leverguard_deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
+                " updated, note) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
+                " RETURNING seq", (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note)
+            ).fetchone()
+            if row is not None and pr is not None and repo is not None:
+                self.defer(conn, repo, pr)
+        return row is not None
+
+    # ------------------------------------------------------------------ workers
+    def work(self, handle: Handler, give_up: GiveUp, *, worker: str, once: bool, stop: threading.Event,
+             log: Log) -> int:
+        from leverguard.bot.pg_worker import PgWorker
+
+        return PgWorker(self, handle, give_up, worker=worker, log=log).run(once=once, stop=stop)
+
+    def newer_exists(self, job: Job) -> bool:
+        with self.transaction() as conn:
+            row = conn.execute("SELECT 1 FROM leverguard_deliveries WHERE repo = %s AND pr = %s AND seq > %s AND"
+                               " state IN ('queued', 'running') LIMIT 1",
+                               (job.delivery.repo, job.delivery.pr, job.delivery.seq)).fetchone()
+        return row is not None
+
+    def release_orphans(self, host: str, alive: Callable[[int], bool]) -> int:
+        """Take over at once the jobs of this host's dead workers (a restart), instead of after the lease."""
+        from leverguard.bot.pg_worker import take_over_now
+
+        with self.transaction() as conn:
+            rows = conn.execute("SELECT DISTINCT job_id, worker FROM leverguard_deliveries"
+                                " WHERE state = 'running' AND job_id IS NOT NULL").fetchall()
+        dead = []
+        for job_id, worker in rows:
+            worker_host, _, pid = worker.rpartition(":")
+            if worker_host == host and pid.isdigit() and not alive(int(pid)):
+                dead.append(int(job_id))
+        return take_over_now(self.url, dead) if dead else 0
+
+    def migrate(self) -> list[str]:
+        with self.transaction() as conn:
+            return pg_schema.migrate(conn)
+
+    # ------------------------------------------------------------------ operators
+    def list(self) -> list[Delivery]:
+        with self.transaction() as conn:
+            return [Delivery(*row) for row in conn.execute(f"SELECT {COLUMNS} FROM leverguard_deliveries ORDER BY seq")]
+
+    def get(self, delivery_id: str) -> Delivery | None:
+        with self.transaction() as conn:
+            row = conn.execute(f"SELECT {COLUMNS} FROM leverguard_deliveries WHERE id = %s", (delivery_id,)).fetchone()
+        return Delivery(*row) if row else None
+
+    def redeliver(self, delivery_id: str) -> bool:
+        """Queue a stored delivery again from scratch, as the PR's newest; False when unknown or not a job."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "UPDATE leverguard_deliveries SET state = 'queued', attempts = 0, not_before = 0, lease_until = 0,"
+                " worker = '', job_id = NULL, note = 'redelivered', updated = %s,"
+                " seq = nextval(pg_get_serial_sequence('leverguard_deliveries', 'seq'))"
+                " WHERE id = %s AND pr IS NOT NULL AND state <> 'running' RETURNING repo, pr",
+                (self.clock(), delivery_id)).fetchone()
+            if row is not None:
+                self.defer(conn, row[0], int(row[1]))
+        return row is not None
+
+    def counts(self) -> dict[str, int]:
+        with self.transaction() as conn:
+            rows = dict(conn.execute("SELECT state, count(*) FROM leverguard_deliveries GROUP BY state").fetchall())
+        return {state: int(rows.get(state, 0)) for state in STATES}

@@ -1,0 +1,78 @@
+"""`leverguard bot migrate` on PostgreSQL: procrastinate's schema (and its migrations) plus the bot's inbox table."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+INBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS leverguard_deliveries (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    event TEXT NOT NULL,
+    action TEXT NOT NULL,
+    repo TEXT,
+    pr BIGINT,
+    head_sha TEXT,
+    payload BYTEA NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    not_before DOUBLE PRECISION NOT NULL DEFAULT 0,
+    lease_until DOUBLE PRECISION NOT NULL DEFAULT 0,
+    worker TEXT NOT NULL DEFAULT '',
+    received DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    note TEXT NOT NULL DEFAULT '',
+    job_id BIGINT
+);
+CREATE INDEX IF NOT EXISTS leverguard_deliveries_pr ON leverguard_deliveries (repo, pr, state);
+CREATE INDEX IF NOT EXISTS leverguard_deliveries_state ON leverguard_deliveries (state);
+CREATE TABLE IF NOT EXISTS leverguard_schema (component TEXT PRIMARY KEY, version TEXT NOT NULL);
+"""
+
+_MIGRATION = re.compile(r"^(\d+)\.(\d+)\.(\d+)_\d+_.*\.sql$")
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def migrations_between(directory: str, recorded: str, installed: str) -> list[str]:
+    """procrastinate's migration files newer than RECORDED, up to INSTALLED, in order."""
+    chosen = []
+    for name in sorted(os.listdir(directory)):
+        match = _MIGRATION.match(name)
+        if match and _version(recorded) < tuple(map(int, match.groups())) <= _version(installed):
+            chosen.append(os.path.join(directory, name))
+    return chosen
+
+
+def migrate(conn: Any) -> list[str]:
+    """Bring the schema up to the installed procrastinate and the bot's table; one line per step.
+    Runs in the caller's transaction under an advisory lock, so two hosts can migrate at once."""
+    import procrastinate
+    from procrastinate.schema import SchemaManager
+
+    installed = procrastinate.__version__
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext('leverguard bot migrate'))")
+    conn.execute(INBOX_SCHEMA)
+    steps = []
+    row = conn.execute("SELECT version FROM leverguard_schema WHERE component = 'procrastinate'").fetchone()
+    if conn.execute("SELECT to_regclass('procrastinate_jobs')").fetchone()[0] is None:
+        conn.execute(SchemaManager.get_schema())
+        steps.append(f"created the procrastinate {installed} schema")
+    elif row is None:
+        steps.append("kept the existing procrastinate schema (no version recorded: assumed current)")
+    else:
+        files = migrations_between(SchemaManager.get_migrations_path(), row[0], installed)
+        for path in files:
+            with open(path, encoding="utf-8") as fh:
+                conn.execute(fh.read())
+            steps.append(f"applied procrastinate migration {os.path.basename(path)}")
+        if not files:
+            steps.append(f"the procrastinate schema is current ({installed})")
+    conn.execute("INSERT INTO leverguard_schema (component, version) VALUES ('procrastinate', %s)"
+                 " ON CONFLICT (component) DO UPDATE SET version = excluded.version", (installed,))
+    steps.append("the leverguard_deliveries inbox table is current")
+    return steps
