@@ -7,7 +7,8 @@ import shlex
 from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
-from leverguard.revert.declared import Declarations, described, is_revert, pr_number
+from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
+                                       pr_number)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -36,6 +37,7 @@ class Landed(NamedTuple):
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
+    subject: str = ""  # the change's own subject line (audit: the landed commit's)
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
 
 
@@ -71,12 +73,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if level == WARNING and _all_undone(commit, hits, ctx):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
-    if level > NOTICE and described(landed.message, paths):
-        level, reason = level - 1, reason + "; the change's message names what goes away"
-    if level == WARNING and landed.time and landed.time - commit.time > OLD_DAYS * 86400:
-        level, reason = level - 1, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
-    severity = SEVERITIES[level]
     explanation = _explanation(commit, inner, landed)
+    if not explanation:
+        level, reason = _in_context(level, reason, commit, paths, landed)
+    severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
     return RevertFinding(
@@ -84,6 +84,20 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
         tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
+
+
+def _in_context(level: int, reason: str, commit: Commit, paths: list[str], landed: Landed) -> tuple[int, str]:
+    """What the change says of itself and how old the undone work is: the discriminators that hold
+    on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
+    if level > NOTICE and calls_itself_a_revert(landed.subject):
+        return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
+    if level > NOTICE and described(landed.message, paths, commit.subject):
+        return level - 1, reason + "; the change's message names what goes away"
+    if level == WARNING and is_merge_of_branch(landed.subject):
+        return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
+    if level == WARNING and landed.time and landed.time - commit.time > OLD_DAYS * 86400:
+        return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
+    return level, reason
 
 
 def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[int, str]:

@@ -161,7 +161,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
-                  parent_position, commit.time)
+                  parent_position, commit.subject, commit.time)
 
 
 def _branch_name(repo: str, branch: str) -> str:

@@ -26,6 +26,16 @@ GOES_AWAY = re.compile(
     r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into)\b",
     re.IGNORECASE)
+SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
+                         re.IGNORECASE)
+BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
+COMMON_WORDS = frozenset(
+    "this that with from into when then than have been were will also only some more most just make makes made "
+    "update updates updated change changes changed changing adds added adding remove removes removed removing "
+    "revert reverts reverted restore restores restored delete deleted drop dropped move moved rename renamed "
+    "replace replaced merge merged branch pull request master main test tests file files code support fixes "
+    "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
+    "back undo undone rollback roll using used instead".split())
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 
 
@@ -109,11 +119,34 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
     return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges))
 
 
-def described(message: str, paths: Iterable[str]) -> bool:
-    """Whether one line of MESSAGE says that every one of PATHS goes away ("Remove foo.py", "Move X to Y")."""
+def described(message: str, paths: Iterable[str], undone_subject: str = "") -> bool:
+    """Whether MESSAGE says what goes away: a line with removal or revert wording that names every one
+    of PATHS ("Remove foo.py", "Move X to Y") or a distinctive word of the undone commit's subject
+    ("Revert cleo update" for "Upgrade minimal Cleo to 2.2.1")."""
     lines = [line.lower() for line in message.splitlines() if GOES_AWAY.search(line)]
     wanted = list(paths)
-    return bool(lines) and bool(wanted) and all(any(_names(line, path) for line in lines) for path in wanted)
+    if not lines or not wanted:
+        return False
+    if all(any(_names(line, path) for line in lines) for path in wanted):
+        return True
+    topic = _words(undone_subject)
+    return bool(topic) and any(_words(line) & topic for line in lines)
+
+
+def _words(text: str) -> set[str]:
+    """Distinctive words: long enough, not wording every commit uses."""
+    return {w for w in re.findall(r"[a-z][a-z0-9_.-]{3,}", text.lower()) if w not in COMMON_WORDS}
+
+
+def calls_itself_a_revert(subject: str) -> bool:
+    """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization"):
+    not silent, though it names no commit, so not a declaration either."""
+    return bool(SELF_REVERT.match(subject.strip()))
+
+
+def is_merge_of_branch(subject: str) -> bool:
+    """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR."""
+    return bool(BRANCH_MERGE.match(subject))
 
 
 def _names(line: str, path: str) -> bool:

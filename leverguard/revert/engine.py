@@ -167,7 +167,8 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
     return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,
                   frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
-                  next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0), head_time)
+                  next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
+                  rows[0][3].split("\n", 1)[0] if rows else "", head_time)
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:
