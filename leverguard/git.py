@@ -519,14 +519,18 @@ def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
 
 
 def rev_parse_git_dir(revs: Sequence[str], cwd: str | None = None) -> tuple[str | None, list[str]]:
-    """The absolute git dir (for caches) and `rev_parse_all(REVS)` from one call; None: git dir unknown."""
+    """The git dir of a working tree (for caches) and `rev_parse_all(REVS)` from one call.
+
+    None instead of the git dir for a bare repository (a mirror, the bot's cache, a shared
+    server repository): leverguard writes nothing into a repository it merely checks (#9).
+    """
     if not any(rev.startswith("-") for rev in revs):
-        args = ["rev-parse", "--absolute-git-dir", *[f"{rev}^{{commit}}" for rev in revs], "--"]
+        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", *[f"{rev}^{{commit}}" for rev in revs], "--"]
         result = run(args, cwd, ok_codes=(0, 128))
         lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dir may hold spaces
-        shas = [line for line in lines[1:] if line and line != "--"]
-        if result.returncode == 0 and len(shas) == len(revs):
-            return lines[0], shas
+        shas = [line for line in lines[2:] if line and line != "--"]
+        if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 2:
+            return (None if lines[1] == "true" else lines[0]), shas
     return None, rev_parse_all(revs, cwd)
 
 

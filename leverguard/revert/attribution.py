@@ -19,6 +19,7 @@ from leverguard.revert.signals import PathHit, moved_away
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
+TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
@@ -70,12 +71,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     recent = position <= landed.base_position + RECENT_COMMITS
     graded = [(h, *_grade(h, every_added or bool(folders), own, recent)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
-    if level == WARNING and _all_undone(commit, hits, ctx):
+    if level < ERROR and _all_undone(commit, hits, ctx):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
     if not explanation:
-        level, reason = _in_context(level, reason, commit, paths, landed)
+        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed)
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
@@ -86,7 +87,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
 
 
-def _in_context(level: int, reason: str, commit: Commit, paths: list[str], landed: Landed) -> tuple[int, str]:
+def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines: int,
+                landed: Landed) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -95,8 +97,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lande
         return level - 1, reason + "; the change's message names what goes away"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
-    if level == WARNING and landed.time and landed.time - commit.time > OLD_DAYS * 86400:
+    age = landed.time - commit.time if landed.time else 0
+    if level == WARNING and age > OLD_DAYS * 86400:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
+    if level > NOTICE and lines <= TINY_LINES and age > TINY_DAYS * 86400:
+        return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     return level, reason
 
 
@@ -136,7 +141,9 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
     corroborated = any(h.kind != "deleted-added" for h in hits)  # deleting what it added alone stays weak
     lines = sum(h.lines for h in hits)
-    return bool(touched) and touched <= whole and corroborated and lines >= MIN_HUNK_LINES and \
+    # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
+    substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
+    return bool(touched) and touched <= whole and corroborated and substantial and lines >= MIN_HUNK_LINES and \
         all(not h.quiet for h in hits)
 
 

@@ -13,7 +13,7 @@ from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
-from leverguard.revert.context import Context
+from leverguard.revert.context import MAX_COUNTED_FILES, Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities
@@ -115,12 +115,17 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
             positions = [p for p, _ in index.touching(path, lo, hi)]
             if positions:
                 wanted[path] = positions
-    shas = sorted({index.commits[p].sha for positions in wanted.values() for p in positions})
+    commits = {index.commits[p] for positions in wanted.values() for p in positions}
+    shas = sorted(c.sha for c in commits)
     store: dict[tuple[str, bytes], FilePatch] = {}
     if shas:
-        paths = list(wanted) if len(wanted) <= MAX_PATHSPECS else []
+        # whole patches when the candidates are of ordinary size: the same call then counts their lines
+        whole = all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
+        paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
         for header, files in parse_commits(git.commit_patches(shas, paths, repo)):
             sha = header.decode("ascii", "replace").strip()
+            if whole:
+                ctx.known_lines(sha, sum(f.lines for f in files if ctx.reported(f.change.path)))
             for patch in files:
                 if patch.change.path in wanted:
                     store[(sha, patch.change.path)] = patch
