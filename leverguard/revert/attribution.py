@@ -38,6 +38,7 @@ class Landed(NamedTuple):
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
+    bot: bool = False  # the change was authored by a bot (Dependabot, Renovate, github-actions)
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
 
@@ -94,7 +95,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     if level > NOTICE and described(landed.message, paths, commit.subject):
-        return level - 1, reason + "; the change's message names what goes away"
+        return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and landed.bot:
+        return level - 1, reason + "; a bot's change (regenerated dependencies or files)"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     age = landed.time - commit.time if landed.time else 0

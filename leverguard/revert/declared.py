@@ -28,6 +28,8 @@ GOES_AWAY = re.compile(
     re.IGNORECASE)
 SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
                          re.IGNORECASE)
+REVERT_BRANCH_NAME = re.compile(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
+                                re.IGNORECASE)
 BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
@@ -141,7 +143,7 @@ def _words(text: str) -> set[str]:
 def calls_itself_a_revert(subject: str) -> bool:
     """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization"):
     not silent, though it names no commit, so not a declaration either."""
-    return bool(SELF_REVERT.match(subject.strip()))
+    return bool(SELF_REVERT.match(subject.strip()) or REVERT_BRANCH_NAME.match(subject.strip()))
 
 
 def is_merge_of_branch(subject: str) -> bool:

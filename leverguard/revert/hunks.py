@@ -78,13 +78,15 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if undid is not None and undid - position <= RELAND_COMMITS and not is_revert(undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
-    complete = all(p.empty() for p in pools)
+    standing = {position: tuple(u for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added))
+                for position, claims in found.items()}
+    # a rollback seen through whitespace: every landing line explained by an undo that stands
+    complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
     result = {}
-    for position, claims in found.items():
-        undone = tuple(u for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added))
+    for position, undone in standing.items():
         if undone:
             hunks, lines = counted[position]
-            result[position] = PathUndo(undone, hunks, lines, complete and len(claims) == hunks)
+            result[position] = PathUndo(undone, hunks, lines, complete and len(undone) == hunks)
     return result
 
 

@@ -50,3 +50,8 @@ class Identities:
 
     def __bool__(self) -> bool:
         return bool(self._keys)
+
+
+def is_bot(name: str, email: str) -> bool:
+    """Dependabot, Renovate, github-actions and other `[bot]` accounts."""
+    return bool(BOT.search(name) or BOT.search(email))

@@ -43,6 +43,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         return is_revert(index.commits[position])
 
     added_anywhere = _added_lines(landing)
+    deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and p.change.new is None)
     hits: list[PathHit] = []
     for head in landing:
         path = head.renamed_from or head.change.path
@@ -52,7 +53,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not entries:
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
-        exact = _exact(head, path, entries, patch_of, quiet, added_anywhere, reverting)
+        exact = _exact(head, path, entries, patch_of, quiet, added_anywhere, reverting, deleted_oids)
         hits += exact
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
@@ -61,7 +62,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str, added_anywhere: Counter[bytes], reverting: Callable[[int], bool]) -> list[PathHit]:
+           quiet: str, added_anywhere: Counter[bytes], reverting: Callable[[int], bool],
+           added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
     A candidate that had itself put the path back to an older state is still undone: only a
@@ -79,9 +81,15 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in entries[:k]]
+        if head.change.old is None and _moved_in(head, added_anywhere_files):
+            return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
         return [h for h in hits if not _moved_out(h, patch_of(h.position, path), added_anywhere)]
     return []
+
+
+def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
+    return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
 def _moved_out(hit: PathHit, patch: FilePatch | None, added_anywhere: Counter[bytes]) -> bool:
