@@ -151,3 +151,110 @@ def test_the_repair_hint_in_text_and_markdown(repo: Repo) -> None:
     assert "Leverguard-Revert-Ack: #221" in text.stdout
     markdown = run_leverguard("check-revert", "--format", "markdown", "main..topic", cwd=repo.path)
     assert "git checkout " in markdown.stdout and "Leverguard-Revert-Ack: #221" in markdown.stdout
+
+
+def _aged(repo: Repo, hours: int) -> None:
+    """The next commit lands HOURS after the previous one (the fixture ticks one hour per commit)."""
+    repo._tick += hours - 1
+
+
+def _hunk_undo_at_age(repo: Repo, hours: int) -> str:
+    old = seed(repo)
+    text = old["src/mod1.py"]
+    tuned = text.replace("scale=7)", "scale=70)").replace("scale=21)", "scale=210)").replace("scale=35)", "scale=350)")
+    land(repo, "tune: constants (#301)", {"src/mod1.py": tuned})
+    _aged(repo, hours)
+    _topic(repo, {"src/mod1.py": text.replace("scale=35)", "scale=350)") + "new_work = fresh_call(1)\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]["severity"]
+
+
+def test_line_level_undo_of_work_45_days_old_is_still_a_warning(repo: Repo) -> None:
+    assert _hunk_undo_at_age(repo, 45 * 24) == "warning"
+
+
+def test_line_level_undo_of_work_older_than_45_days_is_a_notice(repo: Repo) -> None:
+    assert _hunk_undo_at_age(repo, 45 * 24 + 1) == "notice"
+
+
+def _one_line_rollback_at_age(repo: Repo, hours: int) -> str:
+    old = seed(repo)
+    land(repo, "ci: pin (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7)", "scale=70)")})
+    _aged(repo, hours)
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]["severity"]
+
+
+def test_a_one_line_rollback_within_14_days_fails(repo: Repo) -> None:
+    assert _one_line_rollback_at_age(repo, 14 * 24) == "error"
+
+
+def test_a_one_line_toggle_after_14_days_is_a_notice(repo: Repo) -> None:
+    assert _one_line_rollback_at_age(repo, 14 * 24 + 1) == "notice"
+
+
+def _one_line_deletion_after(repo: Repo, later_commits: int) -> str:
+    old = seed(repo)
+    land(repo, "feat: flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "ENABLE_FAST_PATH = True\n"})
+    for i in range(later_commits):
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i % 15}.py": old[f"src/mod{2 + i % 15}.py"] + f"extra_{i} = other_call({i})\n"})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]["severity"]
+
+
+def test_a_one_line_undo_of_the_last_ten_commits_is_a_warning(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 10) == "warning"
+
+
+def test_a_one_line_undo_of_older_commits_is_a_notice(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 11) == "notice"
+
+
+def test_a_change_that_calls_itself_a_revert_is_no_silent_error(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(2)}
+    land(repo, "feat: fused prep (#221)", dict(new))
+    _topic(repo, {p: old[p] for p in new}, subject="Revert the prep fusion, it broke decode")
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[221]["severity"] == "notice" and by_pr(report)[221]["declared"] is False
+    assert by_pr(report)[221]["silent_severity"] == "notice" and "calls itself a revert" in by_pr(report)[221]["reason"]
+
+
+def test_a_bot_change_is_one_tier_lower_and_a_person_is_not(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"},
+           subject="Bump left-pad from 1.0 to 1.1", author="dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-q", "-D", "topic")
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, subject="Bump left-pad from 1.0 to 1.1")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
+def test_moving_a_file_back_where_it_was_deleted_is_no_resurrection(repo: Repo) -> None:
+    seed(repo)
+    logo = body("logo", 6)
+    land(repo, "docs: the logo", {"docs/logo.txt": logo})
+    land(repo, "docs: move the logo to public (#301)", {"docs/logo.txt": None, "docs/public/logo.txt": logo})
+    _topic(repo, {"docs/public/logo.txt": None, "docs/logo.txt": logo})
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and all(f["severity"] in ("info", "notice") for f in report["findings"])
+
+
+def test_a_bare_mirror_is_checked_without_writing_into_it(repo: Repo, tmp_path) -> None:
+    import os
+
+    old = seed(repo)
+    land(repo, "feat: fused prep (#221)", {"src/mod1.py": old["src/mod1.py"] + body("f", 4)})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    mirror = tmp_path / "mirror.git"
+    repo.git("clone", "-q", "--mirror", str(repo.path), str(mirror))
+
+    def listing() -> list[tuple[str, float]]:
+        return sorted((os.path.join(d, f), os.stat(os.path.join(d, f)).st_mtime) for d, _, fs in os.walk(mirror) for f in fs)
+
+    before = listing()
+    proc = run_leverguard("check-revert", "--repo", str(mirror), "main..topic", cwd=tmp_path)
+    assert proc.returncode == 1 and "FAIL" in proc.stdout
+    assert run_leverguard("audit", "--repo", str(mirror), "topic", cwd=tmp_path).returncode == 1
+    assert listing() == before

@@ -115,8 +115,10 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
         return NOTICE, hit.quiet
     if hit.kind == "rollback" and hit.additions_only and hit.lines < MIN_ROLLBACK_LINES and not hit.normalized:
         # a rollback that only deletes a line or two someone added is judged as that deletion
-        return (NOTICE, "a line or two its author added, deleted by the same person") if own else (
-            WARNING, "a line or two it added deleted")
+        if own:
+            return NOTICE, "a line or two its author added, deleted by the same person"
+        return (WARNING, "a line or two of one of the latest commits deleted") if recent else (
+            NOTICE, "a line or two it added deleted")
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
