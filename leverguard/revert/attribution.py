@@ -49,12 +49,14 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
+    # several commits rolled back at once: a stale tree at work, so age and size excuse nothing
+    stale = len({h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet}) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
-        results.append(_finding(commit, position, by_position[position], commits, landed, ctx))
+        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale))
     return results
 
 
@@ -64,7 +66,7 @@ def _moved(hit: PathHit, landed: Landed) -> bool:
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
-             ctx: Context) -> RevertFinding:
+             ctx: Context, stale: bool) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
@@ -77,7 +79,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
     if not explanation:
-        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed)
+        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed, stale)
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
@@ -89,7 +91,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines: int,
-                landed: Landed) -> tuple[int, str]:
+                landed: Landed, stale: bool) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -100,6 +102,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
         return level - 1, reason + "; a bot's change (regenerated dependencies or files)"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
+    if stale:
+        return level, reason
     age = landed.time - commit.time if landed.time else 0
     if level == WARNING and age > OLD_DAYS * 86400:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
