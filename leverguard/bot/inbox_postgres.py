@@ -32,8 +32,8 @@ CONNECT_TIMEOUT = 3.0  # seconds a request waits for a connection: a 503 well in
 
 
 class DatabaseDown(InboxUnavailable, ServiceUnavailable):
-    """The database is unreachable or has no schema: a 503 from the webhook (Flask answers an HTTPException
-    raised in a view with its own response, so app.py needs no backend knowledge), one error line elsewhere."""
+    """The database is unreachable or has no schema: the webhook answers 503 (app.py maps InboxUnavailable;
+    as a werkzeug ServiceUnavailable it is a JSON 503 from any Flask view too), one error line elsewhere."""
 
     def get_body(self, environ: Any = None, scope: Any = None) -> str:
         return json.dumps({"message": self.message})
