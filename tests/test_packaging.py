@@ -106,8 +106,8 @@ def test_the_bare_install_has_no_bot_packages_and_runs_the_hooks(bare_venv: Path
     committed = _run("git", "commit", "-q", "-F", "-", cwd=repo.path, input=message)
     assert committed.returncode == 0, committed.stdout + committed.stderr
     assert repo.git("log", "--format=%s") == "Add the model"
-    unsigned = _run("git", "commit", "-q", "--allow-empty", "-m", "No trailer", cwd=repo.path)
-    assert unsigned.returncode != 0 and "co-author" in unsigned.stdout + unsigned.stderr  # the commit-msg hook ran
+    malformed = _run("git", "commit", "-q", "--allow-empty", "-m", "Tidy\n\nCo-Authored-By: Bob", cwd=repo.path)
+    assert malformed.returncode != 0 and "co-author" in malformed.stdout + malformed.stderr  # commit-msg ran
 
 
 @pytest.mark.parametrize("command", [("bot", "serve"), ("bot", "worker", "--once"), ("bot", "inbox"),
