@@ -203,3 +203,22 @@ def test_bad_app_credentials_fail_at_start(tmp_path: Path, cli: Cli, app_id: str
            "LEVERGUARD_DB": str(tmp_path / "inbox.sqlite3")}
     code, _, err = cli("bot", "worker", "--once", env=env)
     assert code == 2 and expected in err
+
+
+def test_worker_concurrency_runs_several_processes_and_refuses_zero(world: World, repo: Any, cli: Cli) -> None:
+    bare = world.tmp / "upstream.git"
+    before = story_221(repo, files=3)
+    url = serve_bare(repo.path, bare)
+    world.standin.add_repo(OWNER_REPO, str(bare))
+    for number in (1, 2, 3, 4):
+        head = publish_pull(repo.path, bare, number, stale_pr(repo, before, files=3, branch=f"pr{number}"))
+        world.standin.add_pull(OWNER_REPO, number, base_ref="main", head_sha=head)
+        Inbox(world.settings.db).add(f"c-{number}", "pull_request", "opened",
+                                     json.dumps(pull_payload("opened", number, head, url)).encode(),
+                                     repo=OWNER_REPO, pr=number, head_sha=head)
+    done = run_leverguard("bot", "worker", "--once", "--concurrency", "2", cwd=world.tmp, env=world.env)
+    assert done.returncode == 0, done.stderr
+    assert [d["state"] for d in inbox_json(world)] == ["done"] * 4
+    assert all(len(world.standin.comments(OWNER_REPO, n)) == 1 for n in (1, 2, 3, 4))
+    code, _, err = cli("bot", "worker", "--concurrency", "0", env=world.env)
+    assert code == 2 and "--concurrency" in err

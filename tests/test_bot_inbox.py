@@ -141,3 +141,24 @@ def test_counts(inbox: Inbox) -> None:
     add(inbox, "d1")
     inbox.add("ign", "issues", "opened", b"{}")
     assert inbox.counts() == {"queued": 1, "running": 0, "done": 1, "failed": 0, "superseded": 0}
+
+
+def test_retry_waits_at_least_what_retry_after_asked(inbox: Inbox, clock: Clock) -> None:
+    add(inbox, "d1")
+    job = inbox.claim("w:1")
+    assert job is not None and inbox.retry(job, "w:1", "403 secondary rate limit", retry_after=25) == "queued"
+    clock.now += 24  # the back-off alone (10 s) has passed
+    assert inbox.claim("w:1") is None
+    clock.now += 1
+    assert inbox.claim("w:1") is not None
+
+
+def test_retry_after_is_read_from_a_pygithub_error() -> None:
+    from github import GithubException
+
+    from leverguard.bot.queue import backoff_delay, retry_after
+
+    assert retry_after(GithubException(403, {}, {"retry-after": "7"})) == 7.0
+    assert retry_after(GithubException(502, {}, {})) is None and retry_after(ValueError("x")) is None
+    assert backoff_delay(10, 3, None) == 40 and backoff_delay(10, 1, 25.0) == 25
+

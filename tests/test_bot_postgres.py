@@ -95,6 +95,13 @@ def server_start_time(url: str) -> Any:
         return conn.execute("SELECT pg_postmaster_start_time()").fetchone()
 
 
+def workers_registered(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return int(conn.execute("SELECT count(*) FROM procrastinate_workers").fetchone()[0])  # type: ignore[index]
+
+
 def settled(world: World) -> bool:
     return all(d.state not in ("queued", "running") for d in Inbox(world.settings.db).list())
 
@@ -161,11 +168,11 @@ def test_a_running_worker_takes_over_a_killed_workers_job_after_the_lease(world:
     head = up.open(224, stale=True, tag="")
     Inbox(world.settings.db).add("kill-1", "pull_request", "opened", json.dumps(up.payload(224, head)).encode(),
                                  repo=OWNER_REPO, pr=224, head_sha=head)
-    world.standin.inject(Fault("GET", r"/pulls/224$", status=0, delay=8.0))  # holds the first job mid-way
+    world.standin.inject(Fault("GET", r"/pulls/224$", status=0, delay=10.0))  # holds the first job mid-way
     doomed = leverguard_process(["bot", "worker"], world.tmp, {**world.env, "LEVERGUARD_CACHE_DIR": "cache-a"})
     wait_until(lambda: Inbox(world.settings.db).get("kill-1").state == "running")  # type: ignore[union-attr]
     survivor = leverguard_process(["bot", "worker"], world.tmp, {**world.env, "LEVERGUARD_CACHE_DIR": "cache-b"})
-    time.sleep(1.5)  # the survivor is up (and saw its peer alive) before the kill, inside the 8 s delay
+    wait_until(lambda: workers_registered(world.settings.db) == 2)  # the survivor is up and saw its peer alive
     doomed.send_signal(signal.SIGKILL)
     doomed.wait()
     killed = time.monotonic()

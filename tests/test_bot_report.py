@@ -110,8 +110,8 @@ def test_app_mode_uses_base_configuration_for_every_guard(repo: Any, tmp_path: P
         web.stop()
         st = world.settings
         inbox = Inbox(st.db, lease_seconds=st.lease_seconds)
-        worker.run(inbox, worker.Processor(st, github.AppClient(st), inbox, os.environ), worker="t:1",
-                   lease_seconds=st.lease_seconds, poll_seconds=0.01, once=True, stop=threading.Event(),
+        processor = worker.Processor(st, github.AppClient(st), inbox, os.environ)
+        inbox.work(processor, processor.give_up, worker="t:1", once=True, stop=threading.Event(),
                    log=lambda line: None)
         (run,) = world.standin.runs(OWNER_REPO, head)
     finally:

@@ -21,7 +21,9 @@ NEW_GATED = """\
 def gate(repo: Repo, *args: str) -> tuple[int, list[str]]:
     proc = run_leverguard("default-build", *args, cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr
-    return proc.returncode, proc.stdout.splitlines()
+    lines = proc.stdout.splitlines()
+    assert (proc.returncode == 1) == bool(lines and lines[-1].startswith("leverguard default-build: ")), lines
+    return proc.returncode, [line for line in lines if not line.startswith("leverguard default-build: ")]
 
 
 def test_new_gated_block_and_env_gated_injection_pass(repo: Repo) -> None:
@@ -188,3 +190,40 @@ def test_abi_hook_notices_when_abi_files_get_configured(repo: Repo) -> None:
     repo.write(".leverguard.toml", '[levers]\nabi_files = ["graph.cc"]\n')
     proc = run_leverguard("hook", "leverguard-abi", cwd=repo.path)
     assert proc.returncode == 1 and "graph.cc: abi: 2 changed lines" in proc.stderr
+
+
+def _stage_hard_wire(repo: Repo) -> None:
+    edit(repo, "mpk/kernels/rope.cuh", "#if defined(MPK_DSV3_FUSED_ROPE)\n", "")
+    edit(repo, "mpk/kernels/rope.cuh", "#else\n  q[0] = q[0] * rope_angle(pos);\n  q[1] = q[1] * rope_angle(pos);\n#endif\n", "")
+    edit(repo, "mpk/build.py", '    if os.environ.get("MPK_DSV3_FUSED_ROPE") == "1":\n'
+         '        flags.append("-DMPK_DSV3_FUSED_ROPE")\n', "")
+    repo.git("add", "mpk")
+
+
+def test_a_waiver_in_any_commit_message_of_the_range_counts(repo: Repo) -> None:
+    base = mpk_repo(repo)
+    _stage_hard_wire(repo)
+    repo.commit("Hard-wire FUSED_ROPE\n\nHard-wired:\n- MPK_DSV3_FUSED_ROPE: -3.1 us\n")
+    repo.write("notes.txt", "later\n")
+    repo.commit("A later, unrelated commit")
+    code, lines = gate(repo, f"{base}..HEAD")
+    assert code == 0 and lines[0].startswith("default-build: waived: the message has the lever section Hard-wired: "
+                                             "(commit ")
+    assert "  gains: MPK_DSV3_FUSED_ROPE: its #if body is now compiled in every build" in lines
+    assert gate(repo, "HEAD~1")[0] == 0  # one commit as REV: its own message counts
+
+
+def test_a_range_without_a_waiver_fails_and_says_what_waives_it(repo: Repo) -> None:
+    base = mpk_repo(repo)
+    _stage_hard_wire(repo)
+    repo.commit("Hard-wire FUSED_ROPE, no sections")
+    proc = run_leverguard("default-build", f"{base}..HEAD", cwd=repo.path)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[-1] == (
+        "leverguard default-build: 3 changed lines reach the default build: gate the change behind a default-off "
+        "lever, or waive the gate with a lever-cleanup message (a section such as `Hard-wired:` or `Reverted:`) or "
+        "the trailer `Leverguard-Default-Build: intentional`, in a commit message of the range or the --message-file")
+    as_json = run_leverguard("default-build", f"{base}..HEAD", "--format", "json", cwd=repo.path)
+    assert '"how_to_waive": "gate the change behind a default-off lever' in as_json.stdout
+    repo.git("commit", "-q", "--amend", "--no-verify", "-m", "Hard-wire\n\nLeverguard-Default-Build: intentional")
+    assert gate(repo, f"{base}..HEAD")[0] == 0

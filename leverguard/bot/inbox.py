@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from leverguard.bot.queue import (STATES, Delivery, GiveUp, Handler, InboxBackend, InboxUnavailable, Job, JobQueue,
+from leverguard.bot.queue import (STATES, Delivery, GiveUp, Handler, InboxBackend, Job, JobQueue,
                                   Log, backoff_delay, is_database_url)
 from leverguard.errors import LeverguardError
 
@@ -96,14 +96,11 @@ class SqliteInbox:
         """Store a delivery once; False when this X-GitHub-Delivery is already stored."""
         now = self.clock()
         state = "queued" if pr is not None else "done"
-        try:
-            with self._write:
-                cursor = self._db().execute(
-                    "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
-                    " updated, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
-        except sqlite3.OperationalError as exc:  # locked past the timeout, disk full: GitHub redelivers a 503
-            raise InboxUnavailable(f"the inbox database {self.path} cannot store the delivery ({exc})") from exc
+        with self._write:  # sqlite3.OperationalError (locked, full) is the webhook's 503, like InboxUnavailable
+            cursor = self._db().execute(
+                "INSERT OR IGNORE INTO deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
+                " updated, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note))
         return cursor.rowcount == 1
 
     # ------------------------------------------------------------------ claiming

@@ -1,8 +1,9 @@
 """The PostgreSQL inbox: the bot's deliveries table beside procrastinate's jobs, written in one transaction.
 
 A delivery row is the record (de-duplication by X-GitHub-Delivery, states for `bot inbox`); a
-procrastinate job `check(repo, pr)` is the work, deferred with the PR as both `queueing_lock` (at
-most one waiting job per PR: coalescing) and `lock` (one PR's jobs one at a time). The job runs
+procrastinate job `check(repo, pr)` is the work, deferred (through procrastinate's defer function, in
+the same statement as the row: pg_schema) with the PR as both `queueing_lock` (at most one waiting
+job per PR: coalescing) and `lock` (one PR's jobs one at a time). The job runs
 the PR's newest waiting delivery, so whichever job runs, the newest head is what gets reported.
 Only this module and `pg_worker` import psycopg and procrastinate (the `bot` extra).
 """
@@ -17,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 import psycopg
 import psycopg_pool
-from procrastinate import App, SyncPsycopgConnector, exceptions, jobs
+from procrastinate import exceptions
 from werkzeug.exceptions import ServiceUnavailable
 
 from leverguard.bot import pg_schema
@@ -31,8 +32,8 @@ CONNECT_TIMEOUT = 3.0  # seconds a request waits for a connection: a 503 well in
 
 
 class DatabaseDown(InboxUnavailable, ServiceUnavailable):
-    """The database is unreachable or has no schema: a 503 from the webhook (Flask answers an HTTPException
-    raised in a view with its own response, so app.py needs no backend knowledge), one error line elsewhere."""
+    """The database is unreachable or has no schema: the webhook answers 503 (app.py maps InboxUnavailable;
+    as a werkzeug ServiceUnavailable it is a JSON 503 from any Flask view too), one error line elsewhere."""
 
     def get_body(self, environ: Any = None, scope: Any = None) -> str:
         return json.dumps({"message": self.message})
@@ -44,7 +45,7 @@ class DatabaseDown(InboxUnavailable, ServiceUnavailable):
 def database_trouble(exc: BaseException) -> DatabaseDown | None:
     """The one error to report for a database that is down or has no schema; None for anything else."""
     cause = exc.__cause__ if isinstance(exc, exceptions.ConnectorException) and exc.__cause__ else exc
-    if isinstance(cause, psycopg.errors.UndefinedTable):
+    if isinstance(cause, (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)):
         return DatabaseDown(f"the database has no leverguard schema ({cause.diag.message_primary}): run "
                             "`leverguard bot migrate` once")
     if isinstance(cause, (psycopg.OperationalError, psycopg_pool.PoolTimeout)):
@@ -57,12 +58,6 @@ def pr_key(repo: str, pr: int) -> str:
     return f"{repo}#{pr}"
 
 
-def job_for(repo: str, pr: int, scheduled_at: Any = None) -> jobs.Job:
-    key = pr_key(repo, pr)
-    return jobs.Job(queue=QUEUE, task_name=TASK, lock=key, queueing_lock=key, task_kwargs={"repo": repo, "pr": pr},
-                    scheduled_at=scheduled_at)
-
-
 class PostgresInbox:
     """Deliveries and jobs on one PostgreSQL database; any number of `serve` and `worker` processes."""
 
@@ -72,31 +67,33 @@ class PostgresInbox:
         self.url, self.lease, self.max_attempts, self.backoff = url, lease_seconds, max_attempts, backoff_seconds
         self.poll, self.clock = poll_seconds, clock
         self._pool: psycopg_pool.ConnectionPool | None = None
-        self._jobs: App | None = None
         self._opening = threading.Lock()
 
     # ------------------------------------------------------------------ connections
-    def _open(self) -> tuple[psycopg_pool.ConnectionPool, App]:
-        """The pool and procrastinate's sync app, opened on first use: `serve` starts while the database is
-        down. No minimum size: a pool keeps what it used, and never retries a vanished server in the background."""
+    def _open(self) -> psycopg_pool.ConnectionPool:
+        """The pool, opened on first use: `serve` starts while the database is down. No minimum size: a
+        pool keeps what it used, and never retries a vanished server in the background."""
         with self._opening:
-            if self._pool is None or self._jobs is None:
-                pool = psycopg_pool.ConnectionPool(self.url, min_size=0, max_size=16, open=False,
-                                                   timeout=CONNECT_TIMEOUT, check=psycopg_pool.ConnectionPool.check_connection,
-                                                   kwargs={"connect_timeout": int(CONNECT_TIMEOUT)})
-                pool.open(wait=False)
-                connector = SyncPsycopgConnector()
-                connector.open(pool)
-                self._pool, self._jobs = pool, App(connector=connector)
-            return self._pool, self._jobs
+            if self._pool is None:
+                self._pool = psycopg_pool.ConnectionPool(
+                    self.url, min_size=0, max_size=16, open=False, timeout=CONNECT_TIMEOUT,
+                    check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead sessions
+                    kwargs={"connect_timeout": int(CONNECT_TIMEOUT), "autocommit": True})
+                self._pool.open(wait=False)
+            return self._pool
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
-        """One transaction: committed on success, rolled back on error; database trouble is `DatabaseDown`."""
-        pool, _ = self._open()
+    def transaction(self, atomic: bool = True) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in one transaction (or, not ATOMIC, for one autocommitted statement); database trouble
+        is `DatabaseDown`."""
+        pool = self._open()
         try:
             with pool.connection() as conn:
-                yield conn
+                if atomic:
+                    with conn.transaction():
+                        yield conn
+                else:
+                    yield conn
         except (psycopg.Error, psycopg_pool.PoolTimeout, exceptions.ConnectorException) as exc:
             trouble = database_trouble(exc)
             if trouble is None:
@@ -106,35 +103,22 @@ class PostgresInbox:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
-            self._pool = self._jobs = None
+            self._pool = None
 
     def defer(self, conn: psycopg.Connection[Any], repo: str, pr: int, scheduled_at: Any = None) -> None:
-        """Queue the PR's job in CONN's transaction; a PR that already has a waiting job keeps that one,
-        which runs at once (a new head does not wait out an older attempt's back-off)."""
-        _, app = self._open()
-        try:
-            with conn.transaction():  # a savepoint: the queueing lock's unique violation must not abort the rest
-                app.job_manager.defer_job(job_for(repo, pr, scheduled_at), connection=conn)
-        except exceptions.AlreadyEnqueued:
-            if scheduled_at is None:
-                conn.execute("UPDATE procrastinate_jobs SET scheduled_at = NULL WHERE queueing_lock = %s"
-                             " AND status = 'todo'", (pr_key(repo, pr),))
+        """Queue the PR's job in CONN's transaction (pg_schema's leverguard_queue_pr_v1, on procrastinate's
+        defer): a PR that already has a waiting job keeps it, and it runs at once unless SCHEDULED_AT is given."""
+        conn.execute("SELECT leverguard_queue_pr_v1(%s, %s, %s, %s, %s)", (repo, pr, scheduled_at, QUEUE, TASK))
 
     # ------------------------------------------------------------------ receiving
     def add(self, delivery_id: str, event: str, action: str, payload: bytes, *, repo: str | None = None,
             pr: int | None = None, head_sha: str | None = None, note: str = "") -> bool:
-        """Store a delivery once, and queue its PR's job in the same transaction; False for a duplicate."""
-        now = self.clock()
-        state = "queued" if pr is not None else "done"
-        with self.transaction() as conn:
-            row = conn.execute(
-                "INSERT INTO leverguard_deliveries (id, event, action, repo, pr, head_sha, payload, state, received,"
-                " updated, note) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
-                " RETURNING seq", (delivery_id, event, action, repo, pr, head_sha, payload, state, now, now, note)
-            ).fetchone()
-            if row is not None and pr is not None and repo is not None:
-                self.defer(conn, repo, pr)
-        return row is not None
+        """Store a delivery once and queue its PR's job, in one statement; False for a duplicate."""
+        with self.transaction(atomic=False) as conn:
+            row = conn.execute("SELECT leverguard_accept_v1(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                               (delivery_id, event, action, repo, pr, head_sha, payload,
+                                self.clock(), note, QUEUE, TASK)).fetchone()
+        return bool(row and row[0])
 
     # ------------------------------------------------------------------ workers
     def work(self, handle: Handler, give_up: GiveUp, *, worker: str, once: bool, stop: threading.Event,

@@ -14,7 +14,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from leverguard.errors import ConfigError, LeverguardError
+from leverguard.bot.errors import InboxUnavailable
+from leverguard.errors import ConfigError
+
+__all__ = ["Delivery", "InboxBackend", "InboxUnavailable", "Job", "JobQueue", "Outcome", "open_inbox", "resolve"]
 
 STATES = ("queued", "running", "done", "failed", "superseded")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -53,10 +56,6 @@ class Job:
 class Outcome:
     state: str  # done or superseded
     note: str
-
-
-class InboxUnavailable(LeverguardError):
-    """The inbox database cannot be reached or written now: `serve` answers 503 so GitHub redelivers."""
 
 
 Handler = Callable[[Job], Outcome]

@@ -6,16 +6,18 @@ import json
 import os
 import signal
 import socket
+import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator, Mapping
 
 from leverguard.bot import events, fetch, github, guards, report, verdict
+from leverguard.bot import lease_loop
 from leverguard.bot.lease_loop import one_line
 from leverguard.bot.queue import Job, JobQueue, Outcome
 from leverguard.bot.settings import Settings
 from leverguard.errors import ConfigError
 
-__all__ = ["Outcome", "Processor", "environment", "one_line", "pid_alive", "processes", "worker_id"]
+__all__ = ["Outcome", "Processor", "environment", "one_line", "pid_alive", "processes", "run", "worker_id"]
 
 
 def worker_id() -> str:
@@ -105,6 +107,13 @@ class Processor:
         except Exception as exc:  # GitHub may be what keeps failing: the inbox keeps the reason
             return f"the failure could not be reported on the check: {one_line(exc)}"
         return f"reported the failure on check run {run_id}"
+
+
+def run(queue: lease_loop.ClaimQueue, handle: Processor, *, worker: str, lease_seconds: float, poll_seconds: float,
+        once: bool, stop: threading.Event, log: Callable[[str], None]) -> int:
+    """The SQLite claim loop driven directly (a backend's `work` is the general entry point)."""
+    return lease_loop.run(queue, handle, handle.give_up, worker=worker, lease_seconds=lease_seconds,
+                          poll_seconds=poll_seconds, once=once, stop=stop, log=log)
 
 
 def processes(count: int, body: Callable[[], int]) -> int:

@@ -44,7 +44,8 @@ settings_option = click.option("--settings", "settings_file", metavar="FILE", de
 
 
 # The `bot` extra of pyproject.toml, distribution -> import name (tests/test_packaging.py keeps them in step).
-BOT_EXTRA = {"PyGithub": "github", "Flask": "flask", "gunicorn": "gunicorn"}
+BOT_EXTRA = {"PyGithub": "github", "Flask": "flask", "gunicorn": "gunicorn", "procrastinate": "procrastinate",
+             "psycopg": "psycopg"}
 
 
 def require_bot_extra() -> None:
@@ -128,6 +129,7 @@ def _work(settings: Any, once: bool) -> int:
 @settings_option
 def migrate(settings_file: str | None) -> None:
     """Create or upgrade the inbox schema (PostgreSQL: procrastinate's tables and the bot's own)."""
+    require_bot_extra()
     from leverguard.bot.queue import open_inbox
     from leverguard.bot.settings import load
 

@@ -83,8 +83,19 @@ def default_build_report(repo: str, spec: str | None, message_file: str | None, 
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)
-    result = gate.run(root, config, base, head, _read_message(message_file))
+    if message_file is not None:
+        messages = [("", _read_message(message_file) or "")]
+    else:  # a waiver in any commit message of the range counts (issue #12)
+        messages = _range_messages(root, base, head) if head is not None else []
+    result = gate.run(root, config, base, head, messages)
     return gate.render(result, fmt), EXIT_FINDINGS if result.violations and not result.waiver else EXIT_CLEAN
+
+
+def _range_messages(root: str, base: str, head: str) -> list[tuple[str, str]]:
+    """(commit id, message) of every commit of BASE..HEAD (of HEAD's history when BASE is the empty tree)."""
+    spec = head if base == git.EMPTY_TREE else f"{base}..{head}"
+    records = git.range_log(spec, "%H%n%B", root)
+    return [(sha, body) for sha, _, body in (git.fsdecode(r).partition("\n") for r in records)]
 
 
 def _read_message(message_file: str | None) -> str | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from leverguard.config import Config
 from leverguard.levers import defaultbuild
 from leverguard.levers.defaultbuild import GateResult
@@ -9,13 +11,26 @@ from leverguard.levers.waiver import waiver
 from leverguard.report import to_json, to_text
 
 
-def run(repo: str, config: Config, base: str, head: str | None, message: str | None) -> GateResult:
-    reason = waiver(message, config.get("message.sections").values())
+# What waives the gate, said whenever it fails (issue #12).
+HOW_TO_WAIVE = ("gate the change behind a default-off lever, or waive the gate with a lever-cleanup message (a "
+                "section such as `Hard-wired:` or `Reverted:`) or the trailer `Leverguard-Default-Build: "
+                "intentional`, in a commit message of the range or the --message-file")
+
+
+def run(repo: str, config: Config, base: str, head: str | None, messages: Sequence[tuple[str, str]]) -> GateResult:
+    """The gate, waived by any of MESSAGES: (label, text) pairs, the label a commit id or ""."""
+    sections = config.get("message.sections").values()
+    reason = next((_labelled(label, found) for label, text in messages
+                   if (found := waiver(text, sections)) is not None), None)
     violations = defaultbuild.check(repo, config, base, head)
     if reason is None:
         return GateResult(violations)
     gains, loses = gains_and_losses(repo, config, base, head)
     return GateResult(violations, reason, gains, loses)
+
+
+def _labelled(label: str, reason: str) -> str:
+    return f"{reason} (commit {label[:12]})" if label else reason
 
 
 def gains_and_losses(repo: str, config: Config, base: str, head: str | None) -> tuple[list[str], list[str]]:
@@ -40,9 +55,13 @@ def gains_and_losses(repo: str, config: Config, base: str, head: str | None) -> 
 def render(result: GateResult, fmt: str) -> str:
     if fmt == "json":
         return to_json({"waiver": result.waiver, "violations": result.violations,
-                        "gains": result.gains, "loses": result.loses})
+                        "gains": result.gains, "loses": result.loses,
+                        "how_to_waive": HOW_TO_WAIVE if result.violations and result.waiver is None else None})
     if result.waiver is None:
-        return to_text(result.violations)
+        if not result.violations:
+            return to_text(result.violations)
+        count = f"{len(result.violations)} changed line{'s'[:len(result.violations) != 1]}"
+        return f"{to_text(result.violations)}\nleverguard default-build: {count} reach the default build: {HOW_TO_WAIVE}"
     lines = [f"default-build: {result.waiver} ({len(result.violations)} changed lines reach the default build)"]
     lines += [f"  gains: {g}" for g in result.gains] or ["  gains: nothing"]
     lines += [f"  loses: {item}" for item in result.loses] or ["  loses: nothing"]
