@@ -115,7 +115,7 @@ def test_one_person_under_two_addresses_deleting_fresh_lines(repo: Repo) -> None
     repo.git("checkout", "-q", "main")
     repo.git("branch", "-q", "-D", "topic")
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=DAVE)
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"  # someone else's
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"  # someone else's: a rollback
 
 
 def test_github_revert_button_and_range_declarations(repo: Repo) -> None:
@@ -201,12 +201,12 @@ def _one_line_deletion_after(repo: Repo, later_commits: int) -> str:
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
 
-def test_a_one_line_undo_of_the_last_ten_commits_is_a_warning(repo: Repo) -> None:
-    assert _one_line_deletion_after(repo, 10) == "warning"
+def test_a_one_line_rollback_of_the_last_ten_commits_fails(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 10) == "error"
 
 
-def test_a_one_line_undo_of_older_commits_is_a_notice(repo: Repo) -> None:
-    assert _one_line_deletion_after(repo, 11) == "notice"
+def test_a_one_line_rollback_of_older_commits_is_a_warning(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 11) == "warning"
 
 
 def test_a_change_that_calls_itself_a_revert_is_no_silent_error(repo: Repo) -> None:

@@ -38,7 +38,7 @@ class Landed(NamedTuple):
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
-    bot: bool = False  # the change was authored by a bot (Dependabot, Renovate, github-actions)
+    bot: bool = False  # the change was authored by a dependency bot (Dependabot, Renovate)
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
 
@@ -99,7 +99,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     if level > NOTICE and described(landed.message, paths, commit.subject):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and landed.bot:
-        return level - 1, reason + "; a bot's change (regenerated dependencies or files)"
+        return level - 1, reason + "; a dependency bot's change (regenerated files)"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
@@ -121,8 +121,8 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
         # a rollback that only deletes a line or two someone added is judged as that deletion
         if own:
             return NOTICE, "a line or two its author added, deleted by the same person"
-        return (WARNING, "a line or two of one of the latest commits deleted") if recent else (
-            NOTICE, "a line or two it added deleted")
+        return (ERROR, "a file put back to its version before it") if recent else (
+            WARNING, "a line or two it added deleted")
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
