@@ -45,7 +45,7 @@ class Landed(NamedTuple):
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
-    hits = [h for h in hits if h.kind != "deleted-added" or not _moved(h, landed)]
+    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not _moved(h, landed)]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -127,6 +127,10 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
+    if hit.kind == "deleted-changed":
+        # people delete files on purpose; one deleted hours after someone edited it is the accident
+        return (WARNING, "a file deleted just after it edited it") if recent and hit.lines >= MIN_HUNK_LINES else (
+            NOTICE, "a file it edited deleted")
     if hit.kind == "deleted-added":
         return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
     undo = hit.undo
@@ -148,7 +152,7 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
     touched = {c.path for c in commit.changes if ctx.reported(c.path)}
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
-    corroborated = any(h.kind != "deleted-added" for h in hits)  # deleting what it added alone stays weak
+    corroborated = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
     substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
@@ -234,6 +238,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "re-added after this commit deleted it"
     elif hit.kind == "deleted-added":
         detail = "deleted; this commit added it"
+    elif hit.kind == "deleted-changed":
+        detail = "deleted; this commit was its latest change"
     else:
         undo = hit.undo
         hunks = len(undo.undone) if undo is not None else 0
@@ -250,7 +256,7 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
         return sorted({shlex.quote(display(h.path)) for h in hits if h.kind in kinds and not h.normalized})
 
     steps = []
-    restore = paths(("rollback", "deleted-added"))
+    restore = paths(("rollback", "deleted-added", "deleted-changed"))
     if restore and landed.repair_base:
         steps.append(f"git checkout {landed.repair_base} -- {' '.join(restore)}")
     resurrected = paths(("resurrected",))
