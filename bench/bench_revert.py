@@ -1,13 +1,16 @@
 """Benchmark check-revert and audit against floors measured in the same run.
 
-Generates with `git fast-import` a large repository (20,000 commits, 5,000 files) and a small one
-(2,000 commits, same files), each ending with stale-revert PR branches that restore 1, 20 and 200
-files of a commit merged 40 commits earlier. Then times (medians of interleaved repetitions):
-the floor = `python -c pass` + `git diff --raw -z` of the landing change + `git log --first-parent
---raw -z` over the 150-commit window; `leverguard check-revert` per PR; peak memory of the check
-(ru_maxrss of a child); and `leverguard audit --max-count 1000` in ms per commit.
+Generates with `git fast-import` a large repository (20,000 commits, 5,000 files of about 20 KB)
+and a small one (2,000 commits, same files), each ending with PR branches: stale ones that restore
+1, 20 and 200 files of a commit merged 40 commits earlier, one that restores its 20 and 200 hot
+files as they were 60 commits earlier (undoing dozens of commits), and clean ones that edit 20 and
+200 recently changed files. Then times (medians of interleaved repetitions): the floor = `python
+-c pass` + `git diff --raw -z` of the landing change + `git log --first-parent --raw -z` over the
+150-commit window; `leverguard check-revert` per PR; the git processes one check starts (counted
+through a `git` shim on PATH); peak memory of the check (ru_maxrss of a child); and `leverguard
+audit --max-count 1000` in ms per commit.
 
-    python bench/bench_revert.py [--repeat 5] [--commits 20000] [--small 2000]
+    python bench/bench_revert.py [--repeat 5] [--commits 20000] [--small 2000] [--lines 400]
 """
 
 from __future__ import annotations
@@ -25,15 +28,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _timing import medians, ms  # noqa: E402
 
 FILES = 5000
+LINES = 400  # two source lines each: about 20 KB a file (issue #9)
 SIZES = (1, 20, 200)
+PRS = ("stale-1", "stale-20", "stale-200", "stale-many-20", "stale-many-200", "clean-20", "clean-200")
+MANY_AGE = 60  # the stale-many PRs restore hot files as they were this many commits before the tip
 BIG_AGE = 40  # the reverted commit landed this many first-parent commits before the tip
 ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tempfile.gettempdir()}
 
 
 def _content(path: str, version: int) -> bytes:
-    lines = [f"def {path.replace('/', '_').replace('.', '_')}_{i}(x):  # rev {version if i % 7 == 0 else 0}\n"
-             f"    return x * {i} + {version if i % 5 == 0 else 1}\n" for i in range(12)]
-    return "".join(lines).encode()
+    lines = LINES
+    name = path.replace('/', '_').replace('.', '_')
+    # a version touches few lines (as real edits do): the -U0 patch stays small, the file does not
+    body = [f"def {name}_{i}(x):  # rev {version if i % 97 == version % 97 else 0}\n"
+            f"    return x * {i} + {version if i % 89 == version % 89 else 1}\n" for i in range(lines)]
+    return "".join(body).encode()
 
 
 def _blob(path: str, data: bytes) -> bytes:
@@ -54,9 +63,13 @@ def generate(root: str, commits: int) -> None:
     version = {p: 0 for p in paths}
     out = [_commit("refs/heads/main", 1, 1_600_000_000, "initial", None, [_blob(p, _content(p, 0)) for p in paths])]
     big = paths[:200]
+    hot_files = paths[200:400]
+    many: dict[str, bytes] = {}
     for n in range(2, commits + 1):
+        if n == commits - MANY_AGE:
+            many = {p: _content(p, version[p]) for p in hot_files}
         hot = rng.random() < 0.5  # half the commits edit one of 100 hot files, as real histories do
-        touched = big if n == commits - BIG_AGE else rng.sample(paths[200:300] if hot else paths[300:], rng.randint(1, 3))
+        touched = big if n == commits - BIG_AGE else rng.sample(hot_files if hot else paths[400:], rng.randint(1, 3))
         if n == commits - BIG_AGE:
             stale = {p: _content(p, version[p]) for p in big}
         for p in touched:
@@ -68,6 +81,16 @@ def generate(root: str, commits: int) -> None:
         edits = [_blob(p, stale[p]) for p in big[:size]] + [_blob(genuine, _content(genuine, 10**6))]
         out.append(_commit(f"refs/heads/stale-{size}", commits + 1 + i, 1_600_000_000 + commits * 61,
                            f"stale PR {size}", commits - 5, edits))
+    mark = commits + 10
+    for size in (20, 200):
+        genuine = paths[-10 - size // 20]
+        edits = [_blob(p, many[p]) for p in hot_files[:size]] + [_blob(genuine, _content(genuine, 10**6))]
+        out.append(_commit(f"refs/heads/stale-many-{size}", mark, 1_600_000_000 + commits * 61, f"stale many {size}",
+                           commits - 2, edits))
+        clean = [_blob(p, _content(p, version[p]) + b"# reviewed\n") for p in hot_files[-size:]]
+        out.append(_commit(f"refs/heads/clean-{size}", mark + 1, 1_600_000_000 + commits * 61, f"clean PR {size}",
+                           commits, clean))
+        mark += 2
     subprocess.run(["git", "init", "-q", "-b", "main", root], check=True, env=ENV)
     subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(out), check=True, env=ENV)
     subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=root, check=True, env=ENV)
@@ -81,20 +104,41 @@ def peak_mb(cmd: list[str], cwd: str) -> float:
     return int(out.stdout.strip()) / 1024
 
 
-def bench_repo(root: str, leverguard: list[str], repeat: int) -> dict[int, tuple[float, float, float]]:
-    """Per PR size: (floor, check-revert, peak MB)."""
+def git_processes(cmd: list[str], cwd: str, shim: str) -> int:
+    """How many git processes CMD starts: a `git` shim first on PATH logs each one."""
+    log = os.path.join(shim, "log")
+    if os.path.exists(log):
+        os.unlink(log)
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, env={**ENV, "PATH": shim + os.pathsep + ENV["PATH"]})
+    with open(log) as handle:
+        return len(handle.readlines())
+
+
+def make_shim(tmp: str) -> str:
+    shim = os.path.join(tmp, "shim")
+    os.makedirs(shim)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    with open(os.path.join(shim, "git"), "w") as handle:
+        handle.write(f'#!/bin/sh\necho "$1" >> "{shim}/log"\nexec "{real}" "$@"\n')
+    os.chmod(os.path.join(shim, "git"), 0o755)
+    return shim
+
+
+def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str) -> dict[str, tuple[float, float, float, int]]:
+    """Per PR: (floor, check-revert, peak MB, git processes)."""
     tree = {}
-    for size in SIZES:
-        tree[size] = subprocess.run(["git", "merge-tree", "--write-tree", "main", f"stale-{size}"], cwd=root,
-                                    capture_output=True, text=True, check=True).stdout.split()[0]
+    for pr in PRS:
+        tree[pr] = subprocess.run(["git", "merge-tree", "--write-tree", "main", pr], cwd=root,
+                                  capture_output=True, text=True, check=True).stdout.split()[0]
     commands: dict[str, list[str]] = {"python": [sys.executable, "-c", "pass"],
                                       "log": ["git", "log", "--first-parent", "--raw", "-z", "-n", "150", "main"]}
-    for size in SIZES:
-        commands[f"diff-{size}"] = ["git", "diff", "--raw", "-z", "main", tree[size]]
-        commands[f"check-{size}"] = [*leverguard, "check-revert", f"main..stale-{size}"]
+    for pr in PRS:
+        commands[f"diff-{pr}"] = ["git", "diff", "--raw", "-z", "main", tree[pr]]
+        commands[f"check-{pr}"] = [*leverguard, "check-revert", f"main..{pr}"]
     times = medians(commands, root, repeat, env=ENV)
-    return {size: (times["python"] + times["log"] + times[f"diff-{size}"], times[f"check-{size}"],
-                   peak_mb([*leverguard, "check-revert", f"main..stale-{size}"], root)) for size in SIZES}
+    return {pr: (times["python"] + times["log"] + times[f"diff-{pr}"], times[f"check-{pr}"],
+                 peak_mb([*leverguard, "check-revert", f"main..{pr}"], root),
+                 git_processes([*leverguard, "check-revert", f"main..{pr}"], root, shim)) for pr in PRS}
 
 
 def bench_audit(root: str, leverguard: list[str], count: int, repeat: int) -> tuple[float, float]:
@@ -114,22 +158,27 @@ def main() -> int:
     parser.add_argument("--commits", type=int, default=20000)
     parser.add_argument("--small", type=int, default=2000)
     parser.add_argument("--audit", type=int, default=1000)
+    parser.add_argument("--lines", type=int, default=400, help="two source lines each (400: about 20 KB a file)")
     args = parser.parse_args()
+    global LINES
+    LINES = args.lines
     leverguard = [os.path.join(os.path.dirname(sys.executable), "leverguard")]
     with tempfile.TemporaryDirectory() as tmp:
+        shim = make_shim(tmp)
         results = {}
         for commits in (args.small, args.commits):
             root = os.path.join(tmp, f"r{commits}")
             start = time.perf_counter()
             generate(root, commits)
             print(f"generated {commits} commits x {FILES} files in {time.perf_counter() - start:.1f} s")
-            results[commits] = bench_repo(root, leverguard, args.repeat)
-        print(f"\n{'repo':>7} {'PR files':>8} {'floor':>10} {'check-revert':>12} {'ratio':>6} {'target':>6} {'peak':>8}")
+            results[commits] = bench_repo(root, leverguard, args.repeat, shim)
+        print(f"\n{'repo':>7} {'PR':>15} {'floor':>10} {'check-revert':>12} {'ratio':>6} {'target':>6} {'peak':>8} "
+              f"{'git':>4}")
         for commits, rows in results.items():
-            for size, (floor, check, peak) in rows.items():
-                target = 6 if size == 1 else 3
-                print(f"{commits:>7} {size:>8} {ms(floor)} {ms(check):>12} {check / floor:5.1f}x {target:>5}x "
-                      f"{peak:6.0f} MB")
+            for pr, (floor, check, peak, processes) in rows.items():
+                target = 6 if pr == "stale-1" else 3
+                print(f"{commits:>7} {pr:>15} {ms(floor)} {ms(check):>12} {check / floor:5.1f}x {target:>5}x "
+                      f"{peak:6.0f} MB {processes:>4}")
         per_commit, peak = bench_audit(os.path.join(tmp, f"r{args.commits}"), leverguard, args.audit, 3)
         print(f"\naudit --max-count {args.audit} on {args.commits} commits: {per_commit:.1f} ms/commit "
               f"(target <= 40), peak {peak:.0f} MB")

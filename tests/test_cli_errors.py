@@ -109,8 +109,8 @@ def test_a_closed_pipe_after_findings_is_141_never_clean(repo: Repo, buffered: b
         proc = pipeline(repo, command, reader, buffered)
         assert proc.returncode in codes, (command, proc.returncode, proc.stderr)
         assert proc.stderr == "", proc.stderr  # no "Exception ignored ... BrokenPipeError", no traceback
-    small = pipeline(repo, "check-revert main..carol", "head -1", buffered)  # fits the pipe: nothing breaks
-    assert small.returncode == 1 and small.stderr == "", small.stderr
+    small = pipeline(repo, "check-revert main..carol", "head -1", buffered)  # one buffered write: nothing breaks
+    assert small.returncode in ({1} if buffered else codes) and small.stderr == "", small.stderr  # never 0
     assert small.stdout.startswith('error: HEAD undoes 400/400 files of #221 "feat: fusé kernels (#221)"')
 
 
