@@ -1,12 +1,16 @@
-"""The bot's own error kinds for the webhook: a malformed payload (400) and an unavailable inbox (503)."""
+"""The bot's own error kinds, shared by the webhook and the inbox backends (no imports beyond errors)."""
 
 from __future__ import annotations
 
-from leverguard.bot.queue import InboxUnavailable
 from leverguard.errors import LeverguardError
-
-__all__ = ["InboxUnavailable", "Malformed"]  # InboxUnavailable: the inbox backends' one type (bot.queue)
 
 
 class Malformed(LeverguardError):
     """A signed delivery whose payload is not shaped as GitHub sends it: answered 400, logged in one line."""
+
+
+class InboxUnavailable(LeverguardError):
+    """The inbox cannot store a delivery now (locked, full, unreachable): answered 503 so GitHub redelivers.
+
+    An inbox backend raises it (or sqlite3.OperationalError, which the webhook maps the same way).
+    """
