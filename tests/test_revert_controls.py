@@ -94,13 +94,13 @@ def test_deleting_one_line_as_a_described_cleanup(repo: Repo) -> None:
     assert _no_alarm(repo, "main..topic") == []
 
 
-def test_deleting_someone_elses_fresh_line_silently_is_a_warning(repo: Repo) -> None:
+def test_deleting_someone_elses_fresh_line_silently_fails(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "feat: add a flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "ENABLE_FAST_PATH = True\n"})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "kernel: tune", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
-    code, report = check(repo, "main..topic")
-    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
+    code, report = check(repo, "main..topic")  # a whole-file rollback: size says nothing about harm (#10)
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
 
 
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:

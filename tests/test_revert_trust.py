@@ -115,7 +115,7 @@ def test_one_person_under_two_addresses_deleting_fresh_lines(repo: Repo) -> None
     repo.git("checkout", "-q", "main")
     repo.git("branch", "-q", "-D", "topic")
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=DAVE)
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"  # someone else's
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"  # someone else's: a rollback
 
 
 def test_github_revert_button_and_range_declarations(repo: Repo) -> None:
@@ -201,12 +201,12 @@ def _one_line_deletion_after(repo: Repo, later_commits: int) -> str:
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
 
-def test_a_one_line_undo_of_the_last_ten_commits_is_a_warning(repo: Repo) -> None:
-    assert _one_line_deletion_after(repo, 10) == "warning"
+def test_a_one_line_rollback_of_the_last_ten_commits_fails(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 10) == "error"
 
 
-def test_a_one_line_undo_of_older_commits_is_a_notice(repo: Repo) -> None:
-    assert _one_line_deletion_after(repo, 11) == "notice"
+def test_a_one_line_rollback_of_older_commits_is_a_warning(repo: Repo) -> None:
+    assert _one_line_deletion_after(repo, 11) == "warning"
 
 
 def test_a_change_that_calls_itself_a_revert_is_no_silent_error(repo: Repo) -> None:
@@ -258,3 +258,20 @@ def test_a_bare_mirror_is_checked_without_writing_into_it(repo: Repo, tmp_path) 
     assert proc.returncode == 1 and "FAIL" in proc.stdout
     assert run_leverguard("audit", "--repo", str(mirror), "topic", cwd=tmp_path).returncode == 1
     assert listing() == before
+
+
+def test_a_file_deleted_right_after_someone_edited_it(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"].replace("scale=7)", "scale=8)") + body("ci", 3)})
+    _topic(repo, {"src/mod3.py": None, "kernel.c": "int t;\n"}, subject="Fixes flakes after the flake8 upgrade")
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["kinds"] == ["deleted-changed"] and by_pr(report)[301]["severity"] == "warning"
+    assert "git checkout " in by_pr(report)[301]["repair"]
+
+
+def test_a_described_file_removal_is_a_notice(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"].replace("scale=7)", "scale=8)") + body("ci", 3)})
+    _topic(repo, {"src/mod3.py": None, "kernel.c": "int t;\n"}, subject="Remove mod3.py, the loader replaces it")
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"

@@ -38,23 +38,25 @@ class Landed(NamedTuple):
     ack_file: str = ".leverguard-acks"
     landed_already: bool = False  # audit: the change is on the branch (acknowledge in the ack file)
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
-    bot: bool = False  # the change was authored by a bot (Dependabot, Renovate, github-actions)
+    bot: bool = False  # the change was authored by a dependency bot (Dependabot, Renovate)
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
-    hits = [h for h in hits if h.kind != "deleted-added" or not _moved(h, landed)]
+    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not _moved(h, landed)]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
+    # several commits rolled back at once: a stale tree at work, so age and size excuse nothing
+    stale = len({h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet}) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
-        results.append(_finding(commit, position, by_position[position], commits, landed, ctx))
+        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale))
     return results
 
 
@@ -64,7 +66,7 @@ def _moved(hit: PathHit, landed: Landed) -> bool:
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
-             ctx: Context) -> RevertFinding:
+             ctx: Context, stale: bool) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
@@ -77,7 +79,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
     if not explanation:
-        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed)
+        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed, stale)
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
@@ -89,7 +91,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines: int,
-                landed: Landed) -> tuple[int, str]:
+                landed: Landed, stale: bool) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -97,9 +99,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     if level > NOTICE and described(landed.message, paths, commit.subject):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and landed.bot:
-        return level - 1, reason + "; a bot's change (regenerated dependencies or files)"
+        return level - 1, reason + "; a dependency bot's change (regenerated files)"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
+    if stale:
+        return level, reason
     age = landed.time - commit.time if landed.time else 0
     if level == WARNING and age > OLD_DAYS * 86400:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
@@ -117,12 +121,16 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
         # a rollback that only deletes a line or two someone added is judged as that deletion
         if own:
             return NOTICE, "a line or two its author added, deleted by the same person"
-        return (WARNING, "a line or two of one of the latest commits deleted") if recent else (
-            NOTICE, "a line or two it added deleted")
+        return (ERROR, "a file put back to its version before it") if recent else (
+            WARNING, "a line or two it added deleted")
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
+    if hit.kind == "deleted-changed":
+        # people delete files on purpose; one deleted hours after someone edited it is the accident
+        return (WARNING, "a file deleted just after it edited it") if recent and hit.lines >= MIN_HUNK_LINES else (
+            NOTICE, "a file it edited deleted")
     if hit.kind == "deleted-added":
         return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
     undo = hit.undo
@@ -144,7 +152,7 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
     touched = {c.path for c in commit.changes if ctx.reported(c.path)}
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
-    corroborated = any(h.kind != "deleted-added" for h in hits)  # deleting what it added alone stays weak
+    corroborated = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
     substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
@@ -230,6 +238,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "re-added after this commit deleted it"
     elif hit.kind == "deleted-added":
         detail = "deleted; this commit added it"
+    elif hit.kind == "deleted-changed":
+        detail = "deleted; this commit was its latest change"
     else:
         undo = hit.undo
         hunks = len(undo.undone) if undo is not None else 0
@@ -246,7 +256,7 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
         return sorted({shlex.quote(display(h.path)) for h in hits if h.kind in kinds and not h.normalized})
 
     steps = []
-    restore = paths(("rollback", "deleted-added"))
+    restore = paths(("rollback", "deleted-added", "deleted-changed"))
     if restore and landed.repair_base:
         steps.append(f"git checkout {landed.repair_base} -- {' '.join(restore)}")
     resurrected = paths(("resurrected",))

@@ -16,7 +16,7 @@ from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import MAX_COUNTED_FILES, Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
-from leverguard.revert.identity import Identities, is_bot
+from leverguard.revert.identity import Identities, is_dependency_bot
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch, parse_commits
@@ -173,7 +173,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
-                  bot=bool(rows) and all(is_bot(r[2], r[1]) for r in rows if r[1]),
+                  bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time)
 
 

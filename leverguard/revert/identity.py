@@ -11,6 +11,7 @@ from typing import Iterable
 
 NOREPLY = re.compile(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 CO_AUTHOR = re.compile(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
+DEPENDENCY_BOT = re.compile(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot)\b", re.IGNORECASE)
 BOT = re.compile(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
 
 
@@ -52,6 +53,9 @@ class Identities:
         return bool(self._keys)
 
 
-def is_bot(name: str, email: str) -> bool:
-    """Dependabot, Renovate, github-actions and other `[bot]` accounts."""
-    return bool(BOT.search(name) or BOT.search(email))
+def is_dependency_bot(name: str, email: str) -> bool:
+    """Dependabot, Renovate, pre-commit.ci and friends: they regenerate files from a template of their own.
+
+    Not merge bots (kodiak, bors, mergify): those land people's work, stale trees included.
+    """
+    return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email))

@@ -25,7 +25,7 @@ class PathHit(NamedTuple):
 
     position: int  # the candidate's position in the path index
     path: bytes
-    kind: str  # "rollback", "resurrected", "deleted-added" or "inverse-hunk"
+    kind: str  # "rollback", "resurrected", "deleted-added", "deleted-changed" or "inverse-hunk"
     lines: int  # the candidate's non-trivial lines on this path that are undone
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
@@ -85,6 +85,12 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
         return [h for h in hits if not _moved_out(h, patch_of(h.position, path), added_anywhere)]
+    if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not quiet:
+        # a file deleted right after a commit edited it takes that edit with it (kombu's tox.ini)
+        position, change = entries[0]
+        patch = patch_of(position, path)
+        lines = patch.lines if patch is not None else 0
+        return [PathHit(position, path, "deleted-changed", lines, lines, patch is not None and patch.text)]
     return []
 
 
