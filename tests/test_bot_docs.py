@@ -13,6 +13,7 @@ from leverguard.bot import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "bot.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def table_rows(text: str, heading: str) -> list[str]:
@@ -39,8 +40,9 @@ def test_every_setting_and_variable_is_in_the_settings_table() -> None:
 
 
 def test_every_command_is_documented() -> None:
-    for command in ("bot serve", "bot worker", "bot inbox", "bot redeliver", "github-action"):
+    for command in ("bot serve", "bot worker", "bot inbox", "bot redeliver", "bot migrate", "github-action"):
         assert f"leverguard {command}" in GUIDE, command
+        assert f"leverguard {command}" in README, command
 
 
 def test_the_docs_workflow_asks_for_what_the_action_needs() -> None:
