@@ -5,7 +5,7 @@
 2. Throughput: PRS distinct PRs queued, then 1, 2 and 4 `bot worker` processes (each its own cache, as
    separate hosts would be) drain them: deliveries per second, and PostgreSQL's CPU per job, which bounds
    how far adding hosts goes.
-3. A typical PR: delivery -> comment with a running worker, against `check-revert` alone (bench_bot.py's part two).
+3. A typical PR: delivery -> comment with a running worker, against `check-revert` alone plus a cold fetch.
 
 Usage: .venv/bin/python bench/bench_bot_postgres.py [--deliveries 200] [--clients 20] [--prs 20] [--jobs 40]
 Needs PostgreSQL binaries (a throwaway cluster is started through .ci/postgres.sh) or LEVERGUARD_TEST_DATABASE_URL.
@@ -14,9 +14,11 @@ Needs PostgreSQL binaries (a throwaway cluster is started through .ci/postgres.s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_bot  # noqa: E402
 import pg_helpers  # noqa: E402
-from bot_helpers import OWNER_REPO, clean_pr, make_world, publish_pull, pull_payload, stale_pr  # noqa: E402
+from bot_helpers import OWNER_REPO, clean_pr, git_host, make_world, publish_pull, pull_payload, stale_pr  # noqa: E402
 
 PY = sys.executable
 
@@ -58,7 +60,8 @@ def throughput(args: argparse.Namespace, server: Any, tmp: Path, repo: Any, bare
 
     db = pg_helpers.fresh_database(server)
     (tmp / f"w{workers}").mkdir()
-    world = make_world(tmp / f"w{workers}", db=db, database_url=db, poll_seconds=0.5)
+    world = make_world(tmp / f"w{workers}", db=db, database_url=db, poll_seconds=0.5,
+                       git_url=git_host(tmp))  # the upstream of main()'s world
     world.standin.add_repo(OWNER_REPO, str(bare))
     inbox = Inbox(db)
     for n in range(1, args.jobs + 1):
@@ -78,10 +81,59 @@ def throughput(args: argparse.Namespace, server: Any, tmp: Path, repo: Any, bare
         proc.send_signal(signal.SIGTERM)
     for proc in procs:
         proc.wait()
-    done = sum(1 for d in inbox.list() if d.state == "done")
-    assert done == args.jobs, f"{done}/{args.jobs} done"
+    rows = inbox.list()
+    done = sum(1 for d in rows if d.state == "done")
+    assert done == args.jobs, f"{done}/{args.jobs} done: {sorted({(d.state, d.note[:120]) for d in rows})}"
     world.standin.stop()
     return args.jobs / wall, cpu / args.jobs * 1000
+
+
+def time_fetch(world: Any, number: int, env: dict[str, str]) -> float:
+    """A cold fetch into a fresh cache: the floor the bot adds to the check."""
+    from leverguard.bot import fetch
+
+    with tempfile.TemporaryDirectory() as cache:
+        start = time.perf_counter()
+        fetch.fetch_pull(dataclasses.replace(world.settings, cache_dir=cache), OWNER_REPO, "main", number,
+                         {**env, **fetch.auth_env(None)})
+        return time.perf_counter() - start
+
+
+def delivery_to_comment(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Any, bare: Path, url: str,
+                        before: str) -> None:
+    """A typical PR (the 18-file stale revert) with a running worker, against `check-revert` alone."""
+    from bot_helpers import LiveServer
+
+    from leverguard.bot.app import create_app
+
+    web = LiveServer(create_app(world.settings))
+    worker = subprocess.Popen([PY, "-m", "leverguard", "bot", "worker"], cwd=world.tmp, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    totals, fetches, alone = [], [], []
+    for k in range(args.repeat):
+        number = 1000 + k
+        head = publish_pull(repo.path, bare, number, stale_pr(repo, before, branch=f"e2e{k}", message=f"refactor {k}"))
+        world.standin.add_pull(OWNER_REPO, number, base_ref="main", head_sha=head)
+        start = time.perf_counter()
+        bench_bot.deliver(web.url + "/webhook", pull_payload("opened", number, head, url), str(uuid.uuid4()))
+        while not world.standin.comments(OWNER_REPO, number):
+            time.sleep(0.002)
+        totals.append(time.perf_counter() - start)
+        fetches.append(time_fetch(world, number, env))
+    worker.send_signal(signal.SIGTERM)
+    worker.wait()
+    web.stop()
+    for k in range(args.repeat):
+        start = time.perf_counter()
+        done = subprocess.run([PY, "-m", "leverguard", "check-revert", "--repo", str(repo.path), f"main..e2e{k}"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        alone.append(time.perf_counter() - start)
+        assert done.returncode == 1, "check-revert should find the revert"
+    e2e, check, fetch = (statistics.median(v) for v in (totals, alone, fetches))
+    print(f"typical PR (18-file stale revert), median of {args.repeat}: delivery -> comment {e2e * 1000:.0f} ms; "
+          f"`leverguard check-revert` alone {check * 1000:.0f} ms; cold blobless fetch {fetch * 1000:.0f} ms; "
+          f"ratio e2e / (check-revert + fetch) = {e2e / (check + fetch):.2f} (target <= 1.5); "
+          f"e2e / check-revert = {e2e / check:.2f}")
 
 
 def main() -> int:
@@ -115,7 +167,7 @@ def main() -> int:
                       f"(PostgreSQL CPU {db_ms:.1f} ms per job)")
             print(f"per added host like this one (2 workers): about +{rates[2]:.2f} deliveries/s, until "
                   f"PostgreSQL's CPU (above, per job) is the limit")
-            bench_bot.part_two(args, world, env, repo, bare, url, before)
+            delivery_to_comment(args, world, env, repo, bare, url, before)
             world.standin.stop()
     finally:
         server.stop()
