@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from leverguard.config import Config
 
 RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%B"
+WHOLE_PATCHES = 12  # up to this many candidates, their whole patches come in the one call (and count their lines)
 MAX_PATHSPECS = 500  # more landing paths than this: candidates' patches are read whole and filtered here
 
 
@@ -120,7 +121,7 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
     store: dict[tuple[str, bytes], FilePatch] = {}
     if shas:
         # whole patches when the candidates are of ordinary size: the same call then counts their lines
-        whole = all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
+        whole = len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
         paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
         for header, files in parse_commits(git.commit_patches(shas, paths, repo)):
             sha = header.decode("ascii", "replace").strip()
