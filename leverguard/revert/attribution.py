@@ -72,7 +72,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = position <= landed.base_position + RECENT_COMMITS
-    graded = [(h, *_grade(h, every_added or bool(folders), own, recent)) for h in sorted(hits, key=lambda h: h.path)]
+    days = (landed.time - commit.time) / 86400 if landed.time else None
+    fresh = recent or (days is not None and days <= TINY_DAYS)
+    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx):
         level, reason = ERROR, "every change it made is undone"
@@ -112,7 +114,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     return level, reason
 
 
-def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[int, str]:
+def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool) -> tuple[int, str]:
     """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
     if hit.quiet:
@@ -129,7 +131,7 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool) -> tuple[in
         return ERROR, "a file it deleted brought back"
     if hit.kind == "deleted-changed":
         # people delete files on purpose; one deleted hours after someone edited it is the accident
-        return (WARNING, "a file deleted just after it edited it") if recent and hit.lines >= MIN_HUNK_LINES else (
+        return (WARNING, "a file deleted soon after it edited it") if fresh and hit.lines >= MIN_HUNK_LINES else (
             NOTICE, "a file it edited deleted")
     if hit.kind == "deleted-added":
         return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
