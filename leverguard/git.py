@@ -353,6 +353,20 @@ def stream(args: Sequence[str], cwd: str | None = None, *, input: bytes | None =
         yield pending
 
 
+def date_bound(since: str, cwd: str | None = None) -> int:
+    """The epoch second of a git date (`2 weeks ago`, `2026-11-01`); an unparsable one is an error.
+
+    git reads any garbage as "now": comparing with "now" in the same call tells the two apart.
+    """
+    if since.startswith("-") or "\n" in since:
+        raise GitError(f"--since {since!r} is not a date: give one git understands, e.g. '2 weeks ago' or 2026-11-01")
+    lines = output(["rev-parse", f"--since={since}", "--since=now"], cwd).split()
+    bound, now = (int(line.partition("=")[2] or 0) for line in lines[:2])
+    if bound == now and since.strip().lower() not in ("now", "today"):
+        raise GitError(f"--since {since!r} is not a date git understands: give e.g. '2 weeks ago' or 2026-11-01")
+    return bound
+
+
 def stream_blocks(args: Sequence[str], cwd: str | None = None) -> Iterator[bytes]:
     """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read."""
     import subprocess

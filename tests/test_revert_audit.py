@@ -60,7 +60,7 @@ def test_max_count_since_and_the_cli(repo: Repo) -> None:
     assert proc.returncode == 1 and data["branch"] == "main" and data["checked"] == 8
     assert proc.stderr == ""  # no progress bar without a terminal
     text = run_leverguard("audit", cwd=repo.path).stdout
-    assert "checked 8 commits on main: 2 landed a silent revert" in text
+    assert "checked 8 commits on main: 2 landed silent reverts that fail the check" in text
     assert any(line.startswith("commit   landed as  worst") for line in text.splitlines())
 
 

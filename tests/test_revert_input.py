@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
@@ -52,7 +55,8 @@ def test_shallow_window_is_noted(repo: Repo, tmp_path: Path) -> None:
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "3", "--no-single-branch", f"file://{repo.path}", str(clone)], check=True)
     proc = run_leverguard("check-revert", "origin/main..origin/carol", cwd=clone)
-    assert "shallow clone: only" in proc.stdout and "git fetch --unshallow" in proc.stdout
+    # the undone commit lies beyond the shallow boundary: incomplete, never a silent green (#11)
+    assert proc.returncode == 2 and "shallow clone holds only" in proc.stderr and "git fetch --unshallow" in proc.stderr
 
 
 def _blobless(repo: Repo, tmp_path: Path) -> Path:
@@ -171,3 +175,38 @@ def test_non_utf8_content_and_root_commits(repo: Repo) -> None:
     repo.commit("stale edit", author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"] and by_pr(report)[301]["undone_lines"] == 5
+
+
+def test_a_shallow_window_without_conclusive_evidence_is_incomplete(repo: Repo, tmp_path: Path) -> None:
+    old = seed(repo)
+    for i in range(4):
+        land(repo, f"feat: more (#{300 + i})", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"m{i}", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"kernel.c": "int t;\n"}, author=CAROL)
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "3", "--no-single-branch", f"file://{repo.path}", str(clone)], check=True)
+    proc = run_leverguard("check-revert", "origin/main..origin/topic", cwd=clone)
+    assert proc.returncode == 2 and "incomplete check" in proc.stderr and "git fetch --unshallow" in proc.stderr
+    full = run_leverguard("check-revert", "main..topic", cwd=repo.path)
+    assert full.returncode == 0  # the same check with the whole history is clean
+    audit = run_leverguard("audit", "--format", "json", cwd=clone)
+    assert audit.returncode == 2 and json.loads(audit.stdout)["incomplete"] is True  # reported, then exit 2
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--window", "0"], "window of 0 commits"),
+    (["--since", "--all"], "is not a date"),
+    (["--since", "garbage"], "not a date git understands"),
+])
+def test_options_that_would_check_nothing_are_refused(repo: Repo, args: list[str], fragment: str) -> None:
+    build_224(repo)
+    proc = run_leverguard("check-revert", *args, "main..carol", cwd=repo.path)
+    assert proc.returncode == 2 and fragment in proc.stderr, proc.stderr
+
+
+def test_audit_since_garbage_is_refused_and_a_real_date_is_not(repo: Repo) -> None:
+    build_224(repo)
+    bad = run_leverguard("audit", "--since", "garbage", cwd=repo.path)
+    assert bad.returncode == 2 and "not a date git understands" in bad.stderr
+    good = run_leverguard("audit", "--since", "2000-01-01", cwd=repo.path)
+    assert good.returncode in (0, 1), good.stderr

@@ -47,13 +47,18 @@ class AuditReport(NamedTuple):
     results: tuple[AuditResult, ...]
     strict: bool = False
     notes: tuple[str, ...] = ()
+    incomplete: bool = False  # a shallow history ended before the audit could check what it asked for
 
     def to_dict(self) -> dict[str, Any]:
         return {"branch": self.branch, "tip": self.tip, "checked": self.checked,
-                "results": [r.to_dict() for r in self.results], "notes": list(self.notes)}
+                "results": [r.to_dict() for r in self.results], "notes": list(self.notes),
+                "incomplete": self.incomplete}
 
     def exit_code(self) -> int:
-        return 1 if any(blocks(f, self.strict) for r in self.results for f in r.findings) else 0
+        """1 for findings; 2 for an incomplete audit with none (after the report is out); else 0."""
+        if any(blocks(f, self.strict) for r in self.results for f in r.findings):
+            return 1
+        return 2 if self.incomplete else 0
 
 
 def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = None, since: str | None = None,
@@ -89,7 +94,7 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
                 progress(position, history.expected(max_count, bound))
         history.close()
     notes = _notes(repo, history.commits, position, size)
-    return AuditReport(_branch_name(repo, branch), tip, position, tuple(results), strict, notes)
+    return AuditReport(_branch_name(repo, branch), tip, position, tuple(results), strict, notes, bool(notes))
 
 
 def _check(commit: Commit, position: int, size: int, history: _History, ctx: Context,
@@ -150,7 +155,7 @@ class _History:
 def _since_bound(repo: str, since: str | None) -> int | None:
     if since is None:
         return None
-    return int(git.output(["rev-parse", f"--since={since}"], repo).partition("=")[2] or 0)  # git parses the date
+    return git.date_bound(since, repo)
 
 
 def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequence[FilePatch],

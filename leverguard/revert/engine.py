@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from leverguard import git
-from leverguard.errors import LeverguardError
+from leverguard.errors import GitError, LeverguardError
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import MAX_COUNTED_FILES, Context
@@ -80,6 +80,10 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
             raise
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
+        if size < 1:
+            raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
+        if since:
+            git.date_bound(since, repo)
         land = landing.resolved(repo, base, head, base_sha, head_sha)
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
@@ -96,6 +100,11 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         head_time = _commit_time(reader, land.head) if hits else 0
         found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
     notes = _notes(repo, window, size, land.approximate)
+    truncated = any(note.startswith("shallow clone") for note in notes)
+    if truncated and not any(blocks(f, options.strict) for f in found):
+        # evidence short of a failure proves nothing when the history it was looked for in is missing
+        raise GitError(f"incomplete check: the shallow clone holds only {len(window)} of the {size} commits the "
+                       f"window needs; {landing.SHALLOW_ADVICE}")
     return RevertReport(land.base, land.head, land.merge_base, land.approximate, tuple(found), options.strict,
                         False, base_time, len(window), len(land.changes), notes)
 

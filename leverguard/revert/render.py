@@ -27,7 +27,7 @@ def when(finding: RevertFinding, anchor_time: int, anchor: str = "the merge base
     if anchor_time == 0:
         return ""
     if delta == 0:
-        return f", merged as {anchor}"
+        return f", merged as {anchor}" if anchor == "the merge base" else f", merged at the same time as {anchor}"
     return f", merged {age(delta)} {'before' if delta >= 0 else 'after'} {anchor}"
 
 

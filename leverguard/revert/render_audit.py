@@ -39,9 +39,18 @@ def summary_table(report: AuditReport) -> str:
         landed = f"#{result.pr}" if result.pr is not None else "-"
         rows.append(f"{result.commit[:7]:<8} {landed:<10} {_worst(result):<8} {undone[:28]:<28} {subject}")
     failing = sum(1 for r in report.results if any(blocks(f, report.strict) for f in r.findings))
-    rows.append(f"checked {report.checked} commits on {report.branch}: {failing} landed a silent revert, "
-                f"{len(report.results) - failing} more listed below the failing severity")
+    rows.append(summary_line(report.checked, report.branch, failing, len(report.results) - failing))
     return "\n".join(rows) if report.results else rows[-1]
+
+
+def summary_line(checked: int, branch: str, failing: int, others: int) -> str:
+    """`checked 8 commits on main: 1 landed a silent revert that fails the check; 2 more have warnings`."""
+    head = f"checked {checked} commits on {branch}: "
+    failed = ("no commit landed a silent revert that fails the check" if not failing else
+              f"{failing} landed a silent revert that fails the check" if failing == 1 else
+              f"{failing} landed silent reverts that fail the check")
+    more = f"; {others} more {'has' if others == 1 else 'have'} findings worth a look" if others else ""
+    return head + failed + more
 
 
 def to_markdown(report: AuditReport) -> str:
