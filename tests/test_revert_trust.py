@@ -275,3 +275,13 @@ def test_a_described_file_removal_is_a_notice(repo: Repo) -> None:
     _topic(repo, {"src/mod3.py": None, "kernel.c": "int t;\n"}, subject="Remove mod3.py, the loader replaces it")
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+
+
+def test_a_squash_that_lists_an_inner_revert_is_no_revert_itself(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(3)}
+    land(repo, "fix: smoke reliability (#972)\n\n* try a retry\n\n* Revert \"try a retry\"\n\nThis reverts commit "
+         "0123456789abcdef0123456789abcdef01234567.", dict(new))
+    _topic(repo, {**{p: old[p] for p in new}, "kernel.c": "int t;\n"}, author=BOB)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[972]["severity"] == "error" and by_pr(report)[972]["explanation"] == ""

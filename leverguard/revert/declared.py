@@ -194,4 +194,5 @@ def pr_title(commit: Commit) -> str:
 
 def is_revert(commit: Commit) -> bool:
     """A commit that itself reverts something: undoing it re-lands the original (not a silent revert)."""
-    return bool(REVERT_SUBJECT.match(pr_title(commit))) or "This reverts commit" in commit.body
+    # a squash body lists its inner commits, reverts of its own work included: only the opening counts
+    return bool(REVERT_SUBJECT.match(pr_title(commit))) or commit.body.lstrip().startswith("This reverts commit")
