@@ -367,12 +367,13 @@ def date_bound(since: str, cwd: str | None = None) -> int:
     return bound
 
 
-def stream_blocks(args: Sequence[str], cwd: str | None = None) -> Iterator[bytes]:
+def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Iterator[bytes]:
     """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read."""
     import subprocess
 
+    args, cwd = [*isolation, *args], _run_dir(isolation, cwd)
     proc = subprocess.Popen(["git", *args], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, env=_run_env(isolation))
     assert proc.stdout is not None and proc.stderr is not None
     finished = False
     try:
@@ -507,19 +508,41 @@ PATCH_ARGS = ("-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-
               "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
 
 
-def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False) -> bytes:
+def attribute_free(git_dir: str | None, empty_dir: str) -> list[str]:
+    """Global options that hide the working tree's `.gitattributes` (`* -diff` would blind every patch):
+    the repository by its git dir, an empty folder as work tree. Bare repositories have none to hide."""
+    return [f"--git-dir={git_dir}", f"--work-tree={empty_dir}"] if git_dir else []
+
+
+def _run_dir(isolation: Sequence[str], cwd: str | None) -> str | None:
+    """Isolated commands run inside the empty work tree too: git reads attributes relative to where it runs."""
+    return isolation[1].partition("=")[2] if isolation else cwd
+
+
+def _run_env(isolation: Sequence[str]) -> dict[str, str] | None:
+    """No index either: git falls back to the index's `.gitattributes` when the work tree has none."""
+    if not isolation:
+        return None
+    return {**os.environ, "GIT_INDEX_FILE": os.path.join(isolation[1].partition("=")[2], "no-index")}
+
+
+def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False,
+                 isolation: Sequence[str] = ()) -> bytes:
     """`--raw -p -U0 -z` of the tree change OLD -> NEW: every changed path and its changed lines, one call."""
-    args = ["diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
-    return run(args, cwd).stdout
+    args = [*isolation, "diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
+    return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
 
 
-def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None) -> bytes:
+def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
+                   isolation: Sequence[str] = ()) -> bytes:
     """First-parent `--raw -p -U0 -z` of many commits from one `diff-tree --stdin`, limited to PATHS."""
     if not shas:
         return b""
-    args = ["diff-tree", "--stdin", *PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H"]
+    args = [*isolation, "diff-tree", "--stdin", *PATCH_ARGS, "--no-renames", "--diff-merges=first-parent",
+            "--format=%x1e%H"]
     pathspecs = [":(literal)" + fsdecode(p) for p in paths]
-    return run([*args, "--", *pathspecs], cwd, input="".join(f"{sha}\n" for sha in shas).encode()).stdout
+    return run([*args, "--", *pathspecs], _run_dir(isolation, cwd), env=_run_env(isolation),
+               input="".join(f"{sha}\n" for sha in shas).encode()).stdout
 
 
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
@@ -533,7 +556,7 @@ def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
 
 
 def rev_parse_git_dir(revs: Sequence[str], cwd: str | None = None) -> tuple[str | None, list[str]]:
-    """The git dir of a working tree (for caches) and `rev_parse_all(REVS)` from one call.
+    """The git dir of a working tree (for caches and attribute-free patches) and `rev_parse_all(REVS)`.
 
     None instead of the git dir for a bare repository (a mirror, the bot's cache, a shared
     server repository): leverguard writes nothing into a repository it merely checks (#9).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
 
@@ -285,3 +287,19 @@ def test_a_squash_that_lists_an_inner_revert_is_no_revert_itself(repo: Repo) -> 
     _topic(repo, {**{p: old[p] for p in new}, "kernel.c": "int t;\n"}, author=BOB)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[972]["severity"] == "error" and by_pr(report)[972]["explanation"] == ""
+
+
+def test_diff_attributes_in_the_working_tree_do_not_blind_the_hunks(repo: Repo) -> None:
+    old = seed(repo)
+    text = old["src/mod1.py"]
+    land(repo, "tune: two constants (#301)", {"src/mod1.py": text.replace("scale=7)", "scale=70)").replace("scale=35)", "scale=350)")})
+    _topic(repo, {"src/mod1.py": text.replace("scale=35)", "scale=350)") + "new_work = fresh_call(1)\n"})
+    repo.write(".gitattributes", "* -diff\n")  # uncommitted: a local file, not BASE's
+    for committed in (False, True):
+        if committed:
+            land(repo, "attributes", {".gitattributes": "* -diff\n"}, author=CAROL)
+        code, report = check(repo, "main..topic")
+        assert by_pr(report)[301]["kinds"] == ["inverse-hunk"] and by_pr(report)[301]["severity"] == "warning", committed
+        audit = run_leverguard("audit", "--format", "json", "topic", cwd=repo.path)
+        assert any(f["commit"] == by_pr(report)[301]["commit"] for r in json.loads(audit.stdout)["results"]
+                   for f in r["findings"]) or committed

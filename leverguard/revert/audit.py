@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence, TextIO
 
@@ -70,13 +71,14 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
     patches; only a window of patches is held at a time. Results list silent findings at
     warning or error; INCLUDE_ALL adds notices and declared ones.
     """
-    tip = git.rev_parse(branch, repo)
-    with git.ObjectReader(repo) as reader:
+    git_dir, (tip,) = git.rev_parse_git_dir([branch], repo)
+    with git.ObjectReader(repo) as reader, tempfile.TemporaryDirectory(prefix="leverguard-") as empty:
+        isolation = tuple(git.attribute_free(git_dir, empty))
         conf = settings.load(reader, tip, config)
         size = window if window is not None else conf.config.get("revert.window")
         bound = _since_bound(repo, since)
-        ctx = Context(repo, reader, conf.rules)
-        history = _History(repo, tip, None if max_count is None else max_count + size, conf)
+        ctx = Context(repo, reader, conf.rules, isolation)
+        history = _History(repo, tip, None if max_count is None else max_count + size, conf, isolation)
         results = []
         position = 0
         while history.has(position) and (max_count is None or position < max_count):
@@ -116,13 +118,14 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
 class _History:
     """The first-parent history read from one `git log -p -U0` stream, as far ahead as asked."""
 
-    def __init__(self, repo: str, tip: str, max_count: int | None, conf: settings.Settings) -> None:
+    def __init__(self, repo: str, tip: str, max_count: int | None, conf: settings.Settings,
+                 isolation: tuple[str, ...]) -> None:
         self.commits: list[Commit] = []
         self.patches: dict[int, dict[bytes, FilePatch]] = {}
         self.index = PathIndex([])
         self._lines: dict[int, int] = {}
         excludes = [f":(exclude,glob)**/{name}" for name in conf.config.get("revert.lock_files")]
-        self._stream = candidates.history_patches(repo, tip, max_count, excludes)
+        self._stream = candidates.history_patches(repo, tip, max_count, excludes, isolation)
         self._done = False
 
     def has(self, position: int) -> bool:

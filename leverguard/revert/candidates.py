@@ -48,14 +48,14 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
 
 
 
-def history_patches(repo: str, tip: str, max_count: int | None,
-                    excludes: list[str]) -> Iterator[tuple[Commit, list[FilePatch]]]:
+def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[str],
+                    isolation: tuple[str, ...] = ()) -> Iterator[tuple[Commit, list[FilePatch]]]:
     """TIP's first-parent history, newest first, each commit with its `-U0` patch: one git process."""
     args = ["log", "--first-parent", "--diff-merges=first-parent", *git.PATCH_ARGS, "--no-renames",
             f"--format={LOG_FORMAT}"]
     if max_count is not None:
         args.append(f"--max-count={max_count}")
-    blocks = git.stream_blocks([*args, tip, "--", *(["."] + excludes if excludes else [])], repo)
+    blocks = git.stream_blocks([*args, tip, "--", *(["."] + excludes if excludes else [])], repo, isolation)
     for header, files in parse_commits(b"", blocks):
         fields = header.decode("utf-8", "replace").split("\x1f", 6)
         yield _commit(fields, [f.change for f in files]), files

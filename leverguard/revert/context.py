@@ -19,10 +19,11 @@ class Context:
     at import, a cost every CI run pays.
     """
 
-    __slots__ = ("repo", "reader", "rules", "_touched", "_inner")
+    __slots__ = ("repo", "reader", "rules", "isolation", "_touched", "_inner")
 
-    def __init__(self, repo: str, reader: git.ObjectReader, rules: Rules) -> None:
+    def __init__(self, repo: str, reader: git.ObjectReader, rules: Rules, isolation: tuple[str, ...] = ()) -> None:
         self.repo = repo
+        self.isolation = isolation  # git options that keep the working tree's attributes out of patches
         self.reader = reader
         self.rules = rules
         self._touched: dict[str, int] = {}
@@ -41,7 +42,7 @@ class Context:
         for commit in wanted:
             self._touched[commit.sha] = 0
         counted = [c.sha for c in wanted if c.parents and len(c.changes) <= MAX_COUNTED_FILES]
-        for header, files in parse_commits(git.commit_patches(counted, (), self.repo)):
+        for header, files in parse_commits(git.commit_patches(counted, (), self.repo, self.isolation)):
             sha = header.decode("ascii", "replace").strip()
             self._touched[sha] = sum(f.lines for f in files if self.rules.reported(f.change.path))
 

@@ -7,6 +7,7 @@ that share a path with the change, and (only when something was found) the range
 
 from __future__ import annotations
 
+import tempfile
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from leverguard import git
@@ -72,11 +73,12 @@ class RevertReport(NamedTuple):
 def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
     git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
-    with git.ObjectReader(repo) as reader:
+    with git.ObjectReader(repo) as reader, tempfile.TemporaryDirectory(prefix="leverguard-") as empty:
+        isolation = tuple(git.attribute_free(git_dir, empty))
         try:
             conf = settings.load(reader, base_sha, options.config, git_dir)
         except LeverguardError:
-            landing.resolved(repo, base, head, base_sha, head_sha)  # a bad range is reported first
+            landing.resolved(repo, base, head, base_sha, head_sha, isolation)  # a bad range is reported first
             raise
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
@@ -84,14 +86,14 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
             raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
         if since:
             git.date_bound(since, repo)
-        land = landing.resolved(repo, base, head, base_sha, head_sha)
+        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation)
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"
             return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
                                 base_time, notes=(note,))
         window = candidates.window(repo, base_sha, size, since)
-        ctx = Context(repo, reader, conf.rules)
+        ctx = Context(repo, reader, conf.rules, isolation)
         # approximate (the branch's own diff): it cannot have undone main commits it never contained
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
         index = PathIndex(window)
@@ -132,7 +134,7 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
         # whole patches when the candidates are of ordinary size: the same call then counts their lines
         whole = len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
         paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
-        for header, files in parse_commits(git.commit_patches(shas, paths, repo)):
+        for header, files in parse_commits(git.commit_patches(shas, paths, repo, ctx.isolation)):
             sha = header.decode("ascii", "replace").strip()
             if whole:
                 ctx.known_lines(sha, sum(f.lines for f in files if ctx.reported(f.change.path)))

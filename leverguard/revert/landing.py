@@ -39,7 +39,8 @@ def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
     return resolved(repo, base_rev, head_rev, base, head)
 
 
-def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> Landing:
+def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
+             isolation: tuple[str, ...] = ()) -> Landing:
     """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors)."""
     bases = git.merge_bases(base, head, repo)
     if not bases:
@@ -50,16 +51,17 @@ def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str) -> L
     if merge_base == head:
         return Landing(base, head, merge_base, False, True, ())
     if merge_base == base:  # fast-forward: a merge or squash commit on top of BASE, or a PR that is current
-        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head))
+        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head, isolation))
     tree = git.merge_tree(base, head, repo)
     if tree is None:  # conflicts: the branch's own change stands in for what landing would do
-        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head))
-    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree))
+        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head, isolation))
+    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree, isolation))
 
 
-def _diff(repo: str, old: str, new: str) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
+def _diff(repo: str, old: str, new: str,
+          isolation: tuple[str, ...]) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
     """One `diff-tree -M --raw -p -U0` call: the paths changed and their hunks (moves paired by git)."""
-    patches = tuple(parse_changes(git.change_patch(old, new, repo, renames=True)))
+    patches = tuple(parse_changes(git.change_patch(old, new, repo, renames=True, isolation=isolation)))
     return tuple(split_renames(patches)), patches
 
 
