@@ -221,7 +221,7 @@ def part_two(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Re
         while not world.standin.comments(OWNER_REPO, number):
             time.sleep(0.002)
         totals.append(time.perf_counter() - start)
-        fetches.append(time_fetch(url, number, env))
+        fetches.append(time_fetch(world, number, env))
     worker.send_signal(signal.SIGTERM)
     worker.wait()
     web.stop()
@@ -239,13 +239,16 @@ def part_two(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Re
           f"(target <= 1.5); e2e / check-revert = {e2e / check:.2f}")
 
 
-def time_fetch(url: str, number: int, env: dict[str, str]) -> float:
-    """A cold fetch into a fresh cache: the floor the bot adds to the check."""
+def time_fetch(world: Any, number: int, env: dict[str, str]) -> float:
+    """A cold fetch into a fresh cache: the floor the bot adds to the check (by full_name, as the bot fetches)."""
+    import dataclasses
+
     from leverguard.bot import fetch
 
     with tempfile.TemporaryDirectory() as cache:
         start = time.perf_counter()
-        fetch.fetch_pull(cache, url, "main", number, {**env, **fetch.auth_env(None)})
+        fetch.fetch_pull(dataclasses.replace(world.settings, cache_dir=cache), OWNER_REPO, "main", number,
+                         {**env, **fetch.auth_env(None)})
         return time.perf_counter() - start
 
 

@@ -303,3 +303,30 @@ def test_diff_attributes_in_the_working_tree_do_not_blind_the_hunks(repo: Repo) 
         audit = run_leverguard("audit", "--format", "json", "topic", cwd=repo.path)
         assert any(f["commit"] == by_pr(report)[301]["commit"] for r in json.loads(audit.stdout)["results"]
                    for f in r["findings"]) or committed
+
+
+def test_an_audited_merge_shows_its_pr_title(repo: Repo) -> None:
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(2)}
+    land(repo, "feat: fused prep (#221)", dict(new))
+    repo.git("checkout", "-q", "-b", "stale")
+    land(repo, "kernel: restructure", {**{p: old[p] for p in new}, "kernel.c": "int t;\n"})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "stale", "-m", "Merge pull request #224 from team/stale", "-m", "Restructure the kernel")
+    proc = run_leverguard("audit", cwd=repo.path)
+    assert proc.returncode == 1 and "Restructure the kernel" in proc.stdout
+    assert "Merge pull request #224" not in proc.stdout.split("commit   landed as")[1]
+
+
+def test_the_first_push_hint_works_on_a_fresh_bare_remote(repo: Repo, tmp_path) -> None:
+    import subprocess
+
+    seed(repo)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    repo.git("remote", "add", "origin", str(remote))
+    proc = run_leverguard("pre-push-revert", "origin", cwd=repo.path)
+    assert "git remote set-head origin main" in proc.stderr and "--auto needs" in proc.stderr
+    repo.git("push", "-q", "origin", "main")
+    repo.git("remote", "set-head", "origin", "main")  # the hint, followed, works on that remote
+    assert repo.git("symbolic-ref", "refs/remotes/origin/HEAD") == "refs/remotes/origin/main"

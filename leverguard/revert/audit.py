@@ -11,7 +11,7 @@ from leverguard.config import Config
 from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
-from leverguard.revert.declared import from_texts, pr_number
+from leverguard.revert.declared import from_texts, pr_number, pr_title
 from leverguard.revert.engine import identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import is_dependency_bot
@@ -89,7 +89,8 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
             found = _check(commit, position, size, history, ctx, conf)
             found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
             if found:
-                results.append(AuditResult(commit.sha, pr_number(commit), commit.subject, commit.time, tuple(found)))
+                # a merge shows its PR's title, not "Merge pull request #N from ..."
+                results.append(AuditResult(commit.sha, pr_number(commit), pr_title(commit), commit.time, tuple(found)))
             history.forget(position)
             position += 1
             if progress is not None:

@@ -59,7 +59,8 @@ def check_push(repo: str, remote: str, updates: Sequence[Update]) -> list[tuple[
     base = default_branch(remote, repo)
     if base is None:
         print(f"leverguard: {HOOK_ID}: no default branch known for remote {remote!r}, nothing checked: "
-              f"run git remote set-head {remote} --auto", file=sys.stderr)
+              f"name it with git remote set-head {remote} main (the branch PRs land on; --auto needs a remote "
+              f"HEAD, which a fresh bare remote lacks)", file=sys.stderr)
         return []
     return [(update, check_range(repo, base, update.local_sha, RevertOptions())) for update in updates]
 
