@@ -407,10 +407,6 @@ def merge_tree(base: str, head: str, cwd: str | None = None) -> str | None:
     return result.stdout.decode().split()[0]
 
 
-def diff_tree_raw(old: str, new: str, cwd: str | None = None) -> list[bytes]:
-    """`-z` raw fields of the whole-tree change OLD -> NEW, recursive, no rename pairing."""
-    args = ["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", "--no-ext-diff", old, new]
-    return split_z(run(args, cwd).stdout)
 
 
 def first_parent_log(rev: str, fmt: str, cwd: str | None = None, *, max_count: int | None = None,
@@ -496,10 +492,6 @@ def fetch_objects(oids: Sequence[str], remote: str, cwd: str | None = None) -> N
                        f"({_first_line(result.stderr)}): check that git fetch {remote} works")
 
 
-def commit_patch(old: str, new: str, cwd: str | None = None) -> bytes:
-    """The `-U0` patch of OLD -> NEW (changed lines only, no context), recursive, no renames."""
-    args = ["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv", old, new]
-    return run(args, cwd).stdout
 
 
 # Every patch leverguard judges: no external diff, no textconv, no colour, hunks never fused by

@@ -68,9 +68,6 @@ def parse_raw(meta: bytes, path: bytes) -> Change:
     return Change(path, old, new)
 
 
-def parse_raw_fields(fields: list[bytes]) -> list[Change]:
-    """`diff-tree -z --raw --no-renames` output: alternating meta and path fields."""
-    return [parse_raw(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
 
 
 def display(path: bytes) -> str:
