@@ -500,10 +500,11 @@ PATCH_ARGS = ("-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-
               "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
 
 
-def attribute_free(git_dir: str | None, empty_dir: str) -> list[str]:
+def attribute_free(git_dir: str | None) -> list[str]:
     """Global options that hide the working tree's `.gitattributes` (`* -diff` would blind every patch):
-    the repository by its git dir, an empty folder as work tree. Bare repositories have none to hide."""
-    return [f"--git-dir={git_dir}", f"--work-tree={empty_dir}"] if git_dir else []
+    the repository by its git dir, and the git dir as work tree (it holds no `.gitattributes`; its own
+    `info/attributes` still counts, as the user's). Bare repositories have none to hide."""
+    return [f"--git-dir={git_dir}", f"--work-tree={git_dir}"] if git_dir else []
 
 
 def _run_dir(isolation: Sequence[str], cwd: str | None) -> str | None:
@@ -515,7 +516,7 @@ def _run_env(isolation: Sequence[str]) -> dict[str, str] | None:
     """No index either: git falls back to the index's `.gitattributes` when the work tree has none."""
     if not isolation:
         return None
-    return {**os.environ, "GIT_INDEX_FILE": os.path.join(isolation[1].partition("=")[2], "no-index")}
+    return {**os.environ, "GIT_INDEX_FILE": os.path.join(isolation[1].partition("=")[2], "leverguard-no-index")}
 
 
 def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence, TextIO
 
@@ -72,8 +71,8 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
     warning or error; INCLUDE_ALL adds notices and declared ones.
     """
     git_dir, (tip,) = git.rev_parse_git_dir([branch], repo)
-    with git.ObjectReader(repo) as reader, tempfile.TemporaryDirectory(prefix="leverguard-") as empty:
-        isolation = tuple(git.attribute_free(git_dir, empty))
+    with git.ObjectReader(repo) as reader:
+        isolation = tuple(git.attribute_free(git_dir))
         conf = settings.load(reader, tip, config)
         size = window if window is not None else conf.config.get("revert.window")
         bound = _since_bound(repo, since)

@@ -7,7 +7,6 @@ that share a path with the change, and (only when something was found) the range
 
 from __future__ import annotations
 
-import tempfile
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from leverguard import git
@@ -73,8 +72,8 @@ class RevertReport(NamedTuple):
 def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
     git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
-    with git.ObjectReader(repo) as reader, tempfile.TemporaryDirectory(prefix="leverguard-") as empty:
-        isolation = tuple(git.attribute_free(git_dir, empty))
+    with git.ObjectReader(repo) as reader:
+        isolation = tuple(git.attribute_free(git_dir))
         try:
             conf = settings.load(reader, base_sha, options.config, git_dir)
         except LeverguardError:

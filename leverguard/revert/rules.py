@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+import re
+from typing import Any, Callable, NamedTuple, Sequence
 
 from leverguard import git
 
@@ -41,16 +42,32 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
 
 
 def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
+    """git wildmatch through pathspec, imported (~20 ms) only for a path that could match at all:
+    a match needs the longest literal run of some pattern ("CHANGES/", "requirements/", ...)."""
     if not patterns:
         return lambda path: False
-    import pathspec  # only when there are patterns: it costs ~30 ms of start-up
-
-    spec = pathspec.PathSpec.from_lines("gitignore", patterns)
+    needles = [_literal(p).encode() for p in patterns]
+    if any(not needle for needle in needles):  # a pattern of wildcards only: any path may match
+        needles = [b""]
     cache: dict[bytes, bool] = {}
+    specs: list[Any] = []
 
     def match(path: bytes) -> bool:
         if path not in cache:
-            cache[path] = spec.match_file(git.fsdecode(path))
+            if not any(needle in path for needle in needles):
+                cache[path] = False
+            else:
+                if not specs:
+                    import pathspec
+
+                    specs.append(pathspec.PathSpec.from_lines("gitignore", patterns))
+                cache[path] = specs[0].match_file(git.fsdecode(path))
         return cache[path]
 
     return match
+
+
+def _literal(pattern: str) -> str:
+    """The longest run of a pattern without wildcards, leading `!` and slashes at the ends dropped."""
+    runs = re.split(r"[*?\[\]\\]", pattern.lstrip("!"))
+    return max((run.strip("/") for run in runs), key=len, default="")
