@@ -520,9 +520,11 @@ def _run_env(isolation: Sequence[str]) -> dict[str, str] | None:
 
 
 def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False,
-                 isolation: Sequence[str] = ()) -> bytes:
-    """`--raw -p -U0 -z` of the tree change OLD -> NEW: every changed path and its changed lines, one call."""
+                 isolation: Sequence[str] = (), paths: Sequence[bytes] = ()) -> bytes:
+    """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS): every changed path and its lines."""
     args = [*isolation, "diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
+    if paths:
+        args += ["--", *(":(literal)" + fsdecode(p) for p in paths)]
     return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
 
 

@@ -9,6 +9,7 @@ from leverguard.errors import GitError
 from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch, parse_changes
 
+MAX_RENAME_PATHS = 2000  # more added and deleted paths than this: no rename pairing (git's own limit is 1000)
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
 
@@ -60,8 +61,18 @@ def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
 
 def _diff(repo: str, old: str, new: str,
           isolation: tuple[str, ...]) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
-    """One `diff-tree -M --raw -p -U0` call: the paths changed and their hunks (moves paired by git)."""
-    patches = tuple(parse_changes(git.change_patch(old, new, repo, renames=True, isolation=isolation)))
+    """`diff-tree --raw -p -U0`: the paths changed and their hunks; moves paired by git (`-M`) in a second
+    call over the added and deleted paths only, when there are both (rename detection costs every check)."""
+    patches = tuple(parse_changes(git.change_patch(old, new, repo, isolation=isolation)))
+    added = [p.change.path for p in patches if p.change.added]
+    deleted = [p.change.path for p in patches if p.change.deleted]
+    if added and deleted and len(added) + len(deleted) <= MAX_RENAME_PATHS:
+        paired = parse_changes(git.change_patch(old, new, repo, renames=True, isolation=isolation,
+                                                paths=added + deleted))
+        moved = {path for p in paired if p.renamed_from is not None for path in (p.renamed_from, p.change.path)}
+        if moved:
+            patches = tuple([p for p in patches if p.change.path not in moved] +
+                            [p for p in paired if p.renamed_from is not None])
     return tuple(split_renames(patches)), patches
 
 
