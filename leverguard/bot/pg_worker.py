@@ -62,6 +62,7 @@ class PgWorker:
         self._procrastinate: Worker | None = None
 
     def run(self, *, once: bool, stop: threading.Event) -> int:
+        passes = 2 if once else 0  # --once: a job taken over just now (scheduled "now" by Python's clock)
         while not stop.is_set():
             try:
                 asyncio.run(self._main(once, stop))
@@ -71,7 +72,11 @@ class PgWorker:
                     raise trouble or exc
                 self.log(f"{trouble.message}; reconnecting in {self.inbox.poll:g}s")
             if once:
-                break
+                passes -= 1
+                if self.processed or not passes:  # may be invisible to a fetch in the same millisecond: look twice
+                    break
+                stop.wait(min(self.inbox.poll, 0.5))
+                continue
             if not stop.is_set():  # procrastinate stops its worker when a side task (heartbeat, LISTEN) fails
                 self.log(f"the queue's connection was lost; reconnecting in {self.inbox.poll:g}s")
             stop.wait(self.inbox.poll)
