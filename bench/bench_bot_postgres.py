@@ -14,7 +14,6 @@ Needs PostgreSQL binaries (a throwaway cluster is started through .ci/postgres.s
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import signal
@@ -88,17 +87,6 @@ def throughput(args: argparse.Namespace, server: Any, tmp: Path, repo: Any, bare
     return args.jobs / wall, cpu / args.jobs * 1000
 
 
-def time_fetch(world: Any, number: int, env: dict[str, str]) -> float:
-    """A cold fetch into a fresh cache: the floor the bot adds to the check."""
-    from leverguard.bot import fetch
-
-    with tempfile.TemporaryDirectory() as cache:
-        start = time.perf_counter()
-        fetch.fetch_pull(dataclasses.replace(world.settings, cache_dir=cache), OWNER_REPO, "main", number,
-                         {**env, **fetch.auth_env(None)})
-        return time.perf_counter() - start
-
-
 def delivery_to_comment(args: argparse.Namespace, world: Any, env: dict[str, str], repo: Any, bare: Path, url: str,
                         before: str) -> None:
     """A typical PR (the 18-file stale revert) with a running worker, against `check-revert` alone."""
@@ -119,7 +107,7 @@ def delivery_to_comment(args: argparse.Namespace, world: Any, env: dict[str, str
         while not world.standin.comments(OWNER_REPO, number):
             time.sleep(0.002)
         totals.append(time.perf_counter() - start)
-        fetches.append(time_fetch(world, number, env))
+        fetches.append(bench_bot.time_fetch(world, number, env))
     worker.send_signal(signal.SIGTERM)
     worker.wait()
     web.stop()

@@ -328,27 +328,13 @@ def _read_exact(stream: IO[bytes], size: int) -> bytes:
 # ----------------------------------------------------------------------------- streaming
 
 
-def stream(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None) -> Iterator[bytes]:
-    """Yield `-z` fields of a long git output as they arrive; a failing exit is a GitError."""
-    import subprocess
-
-    proc = subprocess.Popen(
-        ["git", *args], cwd=cwd, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
-    assert proc.stdout is not None
-    if input is not None:
-        assert proc.stdin is not None
-        proc.stdin.write(input)
-        proc.stdin.close()
+def stream(args: Sequence[str], cwd: str | None = None) -> Iterator[bytes]:
+    """Yield `-z` fields of a long git output as they arrive (`stream_blocks` split at NUL)."""
     pending = b""
-    for block in iter(lambda: proc.stdout.read(1 << 16), b""):  # type: ignore[union-attr]
+    for block in stream_blocks(args, cwd):
         pending += block
         *fields, pending = pending.split(b"\0")
         yield from fields
-    stderr = proc.stderr.read() if proc.stderr else b""
-    if proc.wait() != 0:
-        raise _error(args, stderr, proc.returncode)
     if pending:
         yield pending
 

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from leverguard import git
 from leverguard.revert.model import Commit
-from leverguard.revert.patch import parse_commits
+from leverguard.revert.patch import FilePatch, parse_commits
 from leverguard.revert.rules import Rules
 
 MAX_COUNTED_FILES = 400  # candidates touching more files: their changed lines are not counted
@@ -44,7 +44,11 @@ class Context:
         counted = [c.sha for c in wanted if c.parents and len(c.changes) <= MAX_COUNTED_FILES]
         for header, files in parse_commits(git.commit_patches(counted, (), self.repo, self.isolation)):
             sha = header.decode("ascii", "replace").strip()
-            self._touched[sha] = sum(f.lines for f in files if self.rules.reported(f.change.path))
+            self._touched[sha] = self.reported_lines(files)
+
+    def reported_lines(self, files: Iterable[FilePatch]) -> int:
+        """A commit's non-trivial changed lines on the paths that are reported."""
+        return sum(f.lines for f in files if self.rules.reported(f.change.path))
 
     def touched_lines(self, commit: Commit) -> int:
         if commit.sha not in self._touched:

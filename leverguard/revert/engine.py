@@ -136,7 +136,7 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
         for header, files in parse_commits(git.commit_patches(shas, paths, repo, ctx.isolation)):
             sha = header.decode("ascii", "replace").strip()
             if whole:
-                ctx.known_lines(sha, sum(f.lines for f in files if ctx.reported(f.change.path)))
+                ctx.known_lines(sha, ctx.reported_lines(files))
             for patch in files:
                 if patch.change.path in wanted:
                     store[(sha, patch.change.path)] = patch

@@ -14,7 +14,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from leverguard.revert.patch import FilePatch, Hunk
 
-RELAND_COMMITS = 10  # a hunk that undid one this many commits older was itself an accident: restoring it re-lands
+RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]

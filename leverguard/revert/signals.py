@@ -10,13 +10,12 @@ from collections import Counter
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 from leverguard.revert.declared import is_revert
-from leverguard.revert.hunks import PathUndo, judge, moved
+from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.rules import Rules
 
-RELAND_COMMITS = 10  # an exact undo this close to the change it undid was itself an accident, most likely
 PatchOf = Callable[[int, bytes], "FilePatch | None"]  # a candidate's patch of a path, by position
 
 
