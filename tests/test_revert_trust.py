@@ -262,15 +262,6 @@ def test_a_bare_mirror_is_checked_without_writing_into_it(repo: Repo, tmp_path) 
     assert listing() == before
 
 
-def test_a_file_deleted_right_after_someone_edited_it(repo: Repo) -> None:
-    old = seed(repo)
-    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"].replace("scale=7)", "scale=8)") + body("ci", 3)})
-    _topic(repo, {"src/mod3.py": None, "kernel.c": "int t;\n"}, subject="Fixes flakes after the flake8 upgrade")
-    code, report = check(repo, "main..topic")
-    assert code == 0 and by_pr(report)[301]["kinds"] == ["deleted-changed"] and by_pr(report)[301]["severity"] == "warning"
-    assert "git checkout " in by_pr(report)[301]["repair"]
-
-
 def test_a_described_file_removal_is_a_notice(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"].replace("scale=7)", "scale=8)") + body("ci", 3)})

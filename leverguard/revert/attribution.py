@@ -20,6 +20,7 @@ MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files t
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
 TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
+STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
@@ -50,13 +51,14 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
     # several commits rolled back at once: a stale tree at work, so age and size excuse nothing
-    stale = len({h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet}) >= 2
+    exact = {h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized}
+    stale = len(exact) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
-        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale))
+        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact)))
     return results
 
 
@@ -66,7 +68,7 @@ def _moved(hit: PathHit, landed: Landed) -> bool:
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
-             ctx: Context, stale: bool) -> RevertFinding:
+             ctx: Context, stale: bool, whole_files: bool) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
@@ -74,9 +76,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     recent = position <= landed.base_position + RECENT_COMMITS
     days = (landed.time - commit.time) / 86400 if landed.time else None
     fresh = recent or (days is not None and days <= TINY_DAYS)
-    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh)) for h in sorted(hits, key=lambda h: h.path)]
+    # the change also puts whole files back (this commit's or another's): a stale tree at work
+    corroborated = stale or whole_files
+    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh, corroborated))
+              for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
-    if level < ERROR and _all_undone(commit, hits, ctx):
+    if level < ERROR and _all_undone(commit, hits, ctx, corroborated):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
@@ -114,7 +119,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     return level, reason
 
 
-def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool) -> tuple[int, str]:
+def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool,
+           corroborated: bool) -> tuple[int, str]:
     """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
     if hit.quiet:
@@ -125,19 +131,26 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
             return NOTICE, "a line or two its author added, deleted by the same person"
         return (ERROR, "a file put back to its version before it") if recent else (
             WARNING, "a line or two it added deleted")
+    if hit.kind == "rollback" and hit.normalized and hit.newer_kept and not corroborated:
+        # exactly this commit's change taken out and later ones kept: a targeted revert, which no
+        # stale copy makes; judged as its hunks are
+        return NOTICE, "its change to the file reverted exactly, later changes kept (a targeted revert)"
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
     if hit.kind == "deleted-changed":
-        # people delete files on purpose; one deleted hours after someone edited it is the accident
-        return (WARNING, "a file deleted soon after it edited it") if fresh and hit.lines >= MIN_HUNK_LINES else (
-            NOTICE, "a file it edited deleted")
+        # people delete files on purpose, often soon after an edit (CI moves, clean-ups): alone it is weak
+        return (WARNING, "a file deleted soon after it edited it") if corroborated and fresh and \
+            hit.lines >= MIN_HUNK_LINES else (NOTICE, "a file it edited deleted")
     if hit.kind == "deleted-added":
         return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
     undo = hit.undo
     if undo is None:
         return NOTICE, "lines undone"
+    if not corroborated and not _stale_copy(hit, recent):
+        return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
+                        "a few of its hunks undone, the rest kept")
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
     if any(u.kind == "replaced" for u in undo.undone) or restored >= MIN_HUNK_LINES:
         return WARNING, "hunks put back exactly as they were before it"
@@ -150,16 +163,28 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     return NOTICE, "a small undo"
 
 
-def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
+def _stale_copy(hit: PathHit, recent: bool) -> bool:
+    """Whether a hunk-level undo reads as a stale copy of the file: that undoes every later change to it
+    too, and all of the commit's hunks there, or (for one of the last few commits) a good share of them.
+    An edit that undoes one hunk in many and keeps the rest is a deliberate change (REVERTS.md: fixes, rewrites)."""
+    undo = hit.undo
+    if undo is None or hit.newer_kept:
+        return False
+    return undo.groups_undone == undo.groups or (recent and undo.groups_undone >= STALE_SHARE * undo.groups)
+
+
+def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
     touched = {c.path for c in commit.changes if ctx.reported(c.path)}
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
-    corroborated = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
+    beyond_deletions = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
     substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
-    return bool(touched) and touched <= whole and corroborated and substantial and lines >= MIN_HUNK_LINES and \
-        all(not h.quiet for h in hits)
+    # later changes to those files kept: that one commit taken out on purpose, not a stale copy
+    kept = not stale_tree and any(h.newer_kept for h in hits)
+    return bool(touched) and touched <= whole and beyond_deletions and substantial and lines >= MIN_HUNK_LINES and \
+        all(not h.quiet for h in hits) and not kept
 
 
 def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
@@ -232,6 +257,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
     path = display(hit.path)
     if hit.kind == "rollback" and hit.before is not None:
         detail = f"rolled back to before {commits[hit.before].short}, which also undoes this commit's change"
+    elif hit.kind == "rollback" and hit.normalized and hit.newer_kept:
+        detail = f"this commit's change taken out exactly; {hit.newer_kept} later change(s) to the file kept"
     elif hit.kind == "rollback" and hit.normalized:
         detail = "equal to its version before this commit, ignoring whitespace"
     elif hit.kind == "rollback":
@@ -249,7 +276,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = f"{hunks}{of} of this commit's hunks undone ({hit.lines}/{hit.total} non-trivial lines)"
     if hit.quiet:
         detail += f" ({hit.quiet})"
-    return Evidence(path, hit.kind, hit.lines, hit.total, detail, level)
+    hunks = (hit.undo.groups_undone, hit.undo.groups) if hit.undo is not None else (0, 0)
+    return Evidence(path, hit.kind, hit.lines, hit.total, detail, level, hunks, hit.newer_kept)
 
 
 def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:

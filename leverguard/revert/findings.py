@@ -19,6 +19,8 @@ class Evidence(NamedTuple):
     total: int
     detail: str
     level: int = NOTICE  # the severity this path's evidence deserves on its own
+    hunks: tuple[int, int] = (0, 0)  # the commit's hunks on the path: undone, all
+    newer_kept: int = 0  # later commits to the path whose change is kept
 
 
 class Tally(NamedTuple):
@@ -64,7 +66,8 @@ class RevertFinding(NamedTuple):
             "undone_lines": tally.undone_lines, "touched_lines": tally.touched_lines,
             "undone_hunks": tally.undone_hunks, "kinds": list(tally.kinds),
             "evidence": [{"path": e.path, "kind": e.kind, "lines": e.lines, "total": e.total, "detail": e.detail,
-                          "severity": SEVERITIES[e.level]} for e in self.evidence],
+                          "severity": SEVERITIES[e.level], "hunks_undone": e.hunks[0], "hunks": e.hunks[1],
+                          "newer_kept": e.newer_kept} for e in self.evidence],
             "time": self.time, "silent_severity": self.silent_severity, "explanation": self.explanation,
             "reason": self.reason, "whole_folders": list(tally.whole_folders),
             "repair": self.repair, "acknowledge": self.acknowledge,

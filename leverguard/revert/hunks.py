@@ -16,6 +16,7 @@ from leverguard.revert.patch import FilePatch, Hunk
 
 RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
+CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
@@ -34,6 +35,8 @@ class PathUndo(NamedTuple):
     hunks: int  # the candidate's hunks with content on this path
     lines: int  # the candidate's non-trivial changed lines on this path
     complete: bool  # every hunk undone and nothing else changed: a rollback, ignoring whitespace
+    groups: int = 0  # its hunks as an ordinary (3-line context) diff shows them: nearby ones make one
+    groups_undone: int = 0
 
 
 class _Pool:
@@ -67,9 +70,11 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     older = _older_inverses(entries)
     found: dict[int, list[tuple[HunkUndo, list[int], Hunk]]] = {}
     counted: dict[int, tuple[int, int]] = {}
+    group_of: dict[int, dict[int, int]] = {}
     for position, patch in entries:
         hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
+        group_of[position] = _groups(hunks)
         for hunk in hunks:
             claim = _match(hunk, pools, by_removed, by_added)
             if claim is None:
@@ -78,7 +83,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if undid is not None and undid - position <= RELAND_COMMITS and not is_revert(undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
-    standing = {position: tuple(u for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added))
+    standing = {position: [(u, hunk) for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added)]
                 for position, claims in found.items()}
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
@@ -86,8 +91,23 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     for position, undone in standing.items():
         if undone:
             hunks, lines = counted[position]
-            result[position] = PathUndo(undone, hunks, lines, complete and len(undone) == hunks)
+            groups = group_of[position]
+            result[position] = PathUndo(tuple(u for u, _ in undone), hunks, lines, complete and len(undone) == hunks,
+                                        len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}))
     return result
+
+
+def _groups(hunks: Sequence[Hunk]) -> dict[int, int]:
+    """Each hunk's group (by id): hunks with at most 2 x CONTEXT lines between them make one hunk of an
+    ordinary diff, the unit people (and a stale copy) think in."""
+    groups: dict[int, int] = {}
+    group, end = -1, None
+    for hunk in sorted(hunks, key=lambda h: h.old_start):
+        if end is None or hunk.old_start - end > 2 * CONTEXT:
+            group += 1
+        groups[id(hunk)] = group
+        end = hunk.old_start + hunk.old_count
+    return groups
 
 
 def _index(pools: list[_Pool]) -> tuple[dict[bytes, list[int]], dict[bytes, list[int]]]:

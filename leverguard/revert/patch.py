@@ -34,6 +34,8 @@ class Hunk(NamedTuple):
     removed: tuple[bytes, ...]
     added: tuple[bytes, ...]
     cosmetic: bool  # only whitespace or formatter punctuation changed
+    old_start: int = 0  # where it sits in the old file: nearby hunks make one hunk of an ordinary diff
+    old_count: int = 0
 
 
 class FilePatch(NamedTuple):
@@ -57,9 +59,9 @@ def normalize(line: bytes) -> bytes | None:
     return squeezed
 
 
-def _hunk(removed: list[bytes], added: list[bytes]) -> Hunk:
+def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0) -> Hunk:
     cosmetic = b"".join(removed).translate(None, _COSMETIC) == b"".join(added).translate(None, _COSMETIC)
-    return Hunk(_non_trivial(removed), _non_trivial(added), cosmetic)
+    return Hunk(_non_trivial(removed), _non_trivial(added), cosmetic, old_start, old_count)
 
 
 def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
@@ -181,12 +183,13 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
             text = False
     hunks = []
     while cursor.peek(b"@@ -"):
-        hunks.append(_read_hunk(cursor, *_counts(cursor.line())))
+        hunks.append(_read_hunk(cursor, *_header(cursor.line())))
     return tuple(hunks), text
 
 
-def _read_hunk(cursor: _Cursor, old_count: int, new_count: int) -> Hunk:
+def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_count: int) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
+    at, span = old_start, old_count
     removed: list[bytes] = []
     added: list[bytes] = []
     while old_count > 0 or new_count > 0:
@@ -206,14 +209,14 @@ def _read_hunk(cursor: _Cursor, old_count: int, new_count: int) -> Hunk:
             old_count, new_count = old_count - 1, new_count - 1
     if cursor.peek(b"\\ "):
         cursor.line()
-    return _hunk(removed, added)
+    return _hunk(removed, added, at, span)
 
 
-def _counts(header: bytes) -> tuple[int, int]:
-    """Line counts from `@@ -a[,b] +c[,d] @@`; an omitted count is 1."""
+def _header(header: bytes) -> tuple[int, int, int]:
+    """Old start and line counts from `@@ -a[,b] +c[,d] @@`; an omitted count is 1."""
     try:
         old, new = header.split(b" ", 3)[1:3]
-        return _count(old), _count(new)
+        return int(old[1:].partition(b",")[0]), _count(old), _count(new)
     except (ValueError, IndexError) as exc:
         raise GitError(f"unexpected hunk header in git's patch: {header[:80]!r}") from exc
 

@@ -33,6 +33,7 @@ class PathHit(NamedTuple):
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
+    newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
@@ -138,11 +139,16 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
              added_anywhere: Counter[bytes], reverting: Callable[[int], bool]) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
+    undos = judge(head, patches, added_anywhere, reverting)
+    # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
+    changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
-    for position, undo in judge(head, patches, added_anywhere, reverting).items():
+    for position, undo in undos.items():
         lines = sum(u.lines for u in undo.undone)
         kind = "rollback" if undo.complete else "inverse-hunk"
-        hits.append(PathHit(position, path, kind, lines, undo.lines, True, undo=undo, normalized=undo.complete))
+        kept = sum(1 for p in changed if p < position and p not in undos)
+        hits.append(PathHit(position, path, kind, lines, undo.lines, True, undo=undo, normalized=undo.complete,
+                            newer_kept=kept))
     return hits
 
 
@@ -155,6 +161,15 @@ def _added_lines(landing: Iterable[FilePatch]) -> Counter[bytes]:
 
 
 def moved_away(deleted: Change, landing: Sequence[FilePatch]) -> bool:
-    """A file HEAD deletes whose exact content it adds elsewhere (a move git did not pair)."""
-    return deleted.old is not None and any(
-        p.change.old is None and p.change.new is not None and p.change.new.oid == deleted.old.oid for p in landing)
+    """A file HEAD deletes whose content it adds elsewhere, as is or mostly (a move, with edits, that
+    git's rename detection did not pair: audit reads without it)."""
+    if deleted.old is None:
+        return False
+    if any(p.change.old is None and p.change.new is not None and p.change.new.oid == deleted.old.oid
+           for p in landing):
+        return True
+    gone = next((p for p in landing if p.change == deleted), None)
+    if gone is None or not gone.text:
+        return False
+    lines = [line for hunk in gone.hunks for line in hunk.removed]
+    return moved(lines, _added_lines(p for p in landing if p is not gone))

@@ -1,0 +1,164 @@
+"""The stale-copy shape that separates an accident from an edit, on real repositories.
+
+A stale copy of a file undoes all of a commit's hunks there (or, for one of the last few commits,
+a good share of them) and every later change to the file too. An edit that takes out one hunk in
+many, or that keeps the file's later changes, is a deliberate change: a notice, unless the same
+change also puts whole files back (a stale tree at work).
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import Repo, run_leverguard
+from revert_helpers import CAROL, body, by_pr, check, land, seed
+
+LINES = 48  # a module long enough for hunks 12 lines apart to be separate hunks of an ordinary diff
+
+
+def _module(repo: Repo) -> list[str]:
+    seed(repo)
+    lines = body("m", LINES).splitlines(keepends=True)
+    land(repo, "feat: the m module", {"src/m.py": "".join(lines)})
+    return lines
+
+
+def _tune(lines: list[str], at: list[int], tag: str = "t") -> list[str]:
+    return [f"value_m_{i} = compute_m({i}, scale={tag}_{i})\n" if i in at else line for i, line in enumerate(lines)]
+
+
+def _stale_topic(repo: Repo, lines: list[str], subject: str = "kernel: tune", extra: dict[str, str | None] | None = None) -> None:
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/m.py": "".join(lines) + "new_work = fresh_call(1)\n", **(extra or {})}, author=CAROL)
+
+
+def _severity_undoing(repo: Repo, tuned: list[int], undone: list[int]) -> str:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, tuned))})
+    _stale_topic(repo, _tune(lines, [i for i in tuned if i not in undone]))
+    return by_pr(check(repo, "main..topic")[1])[301]["severity"]
+
+
+def test_one_of_three_separate_hunks_of_a_recent_commit_undone_is_a_warning(repo: Repo) -> None:
+    assert _severity_undoing(repo, [2, 20, 38], [20]) == "warning"  # 1/3: the STALE_SHARE boundary
+
+
+def test_one_of_four_separate_hunks_undone_and_the_rest_kept_is_a_notice(repo: Repo) -> None:
+    assert _severity_undoing(repo, [2, 14, 26, 38], [26]) == "notice"
+
+
+def test_nearby_hunks_count_as_one_as_an_ordinary_diff_shows_them(repo: Repo) -> None:
+    # five -U0 hunks, but lines 2, 4 and 6 make one hunk with context: one of three undone
+    assert _severity_undoing(repo, [2, 4, 6, 26, 44], [2, 4, 6]) == "warning"
+
+
+def _older_commit_undone(repo: Repo, also: dict[str, str | None]) -> dict:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26])), **also})
+    for i in range(11):  # no longer one of the last few commits
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
+    _stale_topic(repo, lines)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_every_hunk_of_an_older_commit_in_one_of_its_files_undone_is_a_warning(repo: Repo) -> None:
+    assert _older_commit_undone(repo, {"src/extra.py": body("extra", 4)})["severity"] == "warning"
+
+
+def test_every_change_of_an_older_commit_undone_fails(repo: Repo) -> None:
+    finding = _older_commit_undone(repo, {})
+    assert finding["severity"] == "error" and finding["reason"] == "every change it made is undone"
+
+
+def test_some_hunks_of_an_older_commit_undone_is_a_notice(repo: Repo) -> None:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26]))})
+    for i in range(11):
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
+    _stale_topic(repo, _tune(lines, [2]))
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
+
+
+def test_a_later_change_to_the_file_kept_makes_it_an_edit(repo: Repo) -> None:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
+    later = _tune(_tune(lines, [2, 4]), [40], "later")
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(later)})
+    _stale_topic(repo, _tune(lines, [40], "later"))  # #301 undone, #302 kept
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+    assert by_pr(report)[301]["evidence"][0]["newer_kept"] == 1
+
+
+def test_a_stale_copy_undoes_the_later_change_too_and_is_reported(repo: Repo) -> None:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(_tune(_tune(lines, [2, 4]), [40], "later"))})
+    _stale_topic(repo, lines)  # the file as it was before both
+    findings = by_pr(check(repo, "main..topic")[1])
+    assert findings[301]["severity"] in ("warning", "error") and findings[302]["severity"] in ("warning", "error")
+
+
+def test_a_targeted_revert_of_one_commit_keeping_later_ones_is_a_notice(repo: Repo) -> None:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(_tune(_tune(lines, [2, 4]), [40], "later"))})
+    repo.git("checkout", "-q", "-b", "topic")
+    exact = "".join(_tune(lines, [40], "later")).replace("\n", "  \n", 1)  # #301 out, whitespace aside
+    land(repo, "kernel: tune", {"src/m.py": exact, "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice" and 302 not in by_pr(report)
+
+
+def test_hunks_next_to_whole_files_put_back_are_a_stale_tree(repo: Repo) -> None:
+    lines = _module(repo)
+    old = body("base3", 6)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 14, 26, 38]))})
+    land(repo, "feat: mod3 (#302)", {"src/mod3.py": old + body("new3", 4)})
+    # one hunk in four alone would be an edit; with #302's file rolled back it is the same stale tree
+    _stale_topic(repo, _tune(lines, [2, 14, 38]), extra={"src/mod3.py": open(repo.path / "src/mod3.py").read()
+                                                        .replace(body("new3", 4), "")})
+    findings = by_pr(check(repo, "main..topic")[1])
+    assert findings[302]["severity"] == "error" and findings[301]["severity"] == "warning"
+
+
+def test_a_file_deleted_after_an_edit_is_weak_alone(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"] + body("ci", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Fixes flakes after the flake8 upgrade", {"src/mod3.py": None, "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["kinds"] == ["deleted-changed"] and by_pr(report)[301]["severity"] == "notice"
+    assert "git checkout " in by_pr(report)[301]["repair"]
+
+
+def test_a_file_deleted_after_an_edit_inside_a_stale_tree_is_a_warning(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"] + body("ci", 3)})
+    land(repo, "feat: mod4 (#302)", {"src/mod4.py": old["src/mod4.py"] + body("m4", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod3.py": None, "src/mod4.py": old["src/mod4.py"]}, author=CAROL)
+    findings = by_pr(check(repo, "main..topic")[1])
+    assert findings[302]["severity"] == "error" and findings[301]["severity"] == "warning"
+
+
+def _audit_warnings(repo: Repo) -> list[dict]:
+    proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr + proc.stdout
+    return [f for r in json.loads(proc.stdout)["results"] for f in r["findings"]]
+
+
+def test_audit_sees_a_moved_and_edited_file_as_a_move(repo: Repo) -> None:
+    seed(repo)
+    guide = body("guide", 20)
+    land(repo, "docs: a guide (#301)", {"website/guide.md": guide})
+    land(repo, "docs: move the guide under docs/ (#302)",
+         {"website/guide.md": None, "docs/guide.md": guide.replace("scale=7)", "scale=8)") + "see_also = more(1)\n"})
+    assert _audit_warnings(repo) == []
+
+
+def test_audit_reports_every_file_a_commit_added_deleted(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "docs: a guide (#301)", {"website/guide.md": body("guide", 20)})
+    land(repo, "kernel: tune (#302)", {"website/guide.md": None, "kernel.c": "int t;\n"})
+    assert [f["pr"] for f in _audit_warnings(repo)] == [301]
