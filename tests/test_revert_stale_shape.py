@@ -162,3 +162,41 @@ def test_audit_reports_every_file_a_commit_added_deleted(repo: Repo) -> None:
     land(repo, "docs: a guide (#301)", {"website/guide.md": body("guide", 20)})
     land(repo, "kernel: tune (#302)", {"website/guide.md": None, "kernel.c": "int t;\n"})
     assert [f["pr"] for f in _audit_warnings(repo)] == [301]
+
+
+def _rollback_with_subjects(repo: Repo, undone: str, landing: str) -> dict:
+    old = seed(repo)
+    land(repo, undone, {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, landing, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})  # the same author
+    return by_pr(check(repo, "main..topic")[1]).get(301) or check(repo, "main..topic")[1]["findings"][0]
+
+
+def test_the_same_subject_again_is_that_work_continued(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "Update _client.py (#301)", "Update _client.py")
+    assert finding["severity"] == "notice" and "own subject" in finding["reason"]
+
+
+def test_a_different_subject_by_the_same_author_still_fails(repo: Repo) -> None:
+    assert _rollback_with_subjects(repo, "Update _client.py (#301)", "Tidy the client")["severity"] == "error"
+
+
+def test_reversal_wording_that_names_the_undone_topic_is_described(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "ci: test on Python 3.14 (#301)", "ci: stop testing Python 3.14 until it is out")
+    assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
+
+
+def test_a_subject_that_says_this_reverts_is_no_silent_error(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "perf: smaller bundle (#301)", "This reverts commit 0123456789abcdef")
+    assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
+
+
+def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: providers retry (#301)", {"src/mod1.py": old["src/mod1.py"] + body("r1", 4)})
+    land(repo, "feat: providers cache (#302)", {"src/mod2.py": old["src/mod2.py"] + body("r2", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "refactor(providers): rename the retry knob", {"src/mod1.py": old["src/mod1.py"],
+                                                                "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error" and by_pr(report)[302]["severity"] == "error"

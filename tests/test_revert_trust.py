@@ -221,12 +221,12 @@ def test_a_change_that_calls_itself_a_revert_is_no_silent_error(repo: Repo) -> N
     assert by_pr(report)[221]["silent_severity"] == "notice" and "calls itself a revert" in by_pr(report)[221]["reason"]
 
 
-def test_a_bot_change_is_one_tier_lower_and_a_person_is_not(repo: Repo) -> None:
+def test_a_bot_change_is_a_notice_and_a_person_is_not(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"},
            subject="Bump left-pad from 1.0 to 1.1", author="dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>")
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
     repo.git("checkout", "-q", "main")
     repo.git("branch", "-q", "-D", "topic")
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, subject="Bump left-pad from 1.0 to 1.1")

@@ -8,7 +8,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       pr_number)
+                                       pr_number, same_work)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -42,6 +42,7 @@ class Landed(NamedTuple):
     bot: bool = False  # the change was authored by a dependency bot (Dependabot, Renovate)
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
+    merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -78,10 +79,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     fresh = recent or (days is not None and days <= TINY_DAYS)
     # the change also puts whole files back (this commit's or another's): a stale tree at work
     corroborated = stale or whole_files
-    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh, corroborated))
+    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh, corroborated, landed.merge))
               for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
-    if level < ERROR and _all_undone(commit, hits, ctx, corroborated):
+    if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
@@ -103,10 +104,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
-    if level > NOTICE and described(landed.message, paths, commit.subject):
+    says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
+    if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
         return NOTICE, reason + "; the change's message names what goes away"
-    if level > NOTICE and landed.bot:
-        return level - 1, reason + "; a dependency bot's change (regenerated files)"
+    if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
+        return NOTICE, reason + "; a dependency bot's change (regenerated files)"
+    if level > NOTICE and same_work(landed.subject, commit.subject):
+        return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
@@ -120,7 +124,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
 
 
 def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool,
-           corroborated: bool) -> tuple[int, str]:
+           corroborated: bool, merge: bool) -> tuple[int, str]:
     """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
     if hit.quiet:
@@ -131,7 +135,7 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
             return NOTICE, "a line or two its author added, deleted by the same person"
         return (ERROR, "a file put back to its version before it") if recent else (
             WARNING, "a line or two it added deleted")
-    if hit.kind == "rollback" and hit.normalized and hit.newer_kept and not corroborated:
+    if hit.kind == "rollback" and hit.normalized and hit.newer_kept and not (corroborated and merge):
         # exactly this commit's change taken out and later ones kept: a targeted revert, which no
         # stale copy makes; judged as its hunks are
         return NOTICE, "its change to the file reverted exactly, later changes kept (a targeted revert)"
@@ -148,7 +152,7 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     undo = hit.undo
     if undo is None:
         return NOTICE, "lines undone"
-    if not corroborated and not _stale_copy(hit, recent):
+    if not _stale_copy(hit, recent, corroborated, merge):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
                         "a few of its hunks undone, the rest kept")
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
@@ -163,17 +167,20 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     return NOTICE, "a small undo"
 
 
-def _stale_copy(hit: PathHit, recent: bool) -> bool:
+def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bool:
     """Whether a hunk-level undo reads as a stale copy of the file: that undoes every later change to it
     too, and all of the commit's hunks there, or (for one of the last few commits) a good share of them.
-    An edit that undoes one hunk in many and keeps the rest is a deliberate change (REVERTS.md: fixes, rewrites)."""
+    An edit that undoes one hunk in many and keeps the rest is a deliberate change (REVERTS.md: fixes,
+    rewrites). Inside a stale tree (whole files put back too) any share counts, and a merge's resolution
+    can drop one side's hunks while keeping later ones."""
     undo = hit.undo
-    if undo is None or hit.newer_kept:
+    if undo is None or (hit.newer_kept and not (stale_tree and merge)):
         return False
-    return undo.groups_undone == undo.groups or (recent and undo.groups_undone >= STALE_SHARE * undo.groups)
+    return stale_tree or undo.groups_undone == undo.groups or (
+        recent and undo.groups_undone >= STALE_SHARE * undo.groups)
 
 
-def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool) -> bool:
+def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
     touched = {c.path for c in commit.changes if ctx.reported(c.path)}
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
@@ -182,7 +189,7 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: b
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
     substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
     # later changes to those files kept: that one commit taken out on purpose, not a stale copy
-    kept = not stale_tree and any(h.newer_kept for h in hits)
+    kept = not (stale_tree and merge) and any(h.newer_kept for h in hits)
     return bool(touched) and touched <= whole and beyond_deletions and substantial and lines >= MIN_HUNK_LINES and \
         all(not h.quiet for h in hits) and not kept
 

@@ -24,9 +24,11 @@ SHA_RANGE = re.compile(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORE
 SQUASH_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
 GOES_AWAY = re.compile(
     r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|downgrad\w*|deprecat\w*|"
-    r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into)\b",
+    r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
+    r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
+    r"instead|without|avoid\w*)\b",
     re.IGNORECASE)
-SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
+SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
                          re.IGNORECASE)
 REVERT_BRANCH_NAME = re.compile(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                                 re.IGNORECASE)
@@ -121,29 +123,38 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
     return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges))
 
 
-def described(message: str, paths: Iterable[str], undone_subject: str = "") -> bool:
-    """Whether MESSAGE says what goes away: a line with removal or revert wording that names every one
-    of PATHS ("Remove foo.py", "Move X to Y") or a distinctive word of the undone commit's subject
-    ("Revert cleo update" for "Upgrade minimal Cleo to 2.2.1")."""
+def described(message: str, paths: Iterable[str], undone_subject: str = "") -> str:
+    """How MESSAGE says what goes away: "paths" when a line with removal, revert or reversal wording
+    names every one of PATHS ("Remove foo.py", "Move X to Y"); "topic" when such a line shares a
+    distinctive word with the undone commit's subject ("Stop testing Python 3.6" for "Test on Python
+    3.6"); "" when it says nothing of it."""
     lines = [line.lower() for line in message.splitlines() if GOES_AWAY.search(line)]
     wanted = list(paths)
     if not lines or not wanted:
-        return False
+        return ""
     if all(any(_names(line, path) for line in lines) for path in wanted):
-        return True
+        return "paths"
     topic = _words(undone_subject)
-    return bool(topic) and any(_words(line) & topic for line in lines)
+    return "topic" if topic and any(_words(line) & topic for line in lines) else ""
 
 
 def _words(text: str) -> set[str]:
     """Distinctive words: long enough, not wording every commit uses."""
-    return {w for w in re.findall(r"[a-z][a-z0-9_.-]{3,}", text.lower()) if w not in COMMON_WORDS}
+    words = re.findall(r"[a-z][a-z0-9_.-]{3,}|\d+\.\d+[a-z0-9_.-]*", text.lower())
+    return {w.rstrip(".-") for w in words if w.rstrip(".-") not in COMMON_WORDS}
 
 
 def calls_itself_a_revert(subject: str) -> bool:
     """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization"):
     not silent, though it names no commit, so not a declaration either."""
     return bool(SELF_REVERT.match(subject.strip()) or REVERT_BRANCH_NAME.match(subject.strip()))
+
+
+def same_work(subject: str, other: str) -> bool:
+    """Two subjects that are one ("Update _client.py" twice, a PR's `(#N)` aside): the same work continued."""
+    def bare(text: str) -> str:
+        return SQUASH_SUFFIX.sub("", text).strip().lower()
+    return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
 
 def is_merge_of_branch(subject: str) -> bool:

@@ -185,7 +185,8 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
                   bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
-                  subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time)
+                  subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
+                  merge=any(not r[1] for r in rows))
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:
