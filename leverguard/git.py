@@ -629,8 +629,8 @@ def _grep_lines(flags: list[str], strings: Sequence[str], rev: str | None, paths
     fields = result.stdout.split(b"\0")
     path = fields[0] if fields else b""
     for index in range(1, len(fields) - 1, 2):
-        text, _, following = fields[index + 1].partition(b"\n")
-        hits.append((fsdecode(path)[len(prefix):], int(fields[index]), fsdecode(text)))
+        line, _, following = fields[index + 1].partition(b"\n")
+        hits.append((fsdecode(path)[len(prefix):], int(fields[index]), fsdecode(line)))
         path = following
     return hits
 

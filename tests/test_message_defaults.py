@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo, run_leverguard
-from message_helpers import (GOOD_CLEANUP, git_commit, install_hooks, last_message, lever_repo, recording_editor,
+from message_helpers import (GOOD_CLEANUP, git_commit, last_message, lever_repo, recording_editor,
                              replace, stage_cleanup, stage_plain_change)
 
 # The helpers' configuration without `co_author = "required"` and without co-authors: the defaults.

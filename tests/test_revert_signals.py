@@ -224,7 +224,7 @@ def test_a_relanded_change_is_undone_once_not_twice(repo: Repo) -> None:
 
 
 def test_take_mine_conflict_resolution_after_merging_main_is_found(repo: Repo) -> None:
-    old = seed(repo)
+    seed(repo)
     lines = [f"setting_{i} = configure(level={i}, mode='a')\n" for i in range(6)]
     repo.write("conf.py", "".join(lines))
     repo.commit("conf")

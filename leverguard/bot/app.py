@@ -16,6 +16,7 @@ from flask import Flask, Response, jsonify, request
 from leverguard.bot import events
 from leverguard.bot.errors import InboxUnavailable, Malformed
 from leverguard.bot.inbox import Inbox
+from leverguard.bot.queue import InboxBackend
 from leverguard.bot.settings import Settings, require_secret
 
 T = TypeVar("T")
@@ -39,14 +40,14 @@ class Guarded:
     delivery after all, GitHub's redelivery (same X-GitHub-Delivery) is a stored-once duplicate.
     """
 
-    def __init__(self, inbox: Inbox, deadline: float, threads: int) -> None:
+    def __init__(self, inbox: InboxBackend, deadline: float, threads: int) -> None:
         self.inbox, self.deadline, self._threads = inbox, deadline, threads
         self._pool: ThreadPoolExecutor | None = None
         self._pid = 0
         self._lock = threading.Lock()
         self.failure, self.failed_at = "", 0.0  # the last store failure, "" once a store succeeded again
 
-    def call(self, fn: Callable[[Inbox], T]) -> T:
+    def call(self, fn: Callable[[InboxBackend], T]) -> T:
         import os
 
         with self._lock:

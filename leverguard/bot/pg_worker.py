@@ -92,11 +92,11 @@ class PgWorker:
                                          fetch_job_polling_interval=self.inbox.poll, listen_notify=True,
                                          install_signal_handlers=False, update_heartbeat_interval=lease / 3,
                                          stalled_worker_timeout=lease)
-            running = asyncio.create_task(self._procrastinate.run())
+            running = asyncio.create_task(self._procrastinate.run())  # type: ignore[no-untyped-call]
             while not running.done():
                 await asyncio.wait({running}, timeout=min(lease / 3, 1.0))
                 if stop.is_set():
-                    self._procrastinate.stop()  # finishes the current job first
+                    self._procrastinate.stop()  # type: ignore[no-untyped-call]  # finishes the current job first
                 elif not running.done():
                     await self._sweep(app)
             running.result()
@@ -173,6 +173,8 @@ class PgWorker:
             row = conn.execute(f"UPDATE leverguard_deliveries SET state = 'running', attempts = attempts + 1,"
                                f" worker = %s, job_id = %s, updated = %s WHERE seq = %s RETURNING {COLUMNS}, payload",
                                (self.worker, job_id, now, seq)).fetchone()
+        if row is None:  # the delivery went away under us (an operator purge): nothing to run
+            return None
         return Job(Delivery(*row[:-1]), bytes(row[-1]))
 
     def _finish(self, job: Job, job_id: int, state: str, note: str) -> bool:

@@ -9,6 +9,7 @@ back-off (and GitHub's Retry-After), and a job whose worker died is taken over a
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import threading
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ class InboxBackend(JobQueue, Protocol):
     def get(self, delivery_id: str) -> Delivery | None: ...
     def redeliver(self, delivery_id: str) -> bool: ...
     def counts(self) -> dict[str, int]: ...
-    def migrate(self) -> list[str]: ...
+    def migrate(self) -> builtins.list[str]: ...  # `list` is a method name here
 
 
 def is_database_url(target: str) -> bool:
@@ -90,7 +91,7 @@ def is_database_url(target: str) -> bool:
 
 def backoff_delay(backoff: float, attempts: int, retry_after: float | None) -> float:
     """The wait before attempt ATTEMPTS + 1: doubled per attempt, never shorter than GitHub asked."""
-    return max(backoff * 2 ** (attempts - 1), retry_after or 0.0)
+    return max(backoff * 2.0 ** (attempts - 1), retry_after or 0.0)
 
 
 def retry_after(exc: BaseException) -> float | None:

@@ -131,8 +131,12 @@ def processes(count: int, body: Callable[[], int]) -> int:
             finally:
                 os._exit(code)
         children.append(pid)
+    def forward(number: int, _frame: object) -> None:
+        for pid in children:
+            _kill(pid, number)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda number, _frame: [_kill(pid, number) for pid in children])
+        signal.signal(sig, forward)
     return max(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children)
 
 

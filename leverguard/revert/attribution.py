@@ -233,7 +233,7 @@ def _tally(commit: Commit, hits: list[PathHit], folders: list[bytes], ctx: Conte
         exact_paths=len(exact), exact_binary=any(not h.text for h in exact),
         whole_folders=tuple(display(f) for f in folders),
         inverse_files=sum(1 for h in hits if h.kind == "inverse-hunk"),
-        undone_hunks=sum(len(h.undo.undone) for h in hits if h.undo is not None))
+        undone_hunks=sum(h.undo.groups_undone for h in hits if h.undo is not None))
 
 
 def whole_folders(commit: Commit, hits: list[PathHit], changes: Sequence[Change], ctx: Context) -> list[bytes]:
@@ -278,13 +278,14 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "deleted; this commit was its latest change"
     else:
         undo = hit.undo
-        hunks = len(undo.undone) if undo is not None else 0
-        of = f"/{undo.hunks}" if undo is not None else ""
-        detail = f"{hunks}{of} of this commit's hunks undone ({hit.lines}/{hit.total} non-trivial lines)"
+        of = f"{undo.groups_undone}/{undo.groups}" if undo is not None else "some"
+        detail = f"{of} of this commit's hunks undone ({hit.lines}/{hit.total} non-trivial lines)"
+        if hit.newer_kept:
+            detail += f"; {hit.newer_kept} later change(s) to the file kept"
     if hit.quiet:
         detail += f" ({hit.quiet})"
-    hunks = (hit.undo.groups_undone, hit.undo.groups) if hit.undo is not None else (0, 0)
-    return Evidence(path, hit.kind, hit.lines, hit.total, detail, level, hunks, hit.newer_kept)
+    groups = (hit.undo.groups_undone, hit.undo.groups) if hit.undo is not None else (0, 0)
+    return Evidence(path, hit.kind, hit.lines, hit.total, detail, level, groups, hit.newer_kept)
 
 
 def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:

@@ -90,9 +90,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     result = {}
     for position, undone in standing.items():
         if undone:
-            hunks, lines = counted[position]
+            count, lines = counted[position]
             groups = group_of[position]
-            result[position] = PathUndo(tuple(u for u, _ in undone), hunks, lines, complete and len(undone) == hunks,
+            result[position] = PathUndo(tuple(u for u, _ in undone), count, lines, complete and len(undone) == count,
                                         len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}))
     return result
 
