@@ -526,6 +526,14 @@ def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | 
                input="".join(f"{sha}\n" for sha in shas).encode()).stdout
 
 
+def remerge_patches(rev_range: str, cwd: str | None = None, isolation: Sequence[str] = ()) -> bytes:
+    """`--raw -p -U0 -z` of each merge in REV_RANGE against git's automatic re-merge of its parents:
+    what the recorded resolution changed (`--diff-merges=remerge`, git 2.36+)."""
+    args = [*isolation, "log", "--merges", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames", "--format=%x1e%H",
+            rev_range, "--"]
+    return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
+
+
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
     """Full commit ids of several revisions in one call; the first unknown one is named in the error."""
     if not any(rev.startswith("-") for rev in revs):

@@ -152,6 +152,9 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     undo = hit.undo
     if undo is None:
         return NOTICE, "lines undone"
+    resolution = next((u.merge for u in undo.undone if u.merge), "")
+    if resolution:  # a conflict resolved by taking one side: the other side's lines thrown away
+        return WARNING, f"lines dropped by the conflict resolution of merge {resolution[:7]}"
     if not _stale_copy(hit, recent, corroborated, merge):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
                         "a few of its hunks undone, the rest kept")
@@ -282,6 +285,9 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = f"{of} of this commit's hunks undone ({hit.lines}/{hit.total} non-trivial lines)"
         if hit.newer_kept:
             detail += f"; {hit.newer_kept} later change(s) to the file kept"
+        resolution = next((u.merge for u in undo.undone if u.merge), "") if undo is not None else ""
+        if resolution:
+            detail += f"; dropped by the conflict resolution of merge {resolution[:7]}"
     if hit.quiet:
         detail += f" ({hit.quiet})"
     groups = (hit.undo.groups_undone, hit.undo.groups) if hit.undo is not None else (0, 0)

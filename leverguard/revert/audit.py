@@ -18,6 +18,7 @@ from leverguard.revert.index import PathIndex
 from leverguard.revert.landing import split_renames
 from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch
+from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import collect
 
 Progress = Callable[[int, int], None]
@@ -109,7 +110,9 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
     def patch_of(candidate: int, path: bytes) -> FilePatch | None:
         return history.patches.get(candidate, {}).get(path)
 
-    hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules)
+    # a merge's own resolution, and those of the merges its branch holds, may have dropped one side's lines
+    resolutions = Resolutions(ctx.repo, f"{commit.parents[0]}..{commit.sha}", ctx.isolation) if commit.is_merge else None
+    hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules, resolutions)
     if not hits:
         return []
     return judge(hits, history.commits, ctx, partial(_landed, ctx.repo, commit, conf, landing_patches, lo))

@@ -20,6 +20,7 @@ from leverguard.revert.identity import Identities, is_dependency_bot
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch, parse_commits
+from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import PatchOf, PathHit, collect
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
         index = PathIndex(window)
         patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
-        hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules)
+        resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
+        hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions)
         head_time = _commit_time(reader, land.head) if hits else 0
         found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
     notes = _notes(repo, window, size, land.approximate)

@@ -10,7 +10,7 @@ first, so re-landed and repeated changes are not undone twice (REVERTS.md, signa
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from leverguard.revert.patch import FilePatch, Hunk
 
@@ -26,6 +26,7 @@ class HunkUndo(NamedTuple):
 
     kind: str  # "replaced" (both sides restored), "restored" (its deletion undone), "deleted" (its addition removed)
     lines: int  # non-trivial lines undone
+    merge: str = ""  # the merge whose conflict resolution dropped its lines, when one did
 
 
 class PathUndo(NamedTuple):
@@ -55,12 +56,15 @@ class _Pool:
 
 
 def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Counter[bytes],
-          is_revert: Callable[[int], bool] = lambda position: False) -> dict[int, PathUndo]:
+          is_revert: Callable[[int], bool] = lambda position: False,
+          dropped: Callable[[], Mapping[bytes, str]] | None = None) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
     reappear there is a move, not an undo. IS_REVERT tells which candidates are declared
-    reverts: a hunk that undid one of those re-landed its original on purpose.
+    reverts: a hunk that undid one of those re-landed its original on purpose. DROPPED gives the
+    path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
+    work whatever else the landing hunk does (asked only when such a hunk exists).
     """
     pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
     pools = [p for p in pools if not p.empty()]
@@ -83,8 +87,22 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if undid is not None and undid - position <= RELAND_COMMITS and not is_revert(undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
-    standing = {position: [(u, hunk) for u, used, hunk in claims if _stands(u, used, hunk, pools, elsewhere_added)]
-                for position, claims in found.items()}
+    def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
+        if dropped is None or undo.kind == "restored" or not hunk.added:
+            return None
+        lost = dropped()
+        merges = [lost[line] for line in hunk.added if line in lost]
+        return undo._replace(merge=merges[0]) if len(merges) >= SHARE * len(hunk.added) else None
+
+    standing: dict[int, list[tuple[HunkUndo, Hunk]]] = {}
+    for position, claims in found.items():
+        kept = standing.setdefault(position, [])
+        for undo, used, hunk in claims:
+            by_merge = resolved_away(undo, hunk)
+            if by_merge is not None:
+                kept.append((by_merge, hunk))
+            elif _stands(undo, used, hunk, pools, elsewhere_added):
+                kept.append((undo, hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
     result = {}

@@ -25,7 +25,7 @@ _COSMETIC = _SPACE + b",;'\"`()[]\\"
 HEADER = b"\x1e"  # the record separator leverguard puts before each commit in `--format`
 _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b"index ", b"similarity index",
              b"dissimilarity index", b"rename from", b"rename to", b"copy from", b"copy to", b"Binary files",
-             b"--- ", b"+++ ", b"GIT binary patch")
+             b"--- ", b"+++ ", b"GIT binary patch", b"remerge ")  # remerge: a merge's conflict notes
 
 
 class Hunk(NamedTuple):
@@ -61,7 +61,24 @@ def normalize(line: bytes) -> bytes | None:
 
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0) -> Hunk:
     cosmetic = b"".join(removed).translate(None, _COSMETIC) == b"".join(added).translate(None, _COSMETIC)
-    return Hunk(_non_trivial(removed), _non_trivial(added), cosmetic, old_start, old_count)
+    gone, new = _punctuation_only(_non_trivial(removed), _non_trivial(added))
+    return Hunk(gone, new, cosmetic, old_start, old_count)
+
+
+def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Drop line pairs that differ only by a trailing comma or semicolon (`x: 1` -> `x: 1,` to add an item
+    after it): the content is the same, and a later undo of the item need not restore the comma."""
+    if not removed or not added:
+        return removed, added
+    bare = {line.rstrip(b",;") for line in removed} & {line.rstrip(b",;") for line in added}
+    if not bare:
+        return removed, added
+    pairs = {line.rstrip(b",;") for line in removed if line.rstrip(b",;") in bare and line not in added}
+    pairs &= {line.rstrip(b",;") for line in added if line.rstrip(b",;") in bare and line not in removed}
+    if not pairs:
+        return removed, added
+    return (tuple(x for x in removed if x.rstrip(b",;") not in pairs or x in added),
+            tuple(x for x in added if x.rstrip(b",;") not in pairs or x in removed))
 
 
 def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
@@ -168,6 +185,10 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
             _section(cursor)
             hunks, text = (), False
         files.append(FilePatch(change, hunks, text, source))
+    if not records and cursor.peek(b"\0diff --git "):
+        cursor.pos += 1
+    while cursor.peek(b"diff --git "):  # a re-merge's trailing notes on paths with no diff (no raw record)
+        _section(cursor)
     return files
 
 
@@ -179,7 +200,13 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
     text = True
     while cursor.peek(_EXTENDED):
         header = cursor.line()
-        if header.startswith((b"Binary files", b"GIT binary patch")):
+        if header.startswith(b"remerge ") and not cursor.peek(_EXTENDED + (b"@@ -",)):
+            # a re-merge's note on a path with no diff (modify/delete kept as is) has no raw record:
+            # the record's own section is the next one
+            if not cursor.peek(b"diff --git "):
+                return (), False
+            cursor.line()
+        elif header.startswith((b"Binary files", b"GIT binary patch")):
             text = False
     hunks = []
     while cursor.peek(b"@@ -"):

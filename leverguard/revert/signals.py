@@ -7,13 +7,15 @@ counts); hunk signals judge git's `-U0` patches (hunks.py). Neither reads a blob
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Iterable, NamedTuple, Sequence
+from functools import partial
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from leverguard.revert.declared import is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch
+from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
 PatchOf = Callable[[int, bytes], "FilePatch | None"]  # a candidate's patch of a path, by position
@@ -37,8 +39,9 @@ class PathHit(NamedTuple):
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
-            rules: Rules) -> list[PathHit]:
-    """Every path hit of the LANDING patches against the candidates at positions [lo, hi)."""
+            rules: Rules, resolutions: Resolutions | None = None) -> list[PathHit]:
+    """Every path hit of the LANDING patches against the candidates at positions [lo, hi); RESOLUTIONS
+    tells what the merges inside the landing change dropped from their automatic re-merge."""
     def reverting(position: int) -> bool:
         return is_revert(index.commits[position])
 
@@ -57,7 +60,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         hits += exact
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
-            hits += _inverse(head, path, entries, patch_of, added_anywhere, reverting)
+            lost = None if resolutions is None else partial(resolutions.dropped, path)
+            hits += _inverse(head, path, entries, patch_of, added_anywhere, reverting, lost)
     return hits
 
 
@@ -136,10 +140,11 @@ def _gitlink(change: Change) -> bool:
 
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-             added_anywhere: Counter[bytes], reverting: Callable[[int], bool]) -> list[PathHit]:
+             added_anywhere: Counter[bytes], reverting: Callable[[int], bool],
+             dropped: Callable[[], Mapping[bytes, str]] | None = None) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
-    undos = judge(head, patches, added_anywhere, reverting)
+    undos = judge(head, patches, added_anywhere, reverting, dropped)
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []

@@ -1,0 +1,72 @@
+"""Merge resolutions that took one side: the lines git's own re-merge keeps and the recorded merge drops."""
+
+from __future__ import annotations
+
+from conftest import Repo, run_leverguard
+from leverguard.revert.remerge import Resolutions
+from revert_helpers import CAROL, by_pr, check, land, seed
+
+CONFIG = "".join(f"    option_{i} = configure(level={i})\n" for i in range(8))
+
+
+def _settings(extra: str = "", head: str = "class Settings:\n") -> str:
+    return head + CONFIG + extra
+
+
+def _branch_with_resolution(repo: Repo, resolved: str) -> None:
+    """main adds two settings at the end of the block; the branch edits the same spot, merges main in,
+    resolves the conflict as RESOLVED, then rewrites the class around it (so the landing hunk is new text)."""
+    seed(repo)
+    land(repo, "feat: settings", {"src/settings.py": _settings()})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    main_side = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n"
+    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(main_side)})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "feat: filters", {"src/settings.py": _settings("    filters = configure(kind='relevant')\n")},
+         author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("src/settings.py", resolved)
+    repo.commit("Merge branch 'main' into topic", author=CAROL)  # finishes the merge, dated like the rest
+    rewritten = resolved.replace("class Settings:\n", "class Settings(Base):\n    \"\"\"Poll navigation settings.\"\"\"\n")
+    land(repo, "refactor: settings derive from Base", {"src/settings.py": rewritten}, author=CAROL)
+
+
+def test_a_conflict_resolved_by_dropping_mains_lines_is_a_warning(repo: Repo) -> None:
+    _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"))  # "take mine"
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
+    assert "conflict resolution of merge" in finding["evidence"][0]["detail"]
+
+
+def test_a_resolution_that_keeps_both_sides_undoes_nothing(repo: Repo) -> None:
+    both = _settings("    filters = configure(kind='relevant')\n    reload_interval = configure(seconds=30000)\n"
+                     "    reload_timer = configure(seconds=0)\n")
+    _branch_with_resolution(repo, both)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and 301 not in by_pr(report)
+
+
+def test_audit_of_the_merged_branch_names_the_resolution(repo: Repo) -> None:
+    _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"))
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "--no-commit", "-q", "topic")
+    repo.commit("Merge pull request #320 from team/topic\n\nFilters")
+    proc = run_leverguard("audit", cwd=repo.path)
+    assert proc.returncode == 0 and "conflict resolution of merge" in proc.stdout  # a warning: listed, not failing
+
+
+def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
+    """git's re-merge writes a note-only section for a modify/delete conflict kept as is: no crash, no finding."""
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "chore: drop mod5 (#301)", {"src/mod5.py": None})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "feat: mod5 grows", {"src/mod5.py": old["src/mod5.py"] + "grown = more(1)\n"}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)
+    repo.commit("Merge branch 'main' into topic", author=CAROL)  # keeps the modified file
+    assert Resolutions(str(repo.path), "main..topic").dropped(b"src/mod5.py") == {}  # read, nothing dropped
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []  # a changed file kept against a deletion: new content
