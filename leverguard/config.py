@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from leverguard.errors import ConfigError
 
@@ -160,6 +160,23 @@ def load(root: str) -> Config:
     except OSError as exc:
         raise ConfigError(f"{name}: cannot read it ({exc.strerror}): fix its permissions") from exc
     return parse(text, name)
+
+
+def committed_file(read: Callable[[str], tuple[str, bytes] | None], commit: str) -> tuple[str | None, bytes]:
+    """(file name, content) of the configuration file committed at COMMIT (`.leverguard.toml` wins), or
+    (None, b""); READ is an object reader's `read`. The one way every engine and the bot find it."""
+    for name in (DEDICATED_FILE, PYPROJECT):
+        found = read(f"{commit}:{name}")
+        if found is not None and found[0] == "blob":
+            return name, found[1]
+    return None, b""
+
+
+def at_commit(read: Callable[[str], tuple[str, bytes] | None], commit: str) -> Config:
+    """The configuration as committed at COMMIT (BASE, for every check of a change: a change cannot
+    switch its own check off), validated like the working tree's."""
+    name, data = committed_file(read, commit)
+    return defaults() if name is None else parse(data, name)
 
 
 def parse(text: bytes, name: str) -> Config:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from leverguard import git
-from leverguard.config import DEDICATED_FILE, PYPROJECT, Config, defaults, parse
+from leverguard.config import Config, at_commit
 
 LEVELS = {"error": "failure", "warning": "warning", "notice": "notice"}  # info is never annotated
 
@@ -46,11 +46,8 @@ class Verdict:
 
 def config_at(repo: str, commit: str) -> Config:
     """The configuration committed at COMMIT: read from BASE, a PR cannot switch the check off for itself."""
-    for name in (DEDICATED_FILE, PYPROJECT):
-        result = git.run(["cat-file", "blob", f"{commit}:{name}"], repo, ok_codes=(0, 128))
-        if result.returncode == 0:
-            return parse(result.stdout, name)
-    return defaults()
+    with git.ObjectReader(repo) as reader:
+        return at_commit(reader.read, commit)
 
 
 def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text: str,

@@ -12,7 +12,6 @@ from leverguard.revert.declared import Declarations, parse_acks
 if TYPE_CHECKING:
     from leverguard.config import Config
 
-CONFIG_FILES = (".leverguard.toml", "pyproject.toml")  # config.DEDICATED_FILE wins over config.PYPROJECT
 CACHE_NAME = "revert-config"
 
 
@@ -47,8 +46,7 @@ def config_at(reader: git.ObjectReader, commit: str) -> Config:
     """The repository's configuration as committed at COMMIT (`.leverguard.toml` wins)."""
     from leverguard import config as config_module
 
-    name, data = _config_blob(reader, commit)
-    return config_module.defaults() if name is None else config_module.parse(data, name)
+    return config_module.at_commit(reader.read, commit)
 
 
 def cached_config_at(reader: git.ObjectReader, commit: str, git_dir: str) -> Values:
@@ -72,11 +70,9 @@ def cached_config_at(reader: git.ObjectReader, commit: str, git_dir: str) -> Val
 
 def _config_blob(reader: git.ObjectReader, commit: str) -> tuple[str | None, bytes]:
     """(file name, content) of the configuration file committed at COMMIT, or (None, b"")."""
-    for name in CONFIG_FILES:
-        found = reader.read(f"{commit}:{name}")
-        if found is not None and found[0] == "blob":
-            return name, found[1].decode("utf-8", "replace").encode("utf-8")
-    return None, b""
+    from leverguard import config as config_module
+
+    return config_module.committed_file(reader.read, commit)
 
 
 def load(reader: git.ObjectReader, commit: str, config: Config | None, git_dir: str | None = None) -> Settings:
