@@ -8,7 +8,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       pr_number, same_work)
+                                       pr_number, same_work, says_relanded)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -212,7 +212,7 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
     if ack is not None:
         reason = landed.acks.reasons.get(ack.lower(), "")
         return f"acknowledged in the ack file ({ack}{': ' + reason if reason else ''})"
-    if is_revert(commit):
+    if is_revert(commit) and says_relanded(landed.message):
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
     return ""
 

@@ -144,6 +144,12 @@ def _words(text: str) -> set[str]:
     return {w.rstrip(".-") for w in words if w.rstrip(".-") not in COMMON_WORDS}
 
 
+def says_relanded(message: str) -> bool:
+    """Whether MESSAGE says it brings reverted work back (`Reland X`, `Reapply`, `restore`, `undo the
+    revert`): undoing a revert silently, as a tree from before it does, is itself a silent revert."""
+    return bool(REVERT_WORDS.search(message))
+
+
 def calls_itself_a_revert(subject: str) -> bool:
     """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization"):
     not silent, though it names no commit, so not a declaration either."""

@@ -121,10 +121,12 @@ def _groups(hunks: Sequence[Hunk]) -> dict[int, int]:
     groups: dict[int, int] = {}
     group, end = -1, None
     for hunk in sorted(hunks, key=lambda h: h.old_start):
-        if end is None or hunk.old_start - end > 2 * CONTEXT:
+        # an addition's old start is the line it follows: that line lies between it and the hunk before
+        between = None if end is None else hunk.old_start - end + (0 if hunk.old_count else 1)
+        if between is None or between > 2 * CONTEXT:
             group += 1
         groups[id(hunk)] = group
-        end = hunk.old_start + hunk.old_count
+        end = hunk.old_start + (hunk.old_count or 1)  # the first old line after it
     return groups
 
 

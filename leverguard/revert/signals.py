@@ -56,7 +56,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not entries:
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
-        exact = _exact(head, path, entries, patch_of, quiet, added_anywhere, reverting, deleted_oids)
+        exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
+                 if not _moved_out(h, patch_of(h.position, path), landing, index)]
         hits += exact
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
@@ -66,7 +67,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str, added_anywhere: Counter[bytes], reverting: Callable[[int], bool],
+           quiet: str, reverting: Callable[[int], bool],
            added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
@@ -88,7 +89,7 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
-        return [h for h in hits if not _moved_out(h, patch_of(h.position, path), added_anywhere)]
+        return hits
     if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not quiet:
         # a file deleted right after a commit edited it takes that edit with it (kombu's tox.ini)
         position, change = entries[0]
@@ -102,12 +103,15 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, added_anywhere: Counter[bytes]) -> bool:
-    """A rollback whose removed lines HEAD adds in another file: code moved out, not undone."""
+def _moved_out(hit: PathHit, patch: FilePatch | None, landing: Sequence[FilePatch], index: PathIndex) -> bool:
+    """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. Lines added
+    to files the undone commit itself changed do not count: that is the same commit undone there too
+    (a stale copy of a refactoring puts its code back where it came from)."""
     if hit.kind != "rollback" or patch is None:
         return False
     added = [line for h in patch.hunks for line in h.added]
-    return moved(added, added_anywhere)
+    touched = {c.path for c in index.commits[hit.position].changes}
+    return moved(added, _added_lines(p for p in landing if p.change.path not in touched))
 
 
 def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
