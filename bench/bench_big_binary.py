@@ -105,6 +105,8 @@ def measure(cmd: list[str], root: str, timeout: float = 600) -> tuple[float, flo
         if os.path.exists(path):
             os.unlink(path)
     shutil.copyfile(os.path.join(root, "MSG"), os.path.join(root, "MSG.run"))
+    with open(os.path.join(root, "MSG.empty"), "w") as fh:  # what git hands prepare-commit-msg: no message yet
+        fh.write("\n# Please enter the commit message for your changes.\n")
     out = subprocess.run([sys.executable, "-c", PROBE, str(timeout), *cmd], cwd=root, capture_output=True, text=True, env=ENV)
     seconds, kib, code = out.stdout.split()
     return float(seconds), int(kib) / 1024, code
@@ -125,7 +127,7 @@ def commands(leverguard: str) -> dict[str, tuple[list[str], list[str]]]:
         "default-build hook (staged)": ([*lg, "hook", "leverguard-default-build", "MSG.run"], staged),
         "check-msg --range main~1..main": ([*lg, "check-msg", "--range", "main~1..main"], commit),
         "commit-msg hook (staged)": ([*lg, "hook", "leverguard-commit-msg", "MSG.run"], staged),
-        "template hook (staged)": ([*lg, "hook", "leverguard-template", "MSG.run"], staged),
+        "template hook (staged)": ([*lg, "hook", "leverguard-template", "MSG.empty"], staged),
         "check-paths (staged)": ([*lg, "check-paths"], ["git", "diff", "--cached", "--name-only", "-z"]),
     }
 

@@ -129,11 +129,15 @@ def classify_levers(root: str, config: Config, levers: dict[str, Lever], history
     rows = read_rows(root, config, levers)
     policy = policy_of(config)
     pathspecs = [*c_pathspecs(config), "*.py"]
+    excludes: list[str] = []
 
     def history(name: str) -> tuple[str, str] | None:
         if history_rev is None:
             return None
-        return git.first_commit_adding(name, history_rev, pathspecs, root)
+        if not excludes:  # `log -S --text` loads every version it walks: none of a source over max_file_size
+            large = git.large_files(history_rev, source_suffixes(config), config.get("max_file_size"), root)
+            excludes.extend(git.excluding(large) or [""])
+        return git.first_commit_adding(name, history_rev, [*pathspecs, *filter(None, excludes)], root)
 
     return [Entry(lever, classify(lever, [r for r in rows if r.lever == name], policy, history))
             for name, lever in levers.items()]
