@@ -529,6 +529,14 @@ def big_file_args(limit: int = MAX_FILE_SIZE) -> list[str]:
     return ["-c", f"core.bigFileThreshold={max(int(limit), 1)}"]
 
 
+def threshold(isolation: Sequence[str]) -> int:
+    """The `core.bigFileThreshold` that ISOLATION sets (`big_file_args`), else git's own default."""
+    for option in isolation:
+        if option.startswith("core.bigFileThreshold="):
+            return int(option.partition("=")[2])
+    return 512 << 20
+
+
 def attribute_free(git_dir: str | None, limit: int = MAX_FILE_SIZE) -> list[str]:
     """Global options for every patch the revert engine reads: they hide the working tree's `.gitattributes`
     (`* -diff` would blind every patch) by naming the repository by its git dir and the git dir as work
@@ -556,11 +564,14 @@ def _run_env(isolation: Sequence[str]) -> dict[str, str] | None:
 
 
 def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False,
-                 isolation: Sequence[str] = (), paths: Sequence[bytes] = ()) -> bytes:
-    """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS): every changed path and its lines."""
-    args = [*isolation, "diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
-    if paths:
-        args += ["--", *(":(literal)" + fsdecode(p) for p in paths)]
+                 isolation: Sequence[str] = (), paths: Sequence[bytes] = (), excludes: Sequence[bytes] = (),
+                 patch: bool = True) -> bytes:
+    """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS, without EXCLUDES): every changed
+    path and its lines; with `patch=False` the `--raw` records alone, which read no blob."""
+    options = PATCH_ARGS if patch else ("-r", "--raw", "-z", "--no-abbrev")
+    args = [*isolation, "diff-tree", *options, "-M" if renames else "--no-renames", old, new]
+    if paths or excludes:
+        args += ["--", *(":(literal)" + fsdecode(p) for p in paths), *excluding(fsdecode(p) for p in excludes)]
     return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
 
 

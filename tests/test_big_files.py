@@ -233,3 +233,17 @@ def test_object_reader_sizes_an_object_without_reading_it(repo: Repo) -> None:
     repo.write("big.txt", "x" * 3000)
     repo.git("add", "big.txt")
     assert git.large_files(None, (".txt",), 1000, str(repo.path)) == {"big.txt": 3000}
+
+
+def test_check_revert_lists_added_and_deleted_files_over_the_cap_by_id(repo: Repo) -> None:
+    """git loads an added or deleted blob whole even when it takes it for binary: the change is read
+    as raw records first, and such blobs are left out of the patch, their records kept."""
+    big_history(repo, "assets/model.bin", os.urandom(3 * CAP), os.urandom(3 * CAP))
+    land(repo, "drop the model", {"assets/model.bin": None, "assets/new.bin": os.urandom(3 * CAP),  # type: ignore[dict-item]
+                                  "src/app.py": "print('hello world from the app, again')\n"}, author=BOB)
+    code, report = check_cli(repo, "main..topic")
+    assert [(e["path"], e["kind"]) for f in report["findings"] for e in f["evidence"]] == \
+        [("assets/model.bin", "deleted-changed")]
+    assert code == 0 and report["landing_paths"] == 3
+    note = next(n for n in report["notes"] if "max_file_size" in n)
+    assert "2 changed files" in note and "assets/model.bin" in note and "assets/new.bin" in note

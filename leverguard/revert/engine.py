@@ -86,7 +86,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
             raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
         if since:
             git.date_bound(since, repo)
-        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation)
+        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"
@@ -189,6 +189,11 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   merge=any(not r[1] for r in rows))
+
+
+def _size(reader: git.ObjectReader, oid: str) -> int | None:
+    found = reader.info(oid)
+    return found[1] if found is not None else None
 
 
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:
