@@ -4,8 +4,9 @@ Builds (issue #11, "Resources") a repository whose first commit adds three files
 `assets/model.bin` (random bytes), `kernels/huge.cu` (text, a lever source that gates MPK_HUGE) and
 `kernels/blob.c` (random bytes named like a lever source), beside a small lever project; the second
 commit (#2) replaces all three with new 200 MB versions, and the branch `topic` rolls them back to the
-first ones (a stale tree). On `topic`, the index holds #2's versions again (a staged 200 MB change for
-the hooks). Then runs each command once per repetition, from a fresh parent that reads its peak
+first ones (a stale tree); `add` adds a fourth 200 MB file and `delete` deletes two (git loads an added
+or deleted blob whole even when it takes it for binary). On `topic`, the index holds #2's versions
+again (a staged 200 MB change for the hooks). Then runs each command once per repetition, from a fresh parent that reads its peak
 resident memory (`ru_maxrss` of the children: the largest single process, leverguard or one of its git
 children) and its wall time, and prints both beside the floor: `python -c pass` plus the bare git
 command that lists the same change (`git diff --raw -z ...`), measured in the same run.
@@ -91,6 +92,25 @@ def build(root: str, mb: int) -> None:
     _git(root, "checkout", "main~1", "--", *BIG)
     _git(root, "commit", "-q", "-m", "tidy: clean up the loader")  # the stale tree: #2's files rolled back
     _git(root, "checkout", "main", "--", *BIG)  # staged: #2's versions again, for the hooks
+    _side_branches(root)
+
+
+def _side_branches(root: str) -> None:
+    """`add`: main plus a new 200 MB file (#1's model under a new name); `delete`: main without two of them."""
+    def branch(name: str, message: str, *updates: str) -> None:
+        env = {**ENV, "GIT_INDEX_FILE": os.path.join(root, ".git", f"bench-{name}.index")}
+        subprocess.run(["git", "read-tree", "main"], cwd=root, check=True, env=env)
+        subprocess.run(["git", "update-index", *updates], cwd=root, check=True, env=env)
+        tree = subprocess.run(["git", "write-tree"], cwd=root, check=True, env=env, capture_output=True,
+                              text=True).stdout.strip()
+        commit = subprocess.run(["git", "commit-tree", tree, "-p", "main", "-m", message], cwd=root, check=True,
+                                env=ENV, capture_output=True, text=True).stdout.strip()
+        _git(root, "branch", "-f", name, commit)
+
+    old_model = subprocess.run(["git", "rev-parse", f"main~1:{BIG[0]}"], cwd=root, check=True, capture_output=True,
+                               text=True, env=ENV).stdout.strip()
+    branch("add", "assets: keep the old model too", "--add", "--cacheinfo", f"100644,{old_model},assets/old.bin")
+    branch("delete", "assets: drop the models", "--force-remove", BIG[0], BIG[2])
     with open(os.path.join(root, "MSG"), "w") as fh:
         fh.write(MESSAGE)
 
@@ -119,6 +139,9 @@ def commands(leverguard: str) -> dict[str, tuple[list[str], list[str]]]:
     commit = ["git", "diff", "--raw", "-z", "main~1", "main"]
     return {
         "check-revert main..topic": ([*lg, "check-revert", "main..topic"], ["git", "diff", "--raw", "-z", "main", "topic"]),
+        "check-revert main..add": ([*lg, "check-revert", "main..add"], ["git", "diff", "--raw", "-z", "main", "add"]),
+        "check-revert main..delete": ([*lg, "check-revert", "main..delete"],
+                                      ["git", "diff", "--raw", "-z", "main", "delete"]),
         "audit topic": ([*lg, "audit", "topic"], ["git", "log", "--first-parent", "--raw", "-z", "topic"]),
         "levers diff main~1..main": ([*lg, "levers", "diff", "main~1..main"], commit),
         "levers diff (staged)": ([*lg, "levers", "diff"], staged),
@@ -146,6 +169,9 @@ def main() -> int:
     try:
         if not os.path.isdir(root):
             build(root, args.mb)
+        elif subprocess.run(["git", "rev-parse", "-q", "--verify", "add"], cwd=root, env=ENV,
+                            stdout=subprocess.DEVNULL).returncode:
+            _side_branches(root)
         todo = {name: cmds for name, cmds in commands(leverguard).items()
                 if not args.only or any(name.startswith(o) for o in args.only)}
         python = [sys.executable, "-c", "pass"]

@@ -308,15 +308,6 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return found[0], data
 
-    def read_small(self, spec: str, limit: int) -> tuple[str, bytes | None] | None:
-        """`read`, but an object over LIMIT bytes comes back as (type, None), its content never read."""
-        found = self.info(spec)
-        if found is None:
-            return None
-        if found[1] > limit:
-            return found[0], None
-        return self.read(spec)
-
     def close(self) -> None:
         if self._proc is not None:
             for stream in (self._proc.stdin, self._proc.stdout):

@@ -57,7 +57,7 @@ def render(result: GateResult, fmt: str) -> str:
         return to_json({"waiver": result.waiver, "violations": result.violations,
                         "gains": result.gains, "loses": result.loses,
                         "how_to_waive": HOW_TO_WAIVE if result.violations and result.waiver is None else None,
-                        "skipped": result.notes})
+                        "notes": result.notes})
     notes = "".join(f"\nnote: {note}" for note in result.notes)  # never a silent pass over an unread source
     if result.waiver is None:
         if not result.violations:
