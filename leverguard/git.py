@@ -768,15 +768,8 @@ def large_files(rev: str | None, suffixes: Sequence[str], limit: int, cwd: str |
     which would load each one whole (issue #11).
     """
     ends = tuple(suffixes)
-    found: dict[str, int] = {}
     if rev is not None:
-        for record in split_z(run(["ls-tree", "-r", "-l", "-z", "--full-tree", rev], cwd).stdout):
-            meta, _, raw = record.partition(b"\t")
-            size = meta.rsplit(b" ", 1)[-1].strip()
-            path = fsdecode(raw)
-            if path.endswith(ends) and size.isdigit() and int(size) > limit:
-                found[path] = int(size)
-        return found
+        return sized_tree(start(SIZED_TREE + (rev,), cwd), ends, limit)
     staged: dict[str, str] = {}
     for record in split_z(run(["ls-files", "-s", "-z"], cwd).stdout):
         meta, _, raw = record.partition(b"\t")
@@ -785,6 +778,21 @@ def large_files(rev: str | None, suffixes: Sequence[str], limit: int, cwd: str |
             staged[path] = meta.split(b" ")[1].decode()
     sizes = object_sizes(sorted(set(staged.values())), cwd)
     return {path: sizes[oid][1] for path, oid in staged.items() if oid in sizes and sizes[oid][1] > limit}
+
+
+SIZED_TREE = ("ls-tree", "-r", "-l", "-z", "--full-tree")  # + REV: every file with its size, no content read
+
+
+def sized_tree(pending: Pending, suffixes: Sequence[str], limit: int) -> dict[str, int]:
+    """`large_files` of a revision from `start(SIZED_TREE + (REV,))`, which may run while other work goes on."""
+    ends, found = tuple(suffixes), {}
+    for record in split_z(pending.result().stdout):
+        meta, _, raw = record.partition(b"\t")
+        size = meta.rsplit(b" ", 1)[-1].strip()
+        path = fsdecode(raw)
+        if path.endswith(ends) and size.isdigit() and int(size) > limit:
+            found[path] = int(size)
+    return found
 
 
 def excluding(paths: Iterable[str]) -> list[str]:
@@ -824,11 +832,11 @@ class Pending:
     (`interpret-trailers`, `rev-parse`, `config`) read all their input before writing anything.
     """
 
-    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None) -> None:
+    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None, later: bool = False) -> None:
         self.args, self.input = list(args), input
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        in_r, in_w = os.pipe() if input is not None else (os.open(os.devnull, os.O_RDONLY), -1)
+        in_r, in_w = os.pipe() if input is not None or later else (os.open(os.devnull, os.O_RDONLY), -1)
         actions = [(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2),
                    (os.POSIX_SPAWN_CLOSE, out_r), (os.POSIX_SPAWN_CLOSE, err_r)]
         actions += [(os.POSIX_SPAWN_CLOSE, in_w)] if in_w >= 0 else []
@@ -845,11 +853,12 @@ class Pending:
                 os.close(fd)
         self.fds = (in_w, out_r, err_r)
 
-    def result(self, ok_codes: Sequence[int] = (0,)) -> Result:
+    def result(self, ok_codes: Sequence[int] = (0,), input: bytes | None = None) -> Result:
+        """Write the input (INPUT here for a process started with `later=True`), then collect the output."""
         in_w, out_r, err_r = self.fds
         if in_w >= 0:
             try:
-                _write_all(in_w, self.input)
+                _write_all(in_w, self.input if input is None else input)
             except BrokenPipeError:
                 pass  # git stopped reading: its exit code and stderr say why
             finally:
@@ -867,8 +876,10 @@ def _write_all(fd: int, data: bytes | None) -> None:
         view = view[os.write(fd, view):]
 
 
-def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None) -> Pending:
-    return Pending(args, cwd, input)
+def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None, later: bool = False) -> Pending:
+    """Spawn `git ARGS` now; `later=True`: its standard input is given to `result`, so the start-up of a
+    process that needs another's output overlaps that other's run."""
+    return Pending(args, cwd, input, later)
 
 
 REPO_STATE_ARGS = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}")

@@ -60,8 +60,9 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
     limit = config.get("max_file_size")
     with git.ObjectReader(root) as reader:
         sides = Sides(root, reader, base_id, head_id, limit)
+        sized = git.start(git.SIZED_TREE + (base_id,), root)  # BASE's sizes, listed while the diff is read
         changed = hunks.changes(root, base_id, head_id, limit)
-        before_scan = scan_tree(root, config, base_id)
+        before_scan = scan_tree(root, config, base_id, large=git.sized_tree(sized, source_suffixes(config), limit))
         large = {c.path: c.size for c in changed if c.size and c.path.endswith(source_suffixes(config))}
         after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed), large)
         names = LeverNames(config)

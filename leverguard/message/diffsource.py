@@ -62,19 +62,18 @@ def _large_sources(root: str, settings: Settings, base: str, side: list[str],
     `git diff --raw` names the changed sources and their blobs without reading any; one
     `cat-file --batch-check` gives the sizes (issue #11: `-G` would load a 200 MB source whole).
     """
-    raw = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources],
-                    root).result().stdout
-    fields = git.split_z(raw)
-    if not fields:
-        return None
+    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources], root)
+    checked = git.start(["cat-file", "--batch-check", "-z"], root, later=True)  # starts while the diff runs
+    fields = git.split_z(listing.result().stdout)
     rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
     oids = sorted({oid for pair, _ in rows for oid in pair if oid.strip(b"0")})
-    checked = git.start(["cat-file", "--batch-check", "-z"], root, input=b"".join(oid + b"\0" for oid in oids))
     sizes = {}
-    for line in checked.result().stdout.split(b"\n"):
+    for line in checked.result(input=b"".join(oid + b"\0" for oid in oids)).stdout.split(b"\n"):
         parts = line.split(b" ")
         if len(parts) == 3 and parts[2].isdigit():
             sizes[parts[0]] = int(parts[2])
+    if not rows:
+        return None
     large = {}
     for pair, path in rows:
         size = max(sizes.get(oid, 0) for oid in pair)

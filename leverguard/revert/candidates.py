@@ -81,7 +81,8 @@ def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[s
 
 def _large_records(repo: str, tip: str, max_count: int | None, excludes: list[str],
                    limit: int) -> tuple[list[Commit], dict[str, list[FilePatch]]]:
-    """The first-parent history from `--raw`, and sha -> raw-only patches of every change to a path that some commit adds or deletes as a blob over LIMIT.
+    """The first-parent history from `--raw` (empty when nothing is large), and sha -> raw-only patches of
+    every change to a path that some commit adds or deletes as a blob over LIMIT.
 
     git loads an added or deleted blob whole even above `core.bigFileThreshold` (issue #11: a history
     that adds a 200 MB model cost 414 MB to audit): such paths are left out of the `-p` stream and
@@ -100,4 +101,4 @@ def _large_records(repo: str, tip: str, max_count: int | None, excludes: list[st
         for change in commit.changes:
             if change.path in big:
                 records.setdefault(commit.sha, []).append(FilePatch(change, (), False))
-    return history, records
+    return (history if records else []), records  # the usual case: nothing large, nothing held
