@@ -15,9 +15,20 @@ from leverguard.errors import GitError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
-    from typing import IO, Iterator, Mapping, Sequence
+    from typing import IO, Iterable, Iterator, Mapping, Sequence
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# The default of the `max_file_size` key: a file above it is compared by object id and size, never read
+# or diffed as text (issue #11). git's own `core.bigFileThreshold` (512 MiB) would load 200 MB blobs whole.
+MAX_FILE_SIZE = 8 << 20
+
+
+def size_text(size: int) -> str:
+    """A byte count as people read it: `812 bytes`, `4.0 KiB`, `200.0 MiB`."""
+    if size < 1024:
+        return f"{size} bytes"
+    unit = "KiB" if size < 1 << 20 else "MiB" if size < 1 << 30 else "GiB"
+    return f"{size / (1 << {'KiB': 10, 'MiB': 20, 'GiB': 30}[unit]):.1f} {unit}"
 NULL_OID = "0" * 40
 
 # Advice for the git failures a user can fix, keyed by a fragment of git's stderr.
@@ -241,7 +252,11 @@ def _drain(fd: int) -> bytes:
 
 
 class ObjectReader:
-    """One long-lived `git cat-file --batch` process serving every object read."""
+    """One long-lived `git cat-file --batch-command` process serving every object read.
+
+    `info` asks for an object's type and size without its content, so a caller can leave a large
+    blob unread (issue #11: a 200 MB binary cost 414 MB to roll back); `read` fetches the content.
+    """
 
     def __init__(self, cwd: str | None = None) -> None:
         self._cwd = cwd
@@ -252,18 +267,18 @@ class ObjectReader:
 
         if self._proc is None:
             self._proc = subprocess.Popen(
-                ["git", "cat-file", "--batch", "-z"], cwd=self._cwd,
+                ["git", "cat-file", "--batch-command", "-z"], cwd=self._cwd,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         return self._proc
 
-    def read(self, spec: str) -> tuple[str, bytes] | None:
-        """(type, content) of an object name or `REV:PATH`, or None when it does not exist."""
+    def _ask(self, command: bytes, spec: str) -> tuple[str, int] | None:
+        """(type, size) from the header git answers COMMAND SPEC with, or None for a missing name."""
         proc = self._process()
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
         name = spec.encode("utf-8", "surrogateescape")
-        stdin.write(name + b"\0")  # -z: a path may hold a newline (issue #11)
+        stdin.write(command + b" " + name + b"\0")  # -z: a path may hold a newline (issue #11)
         stdin.flush()
         header = stdout.readline()
         for _ in range(name.count(b"\n")):  # git echoes a missing name unquoted, newlines and all
@@ -271,14 +286,27 @@ class ObjectReader:
                 break
             header += stdout.readline()
         if not header:
-            raise GitError("git cat-file --batch stopped unexpectedly: check the repository with git fsck")
+            raise GitError("git cat-file --batch-command stopped unexpectedly: check the repository with git fsck")
         header = header.rstrip(b"\n")
         if header in (name + b" missing", name + b" ambiguous"):  # the name may hold spaces and newlines
             return None
         _, kind, size = header.rsplit(b" ", 2)
-        data = _read_exact(stdout, int(size))
+        return kind.decode(), int(size)
+
+    def info(self, spec: str) -> tuple[str, int] | None:
+        """(type, size) of an object name or `REV:PATH` without reading it, or None when it does not exist."""
+        return self._ask(b"info", spec)
+
+    def read(self, spec: str) -> tuple[str, bytes] | None:
+        """(type, content) of an object name or `REV:PATH`, or None when it does not exist."""
+        found = self._ask(b"contents", spec)
+        if found is None:
+            return None
+        stdout = self._proc.stdout  # type: ignore[union-attr]
+        assert stdout is not None
+        data = _read_exact(stdout, found[1])
         stdout.read(1)  # the newline after the content
-        return kind.decode(), data
+        return found[0], data
 
     def close(self) -> None:
         if self._proc is not None:
@@ -486,31 +514,55 @@ PATCH_ARGS = ("-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-
               "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/")
 
 
-def attribute_free(git_dir: str | None) -> list[str]:
-    """Global options that hide the working tree's `.gitattributes` (`* -diff` would blind every patch):
-    the repository by its git dir, and the git dir as work tree (it holds no `.gitattributes`; its own
-    `info/attributes` still counts, as the user's). Bare repositories have none to hide."""
-    return [f"--git-dir={git_dir}", f"--work-tree={git_dir}"] if git_dir else []
+def big_file_args(limit: int = MAX_FILE_SIZE) -> list[str]:
+    """Global options under which git's diff machinery takes a blob over LIMIT bytes for binary by its size
+    alone, without loading it (`core.bigFileThreshold`): its patch is one `Binary files differ` line."""
+    return ["-c", f"core.bigFileThreshold={max(int(limit), 1)}"]
+
+
+def threshold(isolation: Sequence[str]) -> int:
+    """The `core.bigFileThreshold` that ISOLATION sets (`big_file_args`), else git's own default."""
+    for option in isolation:
+        if option.startswith("core.bigFileThreshold="):
+            return int(option.partition("=")[2])
+    return 512 << 20
+
+
+def attribute_free(git_dir: str | None, limit: int = MAX_FILE_SIZE) -> list[str]:
+    """Global options for every patch the revert engine reads: they hide the working tree's `.gitattributes`
+    (`* -diff` would blind every patch) by naming the repository by its git dir and the git dir as work
+    tree (it holds no `.gitattributes`; its own `info/attributes` still counts, as the user's; bare
+    repositories have none to hide), and leave blobs over LIMIT bytes unread (`big_file_args`)."""
+    hidden = [f"--git-dir={git_dir}", f"--work-tree={git_dir}"] if git_dir else []
+    return [*hidden, *big_file_args(limit)]
+
+
+def _isolated_tree(isolation: Sequence[str]) -> str | None:
+    return next((option.partition("=")[2] for option in isolation if option.startswith("--work-tree=")), None)
 
 
 def _run_dir(isolation: Sequence[str], cwd: str | None) -> str | None:
     """Isolated commands run inside the empty work tree too: git reads attributes relative to where it runs."""
-    return isolation[1].partition("=")[2] if isolation else cwd
+    return _isolated_tree(isolation) or cwd
 
 
 def _run_env(isolation: Sequence[str]) -> dict[str, str] | None:
     """No index either: git falls back to the index's `.gitattributes` when the work tree has none."""
-    if not isolation:
+    tree = _isolated_tree(isolation)
+    if tree is None:
         return None
-    return {**os.environ, "GIT_INDEX_FILE": os.path.join(isolation[1].partition("=")[2], "leverguard-no-index")}
+    return {**os.environ, "GIT_INDEX_FILE": os.path.join(tree, "leverguard-no-index")}
 
 
 def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = False,
-                 isolation: Sequence[str] = (), paths: Sequence[bytes] = ()) -> bytes:
-    """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS): every changed path and its lines."""
-    args = [*isolation, "diff-tree", *PATCH_ARGS, "-M" if renames else "--no-renames", old, new]
-    if paths:
-        args += ["--", *(":(literal)" + fsdecode(p) for p in paths)]
+                 isolation: Sequence[str] = (), paths: Sequence[bytes] = (), excludes: Sequence[bytes] = (),
+                 patch: bool = True) -> bytes:
+    """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS, without EXCLUDES): every changed
+    path and its lines; with `patch=False` the `--raw` records alone, which read no blob."""
+    options = PATCH_ARGS if patch else ("-r", "--raw", "-z", "--no-abbrev")
+    args = [*isolation, "diff-tree", *options, "-M" if renames else "--no-renames", old, new]
+    if paths or excludes:
+        args += ["--", *(":(literal)" + fsdecode(p) for p in paths), *excluding(fsdecode(p) for p in excludes)]
     return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
 
 
@@ -679,9 +731,10 @@ def diff_names_matching(base: str, head: str | None, regex: str, cwd: str | None
     return split_z(run(args, cwd).stdout)
 
 
-def numstat(base: str, head: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[tuple[int, int, str]]:
-    """(added, deleted, path) per changed file; binary files count as (-1, -1)."""
-    args = ["diff", "--numstat", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", base,
+def numstat(base: str, head: str | None, pathspecs: Sequence[str], cwd: str | None = None,
+            limit: int = MAX_FILE_SIZE) -> list[tuple[int, int, str]]:
+    """(added, deleted, path) per changed file; binary files, and files over LIMIT bytes (never read), count as (-1, -1)."""
+    args = [*big_file_args(limit), "diff", "--numstat", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", base,
             *([head] if head is not None else ["--cached"]), "--", *pathspecs]
     rows = []
     for field in split_z(run(args, cwd).stdout):
@@ -713,6 +766,46 @@ def list_paths(rev: str | None, pathspecs: Sequence[str], cwd: str | None = None
         args = ["diff-tree", "-r", "-z", "--name-only", "--no-renames", EMPTY_TREE, rev, "--", *pathspecs]
     return [fsdecode(name) for name in split_z(run(args, cwd).stdout)]
 
+
+
+def large_files(rev: str | None, suffixes: Sequence[str], limit: int, cwd: str | None = None) -> dict[str, int]:
+    """path -> size of every file at REV (None: the index) ending with one of SUFFIXES and over LIMIT bytes.
+
+    Sizes come from the object headers (`ls-tree -l`; for the index `ls-files -s` and one
+    `cat-file --batch-check`): no content is read. Callers leave these files out of `git grep`,
+    which would load each one whole (issue #11).
+    """
+    ends = tuple(suffixes)
+    if rev is not None:
+        return sized_tree(start(SIZED_TREE + (rev,), cwd), ends, limit)
+    staged: dict[str, str] = {}
+    for record in split_z(run(["ls-files", "-s", "-z"], cwd).stdout):
+        meta, _, raw = record.partition(b"\t")
+        path = fsdecode(raw)
+        if path.endswith(ends):
+            staged[path] = meta.split(b" ")[1].decode()
+    sizes = object_sizes(sorted(set(staged.values())), cwd)
+    return {path: sizes[oid][1] for path, oid in staged.items() if oid in sizes and sizes[oid][1] > limit}
+
+
+SIZED_TREE = ("ls-tree", "-r", "-l", "-z", "--full-tree")  # + REV: every file with its size, no content read
+
+
+def sized_tree(pending: Pending, suffixes: Sequence[str], limit: int) -> dict[str, int]:
+    """`large_files` of a revision from `start(SIZED_TREE + (REV,))`, which may run while other work goes on."""
+    ends, found = tuple(suffixes), {}
+    for record in split_z(pending.result().stdout):
+        meta, _, raw = record.partition(b"\t")
+        size = meta.rsplit(b" ", 1)[-1].strip()
+        path = fsdecode(raw)
+        if path.endswith(ends) and size.isdigit() and int(size) > limit:
+            found[path] = int(size)
+    return found
+
+
+def excluding(paths: Iterable[str]) -> list[str]:
+    """Pathspecs that leave PATHS out of a git command (git 2.13+ accepts excludes alone)."""
+    return [f":(exclude,literal){path}" for path in sorted(paths)]
 
 
 def read_blobs(specs: Sequence[str], cwd: str | None = None) -> dict[str, bytes]:
@@ -747,11 +840,11 @@ class Pending:
     (`interpret-trailers`, `rev-parse`, `config`) read all their input before writing anything.
     """
 
-    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None) -> None:
+    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None, later: bool = False) -> None:
         self.args, self.input = list(args), input
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        in_r, in_w = os.pipe() if input is not None else (os.open(os.devnull, os.O_RDONLY), -1)
+        in_r, in_w = os.pipe() if input is not None or later else (os.open(os.devnull, os.O_RDONLY), -1)
         actions = [(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2),
                    (os.POSIX_SPAWN_CLOSE, out_r), (os.POSIX_SPAWN_CLOSE, err_r)]
         actions += [(os.POSIX_SPAWN_CLOSE, in_w)] if in_w >= 0 else []
@@ -768,11 +861,12 @@ class Pending:
                 os.close(fd)
         self.fds = (in_w, out_r, err_r)
 
-    def result(self, ok_codes: Sequence[int] = (0,)) -> Result:
+    def result(self, ok_codes: Sequence[int] = (0,), input: bytes | None = None) -> Result:
+        """Write the input (INPUT here for a process started with `later=True`), then collect the output."""
         in_w, out_r, err_r = self.fds
         if in_w >= 0:
             try:
-                _write_all(in_w, self.input)
+                _write_all(in_w, self.input if input is None else input)
             except BrokenPipeError:
                 pass  # git stopped reading: its exit code and stderr say why
             finally:
@@ -790,8 +884,10 @@ def _write_all(fd: int, data: bytes | None) -> None:
         view = view[os.write(fd, view):]
 
 
-def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None) -> Pending:
-    return Pending(args, cwd, input)
+def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None, later: bool = False) -> Pending:
+    """Spawn `git ARGS` now; `later=True`: its standard input is given to `result`, so the start-up of a
+    process that needs another's output overlaps that other's run."""
+    return Pending(args, cwd, input, later)
 
 
 REPO_STATE_ARGS = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}")

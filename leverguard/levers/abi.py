@@ -32,11 +32,13 @@ def abi_status(repo: str, config: Config, base: str, head: str | None) -> list[A
     if not globs:
         return []
     specs = pathspecs(globs)
-    changed = {path: (added, deleted) for added, deleted, path in git.numstat(base, head, specs, repo)}
+    limit = config.get("max_file_size")  # a file over it: a binary change by its size, never read (issue #11)
+    changed = {path: (added, deleted) for added, deleted, path in git.numstat(base, head, specs, repo, limit)}
     present = git.list_paths(head, specs, repo)
     tokens: dict[str, set[str]] = {}
     forbidden = list(config.get("levers.abi_forbidden_tokens"))
-    for path, _, text in git.grep_fixed(forbidden, head, specs, repo):
+    large = git.large_files(head, ("",), limit, repo) if forbidden else {}
+    for path, _, text in git.grep_fixed(forbidden, head, [*specs, *git.excluding(large)], repo):
         tokens.setdefault(path, set()).update(t for t in forbidden if t in text)
     statuses = []
     for path in sorted(set(present) | set(changed)):

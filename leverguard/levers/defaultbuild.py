@@ -21,25 +21,31 @@ class GateResult:
     waiver: str | None = None  # why the gate is waived, when it is
     gains: list[str] = field(default_factory=list)
     loses: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # lever sources over max_file_size, left unread
 
 
 def _violation(path: str, line: int, message: str) -> Finding:
     return Finding(RULE, "default build unchanged", path, line, message)
 
 
-def check(repo: str, config: Config, base: str, head: str | None) -> list[Finding]:
-    """Every changed line that the default build (no lever set) would see, with the reason."""
+def check(repo: str, config: Config, base: str, head: str | None) -> tuple[list[Finding], list[str]]:
+    """Every changed line that the default build (no lever set) would see, with the reason; and a note for
+    each changed lever source over `max_file_size`, whose lines were not read (issue #11)."""
     names = LeverNames(config)
+    limit = config.get("max_file_size")
     found: list[Finding] = []
     with git.ObjectReader(repo) as reader:
-        sides = Sides(repo, reader, base, head)
-        for change in hunks.changes(repo, base, head, source_suffixes(config)):
+        sides = Sides(repo, reader, base, head, limit)
+        for change in hunks.changes(repo, base, head, limit):
             found += _surface(change, config)
-            if is_c_source(change.path, config):
+            if change.size:
+                if change.path.endswith(source_suffixes(config)):
+                    sides.unread[(head, change.path)] = change.size
+            elif is_c_source(change.path, config):
                 found += _c_file(sides, change, names)
             elif change.path.endswith(".py"):
                 found += _py_file(sides, change, names)
-    return found
+    return found, sides.notes()
 
 
 def _surface(change: hunks.FileChange, config: Config) -> list[Finding]:
@@ -64,8 +70,10 @@ def _c_file(sides: Sides, change: hunks.FileChange, names: LeverNames) -> list[F
     for rev, path, lines, verb in _changed_sides(sides, change):
         cfile = cpp.scan(path, sides.raw(rev, path) or b"")
         directives = _directive_lines(cfile)
+        text_lines = cfile.text.split("\n")  # once per file: per changed line it cost O(lines x size)
+        changed = set(lines)
         for line in sorted(lines):
-            reason = _c_reason(cfile, line, directives, names, set(lines), verb)
+            reason = _c_reason(cfile, text_lines, line, directives, names, changed, verb)
             if reason:
                 found.append(_violation(path, line, reason))
     return found
@@ -99,10 +107,11 @@ def default_arm(cond: cpp.Conditional, names: LeverNames) -> int | None:
     return len(cond.branches)  # no arm taken
 
 
-def _c_reason(cfile: cpp.CppFile, line: int, directives: dict[int, tuple[cpp.Conditional, int]],
-              names: LeverNames, changed: set[int], verb: str) -> str | None:
+def _c_reason(cfile: cpp.CppFile, text_lines: list[str], line: int,
+              directives: dict[int, tuple[cpp.Conditional, int]], names: LeverNames, changed: set[int],
+              verb: str) -> str | None:
     if line in directives:
-        return _directive_reason(cfile, directives[line], names, changed, verb)
+        return _directive_reason(text_lines, directives[line], names, changed, verb)
     undecided = []
     for cond, index in reversed(cpp.enclosing(cfile.conditionals, line)):
         levers = _levers_of(cond, names)
@@ -115,14 +124,14 @@ def _c_reason(cfile: cpp.CppFile, line: int, directives: dict[int, tuple[cpp.Con
             return None  # inside an arm only a lever turns on
         else:
             return f"{verb} in the default path of {', '.join(levers)} (the branch compiled with no lever set)"
-    if not cfile.text.split("\n")[line - 1].strip():
+    if line > len(text_lines) or not text_lines[line - 1].strip():
         return None  # blank lines and comments never change what the compiler sees
     if undecided:
         return f"{verb} under {', '.join(undecided)}, but the default build's branch cannot be told: gate it plainly"
     return f"{verb} outside any region gated by a default-off lever"
 
 
-def _directive_reason(cfile: cpp.CppFile, where: tuple[cpp.Conditional, int], names: LeverNames,
+def _directive_reason(text_lines: list[str], where: tuple[cpp.Conditional, int], names: LeverNames,
                       changed: set[int], verb: str) -> str | None:
     cond, index = where
     levers = ", ".join(_levers_of(cond, names))
@@ -136,7 +145,7 @@ def _directive_reason(cfile: cpp.CppFile, where: tuple[cpp.Conditional, int], na
     for arm_index, branch in enumerate(cond.branches):
         if arm_index == default:
             continue  # its changed lines are judged one by one
-        kept = [n for n in range(branch.start, branch.end + 1) if n not in changed and _code(cfile, n)]
+        kept = [n for n in range(branch.start, branch.end + 1) if n not in changed and _code(text_lines, n)]
         if kept and verb == "removed":
             return f"removes the gate of {levers}: line {kept[0]} of its gated body joins the default build"
         if kept:
@@ -144,8 +153,8 @@ def _directive_reason(cfile: cpp.CppFile, where: tuple[cpp.Conditional, int], na
     return None
 
 
-def _code(cfile: cpp.CppFile, line: int) -> bool:
-    text = cfile.text.split("\n")[line - 1].strip()
+def _code(text_lines: list[str], line: int) -> bool:
+    text = text_lines[line - 1].strip() if line <= len(text_lines) else ""
     return bool(text) and not text.startswith("#")
 
 

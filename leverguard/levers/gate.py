@@ -22,11 +22,11 @@ def run(repo: str, config: Config, base: str, head: str | None, messages: Sequen
     sections = config.get("message.sections").values()
     reason = next((_labelled(label, found) for label, text in messages
                    if (found := waiver(text, sections)) is not None), None)
-    violations = defaultbuild.check(repo, config, base, head)
+    violations, notes = defaultbuild.check(repo, config, base, head)
     if reason is None:
-        return GateResult(violations)
+        return GateResult(violations, notes=notes)
     gains, loses = gains_and_losses(repo, config, base, head)
-    return GateResult(violations, reason, gains, loses)
+    return GateResult(violations, reason, gains, loses, notes)
 
 
 def _labelled(label: str, reason: str) -> str:
@@ -56,13 +56,16 @@ def render(result: GateResult, fmt: str) -> str:
     if fmt == "json":
         return to_json({"waiver": result.waiver, "violations": result.violations,
                         "gains": result.gains, "loses": result.loses,
-                        "how_to_waive": HOW_TO_WAIVE if result.violations and result.waiver is None else None})
+                        "how_to_waive": HOW_TO_WAIVE if result.violations and result.waiver is None else None,
+                        "notes": result.notes})
+    notes = "".join(f"\nnote: {note}" for note in result.notes)  # never a silent pass over an unread source
     if result.waiver is None:
         if not result.violations:
-            return to_text(result.violations)
+            return (to_text(result.violations) + notes).strip("\n")
         count = f"{len(result.violations)} changed line{'s'[:len(result.violations) != 1]}"
-        return f"{to_text(result.violations)}\nleverguard default-build: {count} reach the default build: {HOW_TO_WAIVE}"
+        return (f"{to_text(result.violations)}{notes}\n"
+                f"leverguard default-build: {count} reach the default build: {HOW_TO_WAIVE}")
     lines = [f"default-build: {result.waiver} ({len(result.violations)} changed lines reach the default build)"]
     lines += [f"  gains: {g}" for g in result.gains] or ["  gains: nothing"]
     lines += [f"  loses: {item}" for item in result.loses] or ["  loses: nothing"]
-    return "\n".join(lines)
+    return "\n".join(lines) + notes

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from leverguard import git
 
-LARGE_BYTES = 8 << 20  # a changed blob above this is compared by id and size, never read
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -19,6 +18,7 @@ class FileChange:
     new_path: str | None  # None: the file is deleted
     removed: dict[int, str] = field(default_factory=dict)
     added: dict[int, str] = field(default_factory=dict)
+    size: int = 0  # over max_file_size: its larger side's size; no line of it was read
 
     @property
     def path(self) -> str:
@@ -65,28 +65,28 @@ def parse(patch: bytes) -> list[FileChange]:
     return [c for c in changes if c.old_path or c.new_path]
 
 
-def changes(repo: str, base: str, head: str | None, text_suffixes: tuple[str, ...] = ()) -> list[FileChange]:
+def changes(repo: str, base: str, head: str | None, limit: int = git.MAX_FILE_SIZE) -> list[FileChange]:
     """Every changed file with its changed lines, read as text whatever the diff attributes say.
 
-    A blob above LARGE_BYTES is compared by id and size only (issue #11: a 200 MB binary cost
-    16.6 s and 966 MB): it is listed with no lines, and left out of the text patch, unless its
-    name ends with one of `text_suffixes` (the lever sources, which must be read whole).
+    A file with a side over LIMIT bytes (`max_file_size`) is compared by id and size only (issue #11:
+    a 200 MB binary cost 16.6 s and 966 MB, and a 200 MB lever source is no better): it is listed
+    with no lines and its size, and left out of the text patch. Callers say so; none reads it.
     """
-    large = _large_paths(repo, base, head, text_suffixes)
-    excludes = [f":(exclude,literal){path}" for path in sorted(large)]
-    found = parse(git.diff_patch(base, head, excludes, repo))  # only excludes: everything else (git 2.13+)
-    for path, status in sorted(large.items()):
-        found.append(FileChange(None if status == "A" else path, None if status == "D" else path))
+    large = _large_paths(repo, base, head, limit)
+    found = parse(git.diff_patch(base, head, git.excluding(large), repo))  # only excludes: everything else
+    for path, (status, size) in sorted(large.items()):
+        found.append(FileChange(None if status == "A" else path, None if status == "D" else path, size=size))
     return found
 
 
-def _large_paths(repo: str, base: str, head: str | None, text_suffixes: tuple[str, ...]) -> dict[str, str]:
-    """path -> status letter of each changed file with a side above LARGE_BYTES (one `cat-file --batch-check`)."""
-    rows = [row for row in git.diff_raw(base, head, repo) if not row[3].endswith(text_suffixes)]
+def _large_paths(repo: str, base: str, head: str | None, limit: int) -> dict[str, tuple[str, int]]:
+    """path -> (status letter, larger size) of each changed file with a side over LIMIT (one `cat-file --batch-check`)."""
+    rows = git.diff_raw(base, head, repo)
     ids = sorted({oid for old, new, _, _ in rows for oid in (old, new) if oid.strip("0")})
     sizes = git.object_sizes(ids, repo)
     large = {}
     for old, new, status, path in rows:
-        if any(sizes.get(oid, ("", 0))[1] > LARGE_BYTES for oid in (old, new)):
-            large[path] = status
+        size = max(sizes.get(oid, ("", 0))[1] for oid in (old, new))
+        if size > limit:
+            large[path] = (status, size)
     return large

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from leverguard import git
 from leverguard.config import Config
@@ -11,6 +11,7 @@ from leverguard.levers import cpp, pyscan
 from leverguard.levers.classify import Policy, Verdict, classify
 from leverguard.levers.ledger import read_rows
 from leverguard.levers.model import Lever, LeverNames, Scanned, build_levers
+from leverguard.levers.quick import unread_note
 
 
 @dataclass(frozen=True)
@@ -43,16 +44,22 @@ def is_c_source(path: str, config: Config) -> bool:
 
 
 def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None = None,
-              changed: frozenset[str] = frozenset()) -> Scanned:
+              changed: frozenset[str] = frozenset(), large: Mapping[str, int] | None = None) -> Scanned:
     """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token.
 
     With `reuse` (the other side of a diff), files outside `changed` are taken from it unparsed
     and only the changed files are read: the second side of `levers diff` needs no `git grep`.
+    Sources over `max_file_size` (LARGE: those known already, path -> size) are never read, and
+    never handed to `git grep`, which would load each one whole (issue #11): each gets a note.
     """
+    limit = config.get("max_file_size")
     scanned = Scanned(rev)
     if reuse is None:
+        if large is None:
+            large = git.large_files(rev, source_suffixes(config), limit, repo)
+        _unread(scanned, large, limit)
         # Parse each file while git grep is still searching the rest of the tree.
-        specs = [*c_pathspecs(config), "*.py"]
+        specs = [*c_pathspecs(config), "*.py", *git.excluding(large)]
         with git.ObjectReader(repo) as reader:
             for path in git.grep_files_stream(LeverNames(config).grep_patterns(), rev, specs, repo):
                 blob = reader.read(git.blob_spec(rev, path))
@@ -63,13 +70,22 @@ def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None 
     for path in [*reuse.cfiles, *reuse.pyfiles]:
         if path not in changed:
             _copy(reuse, scanned, path)
-    fresh = sorted(p for p in changed if p.endswith(".py") or is_c_source(p, config))
+    scanned.unread.update((path, size) for path, size in reuse.unread.items() if path not in changed)
+    fresh_large = {path: size for path, size in (large or {}).items() if path not in reuse.unread}
+    _unread(scanned, fresh_large, limit)  # said once: those unread on the other side already were
+    scanned.unread.update(large or {})
+    fresh = sorted(p for p in changed if (p.endswith(".py") or is_c_source(p, config)) and p not in scanned.unread)
     blobs = git.read_blobs([git.blob_spec(rev, path) for path in fresh], repo)
     for path in fresh:
         data = blobs.get(git.blob_spec(rev, path))
         if data is not None:
             _parse_into(scanned, config, path, data)
     return scanned
+
+
+def _unread(scanned: Scanned, large: Mapping[str, int], limit: int) -> None:
+    scanned.unread.update(large)
+    scanned.notes.extend(unread_note(path, size, limit) for path, size in sorted(large.items()))
 
 
 def _parse_into(scanned: Scanned, config: Config, path: str, data: bytes) -> None:
@@ -113,11 +129,15 @@ def classify_levers(root: str, config: Config, levers: dict[str, Lever], history
     rows = read_rows(root, config, levers)
     policy = policy_of(config)
     pathspecs = [*c_pathspecs(config), "*.py"]
+    excludes: list[str] = []
 
     def history(name: str) -> tuple[str, str] | None:
         if history_rev is None:
             return None
-        return git.first_commit_adding(name, history_rev, pathspecs, root)
+        if not excludes:  # `log -S --text` loads every version it walks: none of a source over max_file_size
+            large = git.large_files(history_rev, source_suffixes(config), config.get("max_file_size"), root)
+            excludes.extend(git.excluding(large) or [""])
+        return git.first_commit_adding(name, history_rev, [*pathspecs, *filter(None, excludes)], root)
 
     return [Entry(lever, classify(lever, [r for r in rows if r.lever == name], policy, history))
             for name, lever in levers.items()]

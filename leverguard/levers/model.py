@@ -52,10 +52,13 @@ class Scanned:
     rev: str | None
     cfiles: dict[str, CppFile] = field(default_factory=dict)
     pyfiles: dict[str, PyFile] = field(default_factory=dict)
+    unread: dict[str, int] = field(default_factory=dict)  # path -> size of the sources over max_file_size
+    notes: list[str] = field(default_factory=list)  # what could not be read, said once per file
 
     @property
     def warnings(self) -> list[str]:
-        return [w for c in self.cfiles.values() for w in c.warnings] + [w for p in self.pyfiles.values() for w in p.warnings]
+        return [w for c in self.cfiles.values() for w in c.warnings] + \
+            [w for p in self.pyfiles.values() for w in p.warnings] + self.notes
 
 
 def gate_sites(cfile: CppFile) -> dict[str, list[GateSite]]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from leverguard import git
 from leverguard.config import Config
 from leverguard.levers import cfuncs, cpp
 from leverguard.levers.hunks import FileChange
-from leverguard.levers.inventory import c_pathspecs, is_c_source
+from leverguard.levers.inventory import c_pathspecs, is_c_source, source_suffixes
 from leverguard.levers.model import Scanned
 from leverguard.levers.results import LeverFinding
 from leverguard.levers.sides import Sides
@@ -28,12 +30,19 @@ def _candidates(sides: Sides, config: Config, before: Scanned, changed: list[Fil
     return names
 
 
-def orphaned_functions(sides: Sides, config: Config, before: Scanned, changed: list[FileChange]) -> list[LeverFinding]:
-    """Candidates still defined in HEAD (static, __device__, __global__, inline) and used nowhere."""
+def orphaned_functions(sides: Sides, config: Config, before: Scanned, changed: list[FileChange],
+                       unread: Mapping[str, int] | None = None) -> list[LeverFinding]:
+    """Candidates still defined in HEAD (static, __device__, __global__, inline) and used nowhere.
+
+    UNREAD (path -> size) are HEAD's sources over `max_file_size`: `git grep` never loads them
+    (issue #11); a function used only there may then be reported, and the diff's warnings name them.
+    """
     candidates = _candidates(sides, config, before, changed)
     if not candidates:
         return []
-    hits = git.grep_words(sorted(candidates), sides.head, c_pathspecs(config), sides.root)
+    if unread is None:
+        unread = git.large_files(sides.head, source_suffixes(config), sides.limit, sides.root)
+    hits = git.grep_words(sorted(candidates), sides.head, [*c_pathspecs(config), *git.excluding(unread)], sides.root)
     definitions: dict[str, tuple[str, int, str]] = {}
     used: set[str] = set()
     for path in sorted({hit[0] for hit in hits}):

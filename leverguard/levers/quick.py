@@ -13,6 +13,12 @@ if TYPE_CHECKING:
 _BROAD = r"#[[:space:]]*(if|elif)|environ|getenv|-D[A-Za-z_]"
 
 
+def unread_note(path: str, size: int, limit: int) -> str:
+    """What the lever engine says of a source it left unread (issue #11): never a silent "no lever change"."""
+    return (f"{path}: {git.size_text(size)}, over max_file_size ({git.size_text(limit)}): not read, "
+            "so its levers are not checked")
+
+
 def lever_regex(patterns: list[str]) -> str:
     """The lever patterns as one POSIX extended regex (a superset of the Python ones is fine)."""
     if not patterns:

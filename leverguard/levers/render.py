@@ -58,7 +58,11 @@ def diff_text(doc: dict[str, Any]) -> str:
         lines += [f"  - {e}" for e in t["evidence"]]
     lines += [f"{f['path']}:{f['line']}: {f['kind']}: {f['name']}" + (f": {f['message']}" if f.get("message") else "")
               for f in doc["findings"]]
-    if len(lines) == 1:
+    skipped = len(doc.get("skipped") or [])
+    if len(lines) == 1 and skipped:  # a file it could not read is said, never a silent "no lever changed"
+        lines.append(f"no lever changed in the files read; {skipped} lever source{'s'[:skipped != 1]} over "
+                     "max_file_size not read (see the warnings)")
+    elif len(lines) == 1:
         lines.append("no lever changed")
     lines += [f"warning: {w}" for w in doc.get("warnings") or []]
     return "\n".join(lines)
@@ -72,6 +76,7 @@ def diff_markdown(doc: dict[str, Any]) -> str:
         rows.append(f"| `{t['lever']}` | {t['kind']} | {t['class_before']} | {evidence} |")
     rows += ["", *[f"- `{markdown_escape(f['path'])}:{f['line']}` **{f['kind']}** `{f['name']}`: "
                    f"{markdown_escape(f.get('message', ''))}" for f in doc["findings"]]]
+    rows += [f"- warning: {markdown_escape(w)}" for w in doc.get("warnings") or []]
     return "\n".join(rows).rstrip()
 
 

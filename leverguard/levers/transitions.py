@@ -10,8 +10,9 @@ from leverguard.config import Config
 from leverguard.levers import hunks
 from leverguard.levers.inventory import classify_levers, scan_tree, source_suffixes
 from leverguard.levers.judge import judge
-from leverguard.levers.model import Lever, LeverNames, build_levers
+from leverguard.levers.model import Lever, LeverNames, Scanned, build_levers
 from leverguard.levers.orphans import orphaned_functions
+from leverguard.levers.quick import unread_note
 from leverguard.levers.results import FINDING_KINDS, KINDS, LeverFinding, Transition
 from leverguard.levers.sides import Sides
 
@@ -24,6 +25,13 @@ class LeverDiff:
     transitions: list[Transition]
     findings: list[LeverFinding]
     warnings: list[str] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # lever sources over max_file_size: path -> size
+    limit: int = git.MAX_FILE_SIZE
+
+    @property
+    def unread(self) -> list[str]:
+        """One note per lever source left unread (also among the warnings)."""
+        return [unread_note(path, size, self.limit) for path, size in sorted(self.skipped.items())]
 
     def to_dict(self) -> dict[str, Any]:
         """The stable `levers diff --format json` schema (issue #4); added fields never rename old ones."""
@@ -34,6 +42,8 @@ class LeverDiff:
             "findings": [{"kind": f.kind, "name": f.name, "path": f.path, "line": f.line, "message": f.message}
                          for f in self.findings],
             "warnings": list(self.warnings),
+            "skipped": [{"path": path, "size": size, "reason": "max_file_size", "max_file_size": self.limit}
+                        for path, size in sorted(self.skipped.items())],
         }
 
     @property
@@ -47,13 +57,22 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
     root = git.work_root(repo)
     base_id = _resolve(base, root)
     head_id = git.rev_parse(head, root) if head is not None else None
+    limit = config.get("max_file_size")
     with git.ObjectReader(root) as reader:
-        sides = Sides(root, reader, base_id, head_id)
-        changed = hunks.changes(root, base_id, head_id, source_suffixes(config))
-        before_scan = scan_tree(root, config, base_id)
-        after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed))
+        sides = Sides(root, reader, base_id, head_id, limit)
+        sized = git.start(git.SIZED_TREE + (base_id,), root)  # BASE's sizes, listed while the diff is read
+        changed = hunks.changes(root, base_id, head_id, limit)
+        before_scan = scan_tree(root, config, base_id, large=git.sized_tree(sized, source_suffixes(config), limit))
+        large = {c.path: c.size for c in changed if c.size and c.path.endswith(source_suffixes(config))}
+        after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed), large)
         names = LeverNames(config)
         before, after = build_levers(before_scan, names), build_levers(after_scan, names)
+        # a lever with a site in a file read on one side only would seem moved: it is not judged, and said
+        one_sided = _one_sided(before_scan, after_scan)
+        blind = {n: paths for n in {*before, *after} if (paths := _sites(before.get(n), after.get(n)) & one_sided)}
+        for name in blind:
+            before.pop(name, None)
+            after.pop(name, None)
         # Classify only the levers the change touched: the WIN check costs a `git log -S` each.
         moved = {n: lever for n, lever in before.items() if _moved(lever, after.get(n), changed)}
         history = base_id if base_id != git.EMPTY_TREE else None
@@ -63,9 +82,27 @@ def compute_diff(repo: str, config: Config, base: str, head: str | None) -> Leve
             transitions.append(transition)
             findings.extend(found)
         findings += _stale(before, after)
-        findings += orphaned_functions(sides, config, before_scan, changed)
+        findings += orphaned_functions(sides, config, before_scan, changed, after_scan.unread)
     label = f"{base}..{head}" if head is not None else f"{base}..index"
-    return LeverDiff(label, transitions, findings, [*before_scan.warnings, *after_scan.warnings])
+    warnings = [*before_scan.warnings, *after_scan.warnings]
+    warnings += [f"{name}: not judged: {', '.join(sorted(paths))} holds some of its sites and was over "
+                 "max_file_size on one side only, so read on the other alone" for name, paths in sorted(blind.items())]
+    warnings += [note for note in sides.notes() if note not in warnings]
+    skipped = {**before_scan.unread}
+    for path, size in [*after_scan.unread.items(), *((p, s) for (_, p), s in sides.unread.items())]:
+        skipped[path] = max(size, skipped.get(path, 0))
+    return LeverDiff(label, transitions, findings, warnings, skipped, limit)
+
+
+def _one_sided(before: Scanned, after: Scanned) -> set[str]:
+    """Paths unread (over max_file_size) on one side and parsed on the other."""
+    parsed_before, parsed_after = {*before.cfiles, *before.pyfiles}, {*after.cfiles, *after.pyfiles}
+    return {p for p in after.unread if p in parsed_before} | {p for p in before.unread if p in parsed_after}
+
+
+def _sites(*levers: Lever | None) -> set[str]:
+    return {site.path for lever in levers if lever is not None
+            for site in (*lever.gates, *lever.injections, *lever.reads)}
 
 
 def _resolve(rev: str, root: str) -> str:

@@ -39,10 +39,12 @@ class Outcome(NamedTuple):
 
 def check(message: Message, parsed_trailers: Sequence[str], changes: Sequence[Change], settings: Settings, *,
           path: str, special: str | None = None, commit: str | None = None, separators: str = ":",
-          pitfalls: Sequence[Pitfall] = (), scoped: bool = False, author: tuple[str, str] | None = None) -> Outcome:
+          pitfalls: Sequence[Pitfall] = (), scoped: bool = False, author: tuple[str, str] | None = None,
+          unread: Sequence[str] = ()) -> Outcome:
     """Every rule's findings on one cleaned message, given the trailer lines git printed for it.
 
-    AUTHOR (name, email) listed in `message.bot_authors` skips every rule, with one note.
+    AUTHOR (name, email) listed in `message.bot_authors` skips every rule, with one note. UNREAD
+    are the notes of the lever sources over max_file_size: said, so a pass is never silent about them.
     """
     if not message.lines:  # git aborts an empty message itself
         return Outcome(path, commit, special, tuple(changes), (), ())
@@ -56,6 +58,7 @@ def check(message: Message, parsed_trailers: Sequence[str], changes: Sequence[Ch
                   separators, tuple(pitfalls), scoped)
     skipped, findings = _skips(ctx, path)
     findings += _encoding(message, path)
+    findings += [finding("max-file-size", "unread-file", path, 1, note, "note") for note in unread]
     for rule in RULES:
         if rule.id in settings.disable or (special and not rule.trailer_rule):
             continue

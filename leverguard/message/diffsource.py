@@ -26,16 +26,23 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     A change that adds or removes no lever-like line in a lever source never imports the lever
     engine. The test is `levers.quick.mentions_levers`'s own: its regex (cached in the settings),
     one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
-    third of its budget.
+    third of its budget. A change that touches no lever source at all stops after `git diff --raw`.
     """
     regex = settings.lever_regex or _regex(settings)
-    # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
-    # names a lever moves none, and a large binary beside them is never read.
     sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
-    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base,
-            *([head] if head is not None else ["--cached"]), "--", *sources]
-    if not git.start(args, root).result().stdout:
+    side = [head] if head is not None else ["--cached"]
+    large = _large_sources(root, settings, base, side, sources)
+    if large is None:
         return LeverWork()
+    from leverguard.levers.quick import unread_note
+
+    unread = tuple(unread_note(path, size, settings.max_file_size) for path, size in sorted(large.items()))
+    # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
+    # names a lever moves none; and none over max_file_size, which git would load whole.
+    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--", *sources,
+            *git.excluding(large)]
+    if not git.start(args, root).result().stdout:
+        return LeverWork(unread=unread)
     from leverguard import config
     from leverguard.levers.transitions import compute_diff
 
@@ -45,7 +52,34 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     changes = tuple(Change(t.lever, t.kind, tuple(t.evidence), *measured.get(t.lever, ("", "")))
                     for t in diff.transitions)
     pitfalls = tuple(Pitfall(f.kind, f.name, f.path, f.line, f.message) for f in diff.findings)
-    return LeverWork(changes, pitfalls)
+    return LeverWork(changes, pitfalls, tuple(diff.unread))
+
+
+def _large_sources(root: str, settings: Settings, base: str, side: list[str],
+                   sources: list[str]) -> dict[str, int] | None:
+    """path -> size of the changed lever sources over max_file_size; None when no lever source changed.
+
+    `git diff --raw` names the changed sources and their blobs without reading any; one
+    `cat-file --batch-check` gives the sizes (issue #11: `-G` would load a 200 MB source whole).
+    """
+    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources], root)
+    checked = git.start(["cat-file", "--batch-check", "-z"], root, later=True)  # starts while the diff runs
+    fields = git.split_z(listing.result().stdout)
+    rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
+    oids = sorted({oid for pair, _ in rows for oid in pair if oid.strip(b"0")})
+    sizes = {}
+    for line in checked.result(input=b"".join(oid + b"\0" for oid in oids)).stdout.split(b"\n"):
+        parts = line.split(b" ")
+        if len(parts) == 3 and parts[2].isdigit():
+            sizes[parts[0]] = int(parts[2])
+    if not rows:
+        return None
+    large = {}
+    for pair, path in rows:
+        size = max(sizes.get(oid, 0) for oid in pair)
+        if size > settings.max_file_size:
+            large[path] = size
+    return large
 
 
 def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[str, str]]:
@@ -80,22 +114,24 @@ def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None
     key = (cache.config_identity(root), head, base, cache.file_identity(os.path.abspath(index)))
     cache_path = cache.path(git_dir, STAGED_CACHE)
     cached = cache.read(cache_path, key, STAGED_MAX_AGE)
-    if isinstance(cached, tuple) and len(cached) == 2:
+    if isinstance(cached, tuple) and len(cached) == 3:
         try:
             return _restore(*cached)
         except (TypeError, ValueError):
             pass  # a hand-damaged cache: compute the changes again
     work = lever_changes(root, settings, base, None)
-    cache.write(cache_path, key, (tuple(tuple(c) for c in work.changes), tuple(tuple(p) for p in work.pitfalls)))
+    cache.write(cache_path, key, (tuple(tuple(c) for c in work.changes), tuple(tuple(p) for p in work.pitfalls),
+                                  work.unread))
     return work
 
 
-def _restore(changes: Any, pitfalls: Any) -> LeverWork:
+def _restore(changes: Any, pitfalls: Any, unread: Any) -> LeverWork:
     """A cached LeverWork, checked field by field (a cache is trusted only when it validates)."""
     return LeverWork(
         tuple(Change(str(lever), str(kind), tuple(map(str, evidence)), str(delta), str(at))
               for lever, kind, evidence, delta, at in changes),
-        tuple(Pitfall(str(kind), str(name), str(path), int(line), str(text)) for kind, name, path, line, text in pitfalls))
+        tuple(Pitfall(str(kind), str(name), str(path), int(line), str(text)) for kind, name, path, line, text in pitfalls),
+        tuple(map(str, unread)))
 
 
 def touches_scope(root: str, settings: Settings, base: str, head: str | None, work: LeverWork) -> bool:

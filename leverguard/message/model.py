@@ -49,6 +49,7 @@ class LeverWork(NamedTuple):
 
     changes: tuple[Change, ...] = ()
     pitfalls: tuple[Pitfall, ...] = ()
+    unread: tuple[str, ...] = ()  # one note per changed lever source over max_file_size, never read
 
 
 class Violation(NamedTuple):

@@ -25,6 +25,7 @@ KEYS = {  # Settings field -> dotted configuration key
     "sections": "message.sections", "not_run_words": "message.not_run_words",
     "lever_prefixes": "levers.lever_prefixes", "lever_patterns": "levers.lever_patterns",
     "abi_files": "levers.abi_files", "source_extensions": "levers.source_extensions",
+    "max_file_size": "max_file_size",
 }
 
 
@@ -43,6 +44,7 @@ class Settings(NamedTuple):
     lever_patterns: tuple[str, ...] = ()
     abi_files: tuple[str, ...] = ()
     source_extensions: tuple[str, ...] = ()  # with `.py`: the files whose changes can move a lever
+    max_file_size: int = 8 << 20  # a lever source over it is never read (issue #11)
     lever_regex: str = ""  # lever_patterns as one extended regex for `git diff -G` (levers.quick.lever_regex)
     source: str = ".leverguard.toml"  # where a user would change them
 
@@ -75,7 +77,8 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
         pitfall_errors=tuple(fields["pitfall_errors"]),
         sections=sections, not_run_words=tuple(fields["not_run_words"]),
         lever_prefixes=tuple(fields["lever_prefixes"]), lever_patterns=tuple(fields["lever_patterns"]),
-        abi_files=tuple(fields["abi_files"]), source_extensions=tuple(fields["source_extensions"]), lever_regex=str(values.get("lever_regex", "")), source=where,
+        abi_files=tuple(fields["abi_files"]), source_extensions=tuple(fields["source_extensions"]),
+        max_file_size=int(fields["max_file_size"]), lever_regex=str(values.get("lever_regex", "")), source=where,
     )
 
 

@@ -101,7 +101,8 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: st
     scoped = not special and not bot and touches_scope(info.root, info.settings, base or staged_base(info), None, work)
     trailers = git.parse_trailers(encoded, info.root, pending)
     return checker.check(message, trailers, work.changes, info.settings, path=path, special=special,
-                         separators=info.separators, pitfalls=work.pitfalls, scoped=scoped, author=author)
+                         separators=info.separators, pitfalls=work.pitfalls, scoped=scoped, author=author,
+                         unread=work.unread)
 
 
 def check_range(info: RepoInfo, spec: str) -> list[Outcome]:
@@ -122,7 +123,8 @@ def check_range(info: RepoInfo, spec: str) -> list[Outcome]:
             scoped = bool(plain) and touches_scope(info.root, info.settings, base, commit, work)
             outcomes.append(checker.check(message, trailers, work.changes, info.settings, path=commit[:12],
                                           special=special, commit=commit, separators=info.separators,
-                                          pitfalls=work.pitfalls, scoped=scoped, author=author))
+                                          pitfalls=work.pitfalls, scoped=scoped, author=author,
+                                          unread=work.unread))
     return outcomes
 
 

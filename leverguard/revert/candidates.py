@@ -50,12 +50,55 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
 
 def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[str],
                     isolation: tuple[str, ...] = ()) -> Iterator[tuple[Commit, list[FilePatch]]]:
-    """TIP's first-parent history, newest first, each commit with its `-U0` patch: one git process."""
+    """TIP's first-parent history, newest first, each commit with its `-U0` patch: one git process
+    (and, first, the `--raw` history and one `cat-file --batch-check` for the large files, see below)."""
     args = ["log", "--first-parent", "--diff-merges=first-parent", *git.PATCH_ARGS, "--no-renames",
             f"--format={LOG_FORMAT}"]
     if max_count is not None:
         args.append(f"--max-count={max_count}")
-    blocks = git.stream_blocks([*args, tip, "--", *(["."] + excludes if excludes else [])], repo, isolation)
-    for header, files in parse_commits(b"", blocks):
-        fields = header.decode("utf-8", "replace").split("\x1f", 6)
-        yield _commit(fields, [f.change for f in files]), files
+    history, large = _large_records(repo, tip, max_count, excludes, git.threshold(isolation))
+    unread = git.excluding(git.fsdecode(path) for path in {p.change.path for files in large.values() for p in files})
+    pathspecs = ["."] + excludes + unread if excludes or unread else []
+    blocks = git.stream_blocks([*args, tip, "--", *pathspecs], repo, isolation)
+    streamed = parse_commits(b"", blocks)
+    if not large:
+        for header, files in streamed:
+            fields = header.decode("utf-8", "replace").split("\x1f", 6)
+            yield _commit(fields, [f.change for f in files]), files
+        return
+    # commits that touch only large paths are gone from the `-p` stream: the raw history leads
+    following = next(streamed, None)
+    for commit in history:
+        files: list[FilePatch] = []
+        if following is not None and following[0].split(b"\x1f", 1)[0].decode() == commit.sha:
+            files = following[1]
+            following = next(streamed, None)
+        yield commit, sorted([*files, *large.get(commit.sha, [])], key=lambda f: f.change.path)
+    close = getattr(streamed, "close", None)
+    if close is not None:
+        close()
+
+
+def _large_records(repo: str, tip: str, max_count: int | None, excludes: list[str],
+                   limit: int) -> tuple[list[Commit], dict[str, list[FilePatch]]]:
+    """The first-parent history from `--raw` (empty when nothing is large), and sha -> raw-only patches of
+    every change to a path that some commit adds or deletes as a blob over LIMIT.
+
+    git loads an added or deleted blob whole even above `core.bigFileThreshold` (issue #11: a history
+    that adds a 200 MB model cost 414 MB to audit): such paths are left out of the `-p` stream and
+    come back here, from `git log --raw` (no blob read) and their sizes (one `cat-file --batch-check`).
+    """
+    args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev", "-z",
+            f"--format={LOG_FORMAT}", *([f"--max-count={max_count}"] if max_count is not None else [])]
+    history = list(parse_log(git.stream([*args, tip, "--", *(["."] + excludes if excludes else [])], repo)))
+    oids = {state.oid for c in history for change in c.changes if (change.old is None) != (change.new is None)
+            for state in (change.old, change.new) if state is not None and state.is_blob}
+    sizes = git.object_sizes(sorted(oids), repo)
+    big = {c.path for commit in history for c in commit.changes if (c.old is None) != (c.new is None)
+           and sizes.get((c.new or c.old).oid, ("", 0))[1] > limit}  # type: ignore[union-attr]
+    records: dict[str, list[FilePatch]] = {}
+    for commit in history:
+        for change in commit.changes:
+            if change.path in big:
+                records.setdefault(commit.sha, []).append(FilePatch(change, (), False))
+    return (history if records else []), records  # the usual case: nothing large, nothing held

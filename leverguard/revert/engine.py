@@ -18,7 +18,7 @@ from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities, is_dependency_bot
 from leverguard.revert.index import PathIndex
-from leverguard.revert.model import Commit
+from leverguard.revert.model import Commit, display
 from leverguard.revert.patch import FilePatch, parse_commits
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import PatchOf, PathHit, collect
@@ -74,19 +74,20 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
     git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
     with git.ObjectReader(repo) as reader:
-        isolation = tuple(git.attribute_free(git_dir))
         try:
             conf = settings.load(reader, base_sha, options.config, git_dir)
         except LeverguardError:
-            landing.resolved(repo, base, head, base_sha, head_sha, isolation)  # a bad range is reported first
-            raise
+            landing.resolved(repo, base, head, base_sha, head_sha, tuple(git.attribute_free(git_dir)))
+            raise  # a bad range is reported first
+        limit = conf.config.get("max_file_size")
+        isolation = tuple(git.attribute_free(git_dir, limit))  # blobs over the limit: ids and sizes only
         size = options.window if options.window is not None else conf.config.get("revert.window")
         since = options.since if options.since is not None else conf.config.get("revert.since")
         if size < 1:
             raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
         if since:
             git.date_bound(since, repo)
-        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation)
+        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
         base_time = _commit_time(reader, land.merge_base)
         if land.empty:
             note = "HEAD is already contained in BASE: landing it changes nothing"
@@ -102,7 +103,8 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
         hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions)
         head_time = _commit_time(reader, land.head) if hits else 0
         found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
-    notes = _notes(repo, window, size, land.approximate)
+        large = _large_files(reader, land.patches, limit)
+    notes = _notes(repo, window, size, land.approximate) + large
     truncated = any(note.startswith("shallow clone") for note in notes)
     if truncated and not any(blocks(f, options.strict) for f in found):
         # evidence short of a failure proves nothing when the history it was looked for in is missing
@@ -191,6 +193,11 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   merge=any(not r[1] for r in rows))
 
 
+def _size(reader: git.ObjectReader, oid: str) -> int | None:
+    found = reader.info(oid)
+    return found[1] if found is not None else None
+
+
 def _commit_time(reader: git.ObjectReader, sha: str) -> int:
     found = reader.read(sha)
     if found is None:
@@ -201,6 +208,26 @@ def _commit_time(reader: git.ObjectReader, sha: str) -> int:
         if not line:
             break
     return 0
+
+
+def _large_files(reader: git.ObjectReader, patches: Sequence[FilePatch], limit: int) -> tuple[str, ...]:
+    """A note naming the changed files over `max_file_size`: git diffed them by id and size only (issue #11),
+    so a rollback of one is still found but no line of it was compared. Only binary-looking patches are
+    asked about, through the object reader already running: no further git process."""
+    over: list[tuple[str, int]] = []
+    for patch in patches:
+        if patch.text:
+            continue
+        states = [s for s in (patch.change.old, patch.change.new) if s is not None and s.is_blob]
+        sizes = [found[1] for s in states if (found := reader.info(s.oid)) is not None]
+        if sizes and max(sizes) > limit:
+            over.append((display(patch.change.path), max(sizes)))
+    if not over:
+        return ()
+    named = ", ".join(f"{path} ({git.size_text(size)})" for path, size in over[:3]) + (
+        f" and {len(over) - 3} more" if len(over) > 3 else "")
+    return (f"{len(over)} changed file{'s'[:len(over) != 1]} over max_file_size ({git.size_text(limit)}) compared by object "
+            f"id and size only, no line-level check: {named}",)
 
 
 def _notes(repo: str, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -10,6 +10,7 @@ from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch, parse_changes
 
 MAX_RENAME_PATHS = 2000  # more added and deleted paths than this: no rename pairing (git's own limit is 1000)
+SizeOf = Callable[[str], "int | None"]  # an object id's size, None when missing
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
 
@@ -41,8 +42,11 @@ def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
 
 
 def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
-             isolation: tuple[str, ...] = ()) -> Landing:
-    """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors)."""
+             isolation: tuple[str, ...] = (), size_of: SizeOf | None = None) -> Landing:
+    """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors).
+
+    SIZE_OF (object id -> size, e.g. through the check's running object reader) lets the change
+    leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread."""
     bases = git.merge_bases(base, head, repo)
     if not bases:
         if git.is_shallow(repo):
@@ -52,20 +56,34 @@ def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
     if merge_base == head:
         return Landing(base, head, merge_base, False, True, ())
     if merge_base == base:  # fast-forward: a merge or squash commit on top of BASE, or a PR that is current
-        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head, isolation))
+        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head, isolation, size_of))
     tree = git.merge_tree(base, head, repo)
     if tree is None:  # conflicts: the branch's own change stands in for what landing would do
-        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head, isolation))
-    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree, isolation))
+        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head, isolation, size_of))
+    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree, isolation, size_of))
 
 
-def _diff(repo: str, old: str, new: str,
-          isolation: tuple[str, ...]) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
+def _diff(repo: str, old: str, new: str, isolation: tuple[str, ...],
+          size_of: SizeOf | None = None) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
     """`diff-tree --raw -p -U0`: the paths changed and their hunks; moves paired by git (`-M`) in a second
-    call over the added and deleted paths only, when there are both (rename detection costs every check)."""
-    patches = tuple(parse_changes(git.change_patch(old, new, repo, isolation=isolation)))
-    added = [p.change.path for p in patches if p.change.added]
-    deleted = [p.change.path for p in patches if p.change.deleted]
+    call over the added and deleted paths only, when there are both (rename detection costs every check).
+
+    git loads an added or deleted blob whole even when `core.bigFileThreshold` makes it binary (its
+    fast path needs a file on both sides): with SIZE_OF, the `--raw` records come first, and the
+    patch leaves out the added and deleted blobs over the threshold, which keep their raw record
+    (issue #11: a PR adding a 200 MB model cost its size in memory)."""
+    large: set[bytes] = set()
+    if size_of is not None:
+        limit = git.threshold(isolation)
+        raw = parse_changes(git.change_patch(old, new, repo, isolation=isolation, patch=False))
+        large = {p.change.path for p in raw if (p.change.old is None) != (p.change.new is None)
+                 and _blob_size(p.change, size_of) > limit}
+    patches = tuple(parse_changes(git.change_patch(old, new, repo, isolation=isolation, excludes=sorted(large))))
+    if large:  # in git's order, each large path with its raw record alone
+        read = {p.change.path: p for p in patches}
+        patches = tuple(p if p.change.path in large else read.get(p.change.path, p) for p in raw)
+    added = [p.change.path for p in patches if p.change.added and p.change.path not in large]
+    deleted = [p.change.path for p in patches if p.change.deleted and p.change.path not in large]
     if added and deleted and len(added) + len(deleted) <= MAX_RENAME_PATHS:
         paired = parse_changes(git.change_patch(old, new, repo, renames=True, isolation=isolation,
                                                 paths=added + deleted))
@@ -74,6 +92,13 @@ def _diff(repo: str, old: str, new: str,
             patches = tuple([p for p in patches if p.change.path not in moved] +
                             [p for p in paired if p.renamed_from is not None])
     return tuple(split_renames(patches)), patches
+
+
+def _blob_size(change: Change, size_of: SizeOf) -> int:
+    state = change.new or change.old
+    if state is None or not state.is_blob:
+        return 0
+    return size_of(state.oid) or 0
 
 
 def split_renames(patches: tuple[FilePatch, ...]) -> list[Change]:
