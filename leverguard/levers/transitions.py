@@ -101,8 +101,11 @@ def _one_sided(before: Scanned, after: Scanned) -> set[str]:
 
 
 def _sites(*levers: Lever | None) -> set[str]:
-    return {site.path for lever in levers if lever is not None
-            for site in (*lever.gates, *lever.injections, *lever.reads)}
+    paths: set[str] = set()
+    for lever in levers:
+        if lever is not None:
+            paths |= {g.path for g in lever.gates} | {i.path for i in lever.injections} | {r.path for r in lever.reads}
+    return paths
 
 
 def _resolve(rev: str, root: str) -> str:

@@ -62,9 +62,9 @@ def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[s
     blocks = git.stream_blocks([*args, tip, "--", *pathspecs], repo, isolation)
     streamed = parse_commits(b"", blocks)
     if not large:
-        for header, files in streamed:
+        for header, patches in streamed:
             fields = header.decode("utf-8", "replace").split("\x1f", 6)
-            yield _commit(fields, [f.change for f in files]), files
+            yield _commit(fields, [f.change for f in patches]), patches
         return
     # commits that touch only large paths are gone from the `-p` stream: the raw history leads
     following = next(streamed, None)
