@@ -375,14 +375,14 @@ class ObjectReader:
             stdin.write(name + b"\0")  # -z: a path may hold a newline (issue #11)
             stdin.flush()
         except BrokenPipeError:
-            raise self._died() from None
+            raise self._died(spec) from None
         header = stdout.readline()
         for _ in range(name.count(b"\n")):  # git echoes a missing name unquoted, newlines and all
             if _is_header(header) or not header:
                 break
             header += stdout.readline()
         if not header:
-            raise self._died()
+            raise self._died(spec)
         header = header.rstrip(b"\n")
         if header in (name + b" missing", name + b" ambiguous"):  # the name may hold spaces and newlines
             if header.endswith(b" missing"):
@@ -394,15 +394,16 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return kind.decode(), data
 
-    def _died(self) -> GitError:
+    def _died(self, spec: str) -> GitError:
         """The error of a `cat-file` that stopped: offline, git < 2.44 dies on a blob it may not fetch."""
         assert self._proc is not None and self._stderr is not None
         self._proc.wait()
         self._stderr.seek(0)
         stderr = self._stderr.read()
         self.close()  # the next read starts a fresh process
-        if missing_objects(stderr):
-            return _error(["cat-file", "--batch"], stderr, 128, self._cwd)
+        oids = missing_objects(stderr)
+        if oids:
+            return MissingObjects(oids, fetch_fix(oids, self._cwd), f"reading {spec}: {_missing_line(stderr)}")
         return GitError("git cat-file --batch stopped unexpectedly: check the repository with git fsck")
 
     def _check_absent(self, spec: str) -> None:
@@ -421,7 +422,7 @@ class ObjectReader:
             mode, oid = entry
             if depth == len(parts) - 1 or not mode.startswith(b"4"):
                 if depth == len(parts) - 1 and not mode.startswith(b"16"):  # a gitlink is no object here
-                    raise MissingObjects([oid], fetch_fix([oid], self._cwd), f"{spec} names it")
+                    raise MissingObjects([oid], fetch_fix([oid], self._cwd), f"reading {spec}")
                 return
             tree = self.read(oid)
             if tree is None:

@@ -161,7 +161,8 @@ def _commit_alone(repo: str, sha: str, oids: tuple[str, ...]) -> Entry:
         stub = Commit(sha, (), "", "", 0, "", "", ())
         return Entry(stub, None, (sha,), "commit missing: the history ends here")
     commit = _commit(text.lstrip("\x1e").split("\x1f"), [])
-    return Entry(commit, None, oids, "tree missing")
+    parent = next((p for p in commit.parents if p in oids), None)
+    return Entry(commit, None, oids, f"its parent {parent[:12]} is missing" if parent else "a tree it needs is missing")
 
 
 class _Patches:

@@ -37,7 +37,8 @@ def unchecked_text(report: AuditReport) -> str:
     """The commits not checked, each with its reason and fix; the first MAX_UNCHECKED_SHOWN of them."""
     rows = [f"not checked ({len(report.unchecked)}):"]
     for gap in report.unchecked[:MAX_UNCHECKED_SHOWN]:
-        rows.append(f"  {gap.commit[:7]} {_cut(gap.subject)}: {gap.reason}; {gap.fix}")
+        subject = f" {_cut(gap.subject)}" if gap.subject else ""  # a missing commit has none
+        rows.append(f"  {gap.commit[:7]}{subject}: {gap.reason}; {gap.fix}")
     hidden = len(report.unchecked) - MAX_UNCHECKED_SHOWN
     if hidden > 0:
         rows.append(f"  ... and {hidden} more (--format json lists every one)")
@@ -66,7 +67,7 @@ def summary_line(checked: int, branch: str, failing: int, others: int, unchecked
     """`checked 8 commits on main: 1 landed a silent revert that fails the check; 2 more have warnings`,
     with `(3 not checked: objects missing)` after the branch when some could not be read."""
     gap = f" ({unchecked} not checked: objects missing)" if unchecked else ""
-    head = f"checked {checked} commits on {branch}{gap}: "
+    head = f"checked {checked} commit{'' if checked == 1 else 's'} on {branch}{gap}: "
     failed = ("no commit landed a silent revert that fails the check" if not failing else
               f"{failing} landed a silent revert that fails the check" if failing == 1 else
               f"{failing} landed silent reverts that fail the check")
@@ -91,5 +92,5 @@ def to_markdown(report: AuditReport) -> str:
         if hidden > 0:
             parts.append(f"\n... and {hidden} more (`--format json` lists every one)")
     unchecked = f", {len(report.unchecked)} not checked (objects missing)" if report.unchecked else ""
-    parts.append(f"\nchecked {report.checked} commits{unchecked}")
+    parts.append(f"\nchecked {report.checked} commit{'' if report.checked == 1 else 's'}{unchecked}")
     return "\n".join(parts)
