@@ -8,6 +8,7 @@ import tempfile
 from typing import IO, Iterable, Iterator, NamedTuple
 
 from leverguard import git
+from leverguard.errors import GitError
 from leverguard.revert.model import Change, Commit, parse_raw
 from leverguard.revert.patch import FilePatch, parse_commits
 
@@ -124,7 +125,7 @@ def _raw_history(repo: str, tip: str, max_count: int | None, pathspecs: list[str
     start: str | None = tip
     left = max_count
     while start is not None and (left is None or left > 0):
-        failure: list[git.GitError] = []
+        failure: list[GitError] = []
         last: Commit | None = None
         args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev",
                 "-z", f"--format={LOG_FORMAT}", *([f"--max-count={left}"] if left is not None else []),
@@ -145,11 +146,11 @@ def _raw_history(repo: str, tip: str, max_count: int | None, pathspecs: list[str
         start = entry.commit.parents[0] if entry.commit.parents else None
 
 
-def _surviving(fields: Iterator[bytes], failure: list[git.GitError]) -> Iterator[bytes]:
+def _surviving(fields: Iterator[bytes], failure: list[GitError]) -> Iterator[bytes]:
     """FIELDS until git fails; the failure is kept for the caller, the fields read so far still count."""
     try:
         yield from fields
-    except git.GitError as exc:
+    except GitError as exc:
         failure.append(exc)
 
 
@@ -157,7 +158,7 @@ def _commit_alone(repo: str, sha: str, oids: tuple[str, ...]) -> Entry:
     """A commit whose tree cannot be read: its header only; a commit object missing ends the history."""
     try:
         text = git.output(["log", "-1", "--no-walk", f"--format={LOG_FORMAT}", sha, "--"], repo)
-    except git.GitError:
+    except GitError:
         stub = Commit(sha, (), "", "", 0, "", "", ())
         return Entry(stub, None, (sha,), "commit missing: the history ends here")
     commit = _commit(text.lstrip("\x1e").split("\x1f"), [])
