@@ -545,6 +545,118 @@ def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequen
 # ---- revert engine ----
 
 
+class PatchReader:
+    """One `git diff-tree --stdin ARGS` process serving many commits' patches, asked ahead and answered in order.
+
+    Each asked commit is followed by a marker line, which diff-tree echoes (and flushes) after the
+    commit's output: the marker (random, so no path or line can forge it) ends each answer, and a
+    process that dies is known to have died at the first commit whose marker never came.
+    """
+
+    def __init__(self, args: Sequence[str], cwd: str | None, isolation: Sequence[str] = ()) -> None:
+        self._args = [*isolation, "diff-tree", "--stdin", *args]
+        self._cwd, self._isolation = cwd, isolation
+        self._marker = b"~leverguard-" + os.urandom(12).hex().encode() + b"\n"  # `~`: no object id
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
+        self._asked: list[str] = []  # asked and not answered yet, oldest first
+        self._chunks: list[bytes] = []  # output read past the last marker
+
+    @property
+    def waiting(self) -> int:
+        return len(self._asked)
+
+    def ask(self, sha: str) -> None:
+        self._asked.append(sha)
+        if self._proc is None:
+            self._start()  # asks everything waiting, SHA included
+        else:
+            self._write([sha])
+
+    def answer(self) -> bytes | None:
+        """The output for the oldest commit asked, or None when git stopped at it (then call `failure`)."""
+        assert self._asked
+        proc = self._start()
+        assert proc.stdout is not None
+        fd, width = proc.stdout.fileno(), len(self._marker)
+        while True:
+            tail = self._chunks[-1] if self._chunks else b""
+            if len(self._chunks) > 1:  # a marker may straddle the last two chunks
+                tail = self._chunks[-2][-width:] + tail
+            if self._marker in tail:
+                data = b"".join(self._chunks)
+                end = data.find(self._marker, max(0, len(data) - len(tail)))
+                rest = data[end + width:]
+                self._chunks = [rest] if rest else []
+                self._asked.pop(0)
+                return data[:end]
+            block = os.read(fd, 1 << 16)  # whatever has arrived, not a full buffer
+            if not block:
+                return None
+            self._chunks.append(block)
+
+    def failure(self) -> GitError:
+        """Why git stopped at the oldest commit asked (MissingObjects when it could not read an object);
+        that commit is dropped, and the next `answer` restarts git for the others."""
+        self._asked.pop(0)
+        stderr, code = self._stop()
+        return _error(self._args, stderr, code or 128, self._cwd)
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        import subprocess
+        import tempfile
+
+        if self._proc is None:
+            self._stderr = tempfile.TemporaryFile()  # a file: warnings can never fill a pipe and stall git
+            self._proc = subprocess.Popen(["git", *self._args], cwd=_run_dir(self._isolation, self._cwd),
+                                          env=_run_env(self._isolation), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self._stderr)
+            self._chunks = []
+            self._write(self._asked)  # a restart asks again what the dead process never answered
+        return self._proc
+
+    def _write(self, shas: list[str]) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:  # the caller keeps few commits in flight: far below a pipe's buffer, so this never blocks
+            self._proc.stdin.write(b"".join(sha.encode() + b"\n" + self._marker for sha in shas))
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # it died: `answer` finds out
+
+    def _stop(self) -> tuple[bytes, int]:
+        """End the process (dead or not): (its stderr, its exit code)."""
+        stderr, code = b"", 0
+        if self._proc is not None:
+            for stream in (self._proc.stdin, self._proc.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except BrokenPipeError:
+                    pass
+            if self._proc.poll() is None:
+                self._proc.kill()
+            code = self._proc.wait()
+            self._proc = None
+        if self._stderr is not None:
+            self._stderr.seek(0)
+            stderr = self._stderr.read()
+            self._stderr.close()
+            self._stderr = None
+        return stderr, code
+
+    def close(self) -> None:
+        self._asked = []
+        self._stop()
+
+    def __enter__(self) -> PatchReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+
+
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:
     """Every best common ancestor of A and B (several for criss-cross merges); empty when unrelated."""
     result = run(["merge-base", "--all", a, b], cwd, ok_codes=(0, 1))

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import tempfile
-from typing import IO, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -70,49 +67,50 @@ def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[s
 
     Two git processes instead of one `log -p`, because `log -p` dies at the first object it
     cannot read: `log --raw` (object ids only, no blob read) lists the commits, and one
-    `diff-tree --stdin` reads their patches. A commit whose objects are MISSING (a partial
-    clone's, known up front; None for a repository that should hold everything) or make
-    diff-tree fail is yielded without patches, and the history goes on after it.
+    `diff-tree --stdin` reads their patches, IN_FLIGHT commits ahead. A commit whose objects are
+    MISSING (a partial clone's, known up front; None for a repository that should hold
+    everything) or make diff-tree fail is yielded without patches, and the history goes on.
     """
     pathspecs = ["."] + excludes if excludes else []
-    with _Patches(repo, pathspecs, isolation, partial_clone=missing is not None) as patches:
-        pending: list[tuple[Entry, bool]] = []  # (entry, its patch was asked of diff-tree), in order
+    args = [*git.PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H", "--", *pathspecs]
+    with git.PatchReader(args, repo, isolation) as reader:
+        pending: list[tuple[Entry, bool]] = []  # (entry, its patch is awaited from diff-tree), oldest first
         for entry in _raw_history(repo, tip, max_count, pathspecs, isolation):
-            readable = entry.files is not None and entry.commit.parents  # a root undoes nothing: never read
-            lacking = _lacking(entry.commit, missing or frozenset()) if readable else ()
-            if lacking:
-                entry = Entry(entry.commit, None, lacking, "objects missing")
             awaited = entry.files is not None and bool(entry.commit.parents)  # a root undoes nothing: no patch
+            lacking = _lacking(entry.commit, missing) if awaited and missing else ()
+            if lacking:
+                entry, awaited = Entry(entry.commit, None, lacking, "objects missing"), False
             if awaited:
-                patches.ask(entry.commit.sha)
+                reader.ask(entry.commit.sha)
             pending.append((entry, awaited))
-            if sum(1 for _, waiting in pending if waiting) >= IN_FLIGHT:
-                yield from _answer(pending, patches, until_next=True)
-        yield from _answer(pending, patches, until_next=False)
+            while reader.waiting >= IN_FLIGHT or (pending and not pending[0][1]):
+                yield _next(pending, reader, repo, missing is not None)
+        while pending:
+            yield _next(pending, reader, repo, missing is not None)
 
 
-def _answer(pending: list[tuple[Entry, bool]], patches: _Patches, until_next: bool) -> Iterator[Entry]:
-    """Yield PENDING entries in order, parsing awaited patches; UNTIL_NEXT: stop before the second
-    awaited one, so that the others stay in flight while the caller reads on."""
-    parsed = False
-    while pending:
-        entry, awaited = pending[0]
-        if awaited:
-            if parsed and until_next:
-                return
-            entry = patches.answer(entry.commit)
-            parsed = True
-        pending.pop(0)
-        yield entry
+def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str, partial_clone: bool) -> Entry:
+    """The oldest pending entry, with its patches when they were awaited."""
+    entry, awaited = pending.pop(0)
+    if not awaited:
+        return entry
+    data = reader.answer()
+    if data is not None:
+        return Entry(entry.commit, [f for _, found in parse_commits(data) for f in found])
+    error = reader.failure()  # git died at this commit
+    if not isinstance(error, git.MissingObjects):
+        raise error  # not a missing object: a real failure, never a commit quietly left out
+    oids = list(error.oids)
+    if not partial_clone:  # (offline, a partial clone's git < 2.44 would die on the first lookup)
+        wanted = list(_blob_ids(entry.commit))
+        found = git.object_sizes(wanted, repo)
+        oids = list(dict.fromkeys([*oids, *(oid for oid in wanted if oid not in found)]))
+    return Entry(entry.commit, None, tuple(oids), "objects missing")
 
 
 def _lacking(commit: Commit, missing: frozenset[str]) -> tuple[str, ...]:
     """The blobs COMMIT's patch would read that the repository lacks."""
-    if not missing:
-        return ()
-    oids = (state.oid for change in commit.changes for state in (change.old, change.new)
-            if state is not None and state.is_blob)
-    return tuple(dict.fromkeys(oid for oid in oids if oid in missing))
+    return tuple(dict.fromkeys(oid for oid in _blob_ids(commit) if oid in missing))
 
 
 def _raw_history(repo: str, tip: str, max_count: int | None, pathspecs: list[str],
@@ -164,116 +162,6 @@ def _commit_alone(repo: str, sha: str, oids: tuple[str, ...]) -> Entry:
     commit = _commit(text.lstrip("\x1e").split("\x1f"), [])
     parent = next((p for p in commit.parents if p in oids), None)
     return Entry(commit, None, oids, f"its parent {parent[:12]} is missing" if parent else "a tree it needs is missing")
-
-
-class _Patches:
-    """One `git diff-tree --stdin` process; each asked commit is followed by a marker line git echoes.
-
-    The marker (random, so no path or line can forge it) ends each commit's output, so a process
-    that dies is known to have died at the first commit whose marker never came.
-    """
-
-    def __init__(self, repo: str, pathspecs: list[str], isolation: tuple[str, ...], partial_clone: bool) -> None:
-        self._args = [*isolation, "diff-tree", "--stdin", *git.PATCH_ARGS, "--no-renames",
-                      "--diff-merges=first-parent", "--format=%x1e%H", "--", *pathspecs]
-        self._repo, self._partial_clone = repo, partial_clone
-        self._cwd = git._run_dir(isolation, repo)
-        self._isolation = isolation
-        self._marker = b"~leverguard-" + os.urandom(12).hex().encode() + b"\n"
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
-        self._asked: list[str] = []  # asked and not answered yet, oldest first
-        self._chunks: list[bytes] = []  # output read past the last marker
-
-    def ask(self, sha: str) -> None:
-        self._asked.append(sha)
-        if self._proc is None:
-            self._start()  # asks everything pending, SHA included
-        else:
-            self._write([sha])
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is None:
-            self._stderr = tempfile.TemporaryFile()  # a file: warnings can never fill a pipe and stall git
-            self._proc = subprocess.Popen(["git", *self._args], cwd=self._cwd, env=git._run_env(self._isolation),
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
-            self._chunks = []
-            self._write(self._asked)  # a restart asks again what the dead process never answered
-        return self._proc
-
-    def _write(self, shas: list[str]) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
-        try:  # at most IN_FLIGHT short lines are unread at any time: far below a pipe's buffer
-            self._proc.stdin.write(b"".join(sha.encode() + b"\n" + self._marker for sha in shas))
-            self._proc.stdin.flush()
-        except BrokenPipeError:
-            pass  # it died: the answer finds out and says why
-
-    def answer(self, commit: Commit) -> Entry:
-        """COMMIT's patches (the oldest asked); not checked when git cannot read its objects."""
-        assert self._asked and self._asked[0] == commit.sha
-        data = self._until_marker()
-        self._asked.pop(0)
-        if data is not None:
-            return Entry(commit, [f for _, found in parse_commits(data) for f in found])
-        stderr = self._stop()
-        oids = git.missing_objects(stderr)
-        if not oids:  # not a missing object: a real failure, never a commit quietly left out
-            raise git._error(self._args, stderr, 128, self._repo)
-        if not self._partial_clone:  # offline, a partial clone's git < 2.44 would die on the first lookup
-            found = git.object_sizes(list(_blob_ids(commit)), self._repo)
-            oids = list(dict.fromkeys([*oids, *(oid for oid in _blob_ids(commit) if oid not in found)]))
-        return Entry(commit, None, tuple(oids), "objects missing")
-
-    def _until_marker(self) -> bytes | None:
-        """The output up to the next marker, or None when git stopped before printing it."""
-        proc = self._start()
-        assert proc.stdout is not None
-        fd = proc.stdout.fileno()
-        width = len(self._marker)
-        while True:
-            tail = self._chunks[-1] if self._chunks else b""
-            if len(self._chunks) > 1:  # a marker may straddle the last two chunks
-                tail = self._chunks[-2][-width:] + tail
-            end = tail.find(self._marker)
-            if end >= 0:
-                data = b"".join(self._chunks)
-                end = data.find(self._marker, max(0, len(data) - len(tail)))
-                rest = data[end + width:]
-                self._chunks = [rest] if rest else []
-                return data[:end]
-            block = os.read(fd, 1 << 16)
-            if not block:
-                return None
-            self._chunks.append(block)
-
-    def _stop(self) -> bytes:
-        """End the process (dead or not) and return what it wrote on stderr."""
-        stderr = b""
-        if self._proc is not None:
-            for stream in (self._proc.stdin, self._proc.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except BrokenPipeError:
-                    pass
-            if self._proc.poll() is None:
-                self._proc.kill()
-            self._proc.wait()
-            self._proc = None
-        if self._stderr is not None:
-            self._stderr.seek(0)
-            stderr = self._stderr.read()
-            self._stderr.close()
-            self._stderr = None
-        return stderr
-
-    def __enter__(self) -> _Patches:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._asked = []
-        self._stop()
 
 
 def _blob_ids(commit: Commit) -> Iterator[str]:
