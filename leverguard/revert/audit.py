@@ -160,11 +160,11 @@ class _History:
         self.unreadable: dict[int, candidates.Entry] = {}  # positions whose patches git could not read
         self.index = PathIndex([])
         self._ctx = ctx
-        excludes = [f":(exclude,glob)**/{name}" for name in conf.config.get("revert.lock_files")]
+        lock_files = conf.config.get("revert.lock_files")
         self.partial_clone = git.promisor_remote(repo) is not None
         # a partial clone lacks most old blobs by design: one walk names them, no failing read per commit
         missing = git.missing_in_history(tip, max_count, repo) if self.partial_clone else None
-        self._stream = candidates.history_patches(repo, tip, max_count, excludes, ctx.isolation, missing)
+        self._stream = candidates.history_patches(repo, tip, max_count, lock_files, ctx.isolation, missing)
         self._done = False
 
     def has(self, position: int) -> bool:

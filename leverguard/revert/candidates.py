@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Generator, Iterable, Iterator, NamedTuple, Sequence
 
 from leverguard import git
 from leverguard.errors import GitError
@@ -61,42 +61,67 @@ class Entry(NamedTuple):
 IN_FLIGHT = 32  # commits asked of `diff-tree --stdin` ahead of the one being parsed: git works meanwhile
 
 
-def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[str],
+def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequence[str] = (),
                     isolation: tuple[str, ...] = (), missing: frozenset[str] | None = None) -> Iterator[Entry]:
     """TIP's first-parent history, newest first, each commit with its `-U0` patch (issue #9).
 
     Two git processes instead of one `log -p`, because `log -p` dies at the first object it
     cannot read: `log --raw` (object ids only, no blob read) lists the commits, and one
-    `diff-tree --stdin` reads their patches, IN_FLIGHT commits ahead. A commit whose objects are
-    MISSING (a partial clone's, known up front; None for a repository that should hold
-    everything) or make diff-tree fail is yielded without patches, and the history goes on.
+    `diff-tree --stdin` reads their patches, IN_FLIGHT commits ahead, LOCK_FILES left out (their
+    churn would cost more than all the rest). A commit whose objects are MISSING (a partial
+    clone's, known up front; None for a repository that should hold everything) or make
+    diff-tree fail is yielded without patches, and the history goes on.
+
+    The lock-file pathspec is paid once, in diff-tree: a commit that changed only lock files
+    has no patch there and is left out, as `log -p -- . ':!lock'` left it out.
     """
-    pathspecs = ["."] + excludes if excludes else []
-    args = [*git.PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H", "--", *pathspecs]
+    excludes = [f":(exclude,glob)**/{name}" for name in lock_files]
+    args = [*git.PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H", "--",
+            *(["."] + excludes if excludes else [])]
+    excluded = _glob_matcher([f"**/{name}" for name in lock_files])
+    left = max_count
     with git.PatchReader(args, repo, isolation) as reader:
         pending: list[tuple[Entry, bool]] = []  # (entry, its patch is awaited from diff-tree), oldest first
-        for entry in _raw_history(repo, tip, max_count, pathspecs, isolation):
-            awaited = entry.files is not None and bool(entry.commit.parents)  # a root undoes nothing: no patch
-            lacking = _lacking(entry.commit, missing) if awaited and missing else ()
-            if lacking:
-                entry, awaited = Entry(entry.commit, None, lacking, "objects missing"), False
-            if awaited:
-                reader.ask(entry.commit.sha)
-            pending.append((entry, awaited))
-            while reader.waiting >= IN_FLIGHT or (pending and not pending[0][1]):
-                yield _next(pending, reader, repo, missing is not None)
-        while pending:
-            yield _next(pending, reader, repo, missing is not None)
+        raw = _raw_history(repo, tip, ["."], isolation)
+        try:
+            for entry in raw:
+                entry = _without(entry, excluded)
+                awaited = entry.files is not None and bool(entry.commit.parents)  # a root undoes nothing: no patch
+                lacking = _lacking(entry.commit, missing) if awaited and missing else ()
+                if lacking:
+                    entry, awaited = Entry(entry.commit, None, lacking, "objects missing"), False
+                if awaited:
+                    reader.ask(entry.commit.sha)
+                pending.append((entry, awaited))
+                while pending and (reader.waiting >= IN_FLIGHT or not pending[0][1]):
+                    found = _next(pending, reader, repo, missing is not None)
+                    if found is not None:
+                        yield found
+                        left = None if left is None else left - 1
+                        if left == 0:
+                            return
+            while pending and left != 0:
+                found = _next(pending, reader, repo, missing is not None)
+                if found is not None:
+                    yield found
+                    left = None if left is None else left - 1
+        finally:
+            raw.close()  # an audit of the newest N stops the log here
 
 
-def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str, partial_clone: bool) -> Entry:
-    """The oldest pending entry, with its patches when they were awaited."""
+def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
+          partial_clone: bool) -> Entry | None:
+    """The oldest pending entry, with its patches when they were awaited; None for a commit that
+    changed only lock files (diff-tree printed nothing for it)."""
     entry, awaited = pending.pop(0)
     if not awaited:
         return entry
     data = reader.answer()
     if data is not None:
-        return Entry(entry.commit, [f for _, found in parse_commits(data) for f in found])
+        files = [f for _, found in parse_commits(data) for f in found]
+        if not files:
+            return None
+        return Entry(entry.commit._replace(changes=tuple(f.change for f in files)), files)
     error = reader.failure()  # git died at this commit
     if not isinstance(error, git.MissingObjects):
         raise error  # not a missing object: a real failure, never a commit quietly left out
@@ -108,29 +133,64 @@ def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
     return Entry(entry.commit, None, tuple(oids), "objects missing")
 
 
+def _without(entry: Entry, excluded: Callable[[bytes], bool]) -> Entry:
+    """ENTRY without the raw changes of lock files (what a commit not read by diff-tree is indexed with)."""
+    changes = tuple(c for c in entry.commit.changes if not excluded(c.path))
+    if len(changes) == len(entry.commit.changes):
+        return entry
+    return entry._replace(commit=entry.commit._replace(changes=changes))
+
+
+def _glob_matcher(patterns: Sequence[str]) -> Callable[[bytes], bool]:
+    """git's `:(glob)` pathspec match (`**/` any folders, `*` and `?` within one) for raw paths."""
+    if not patterns:
+        return lambda path: False
+    import re
+
+    def part(pattern: str) -> str:
+        out, i = [], 0
+        while i < len(pattern):
+            if pattern.startswith("**/", i):
+                out.append("(?:.*/)?")
+                i += 3
+            elif pattern.startswith("**", i):
+                out.append(".*")
+                i += 2
+            elif pattern[i] == "*":
+                out.append("[^/]*")
+                i += 1
+            elif pattern[i] == "?":
+                out.append("[^/]")
+                i += 1
+            else:
+                out.append(re.escape(pattern[i]))
+                i += 1
+        return "".join(out)
+
+    regex = re.compile("|".join(f"(?:{part(p)})" for p in patterns).encode(), re.DOTALL)
+    return lambda path: regex.fullmatch(path) is not None
+
+
 def _lacking(commit: Commit, missing: frozenset[str]) -> tuple[str, ...]:
     """The blobs COMMIT's patch would read that the repository lacks."""
     return tuple(dict.fromkeys(oid for oid in _blob_ids(commit) if oid in missing))
 
 
-def _raw_history(repo: str, tip: str, max_count: int | None, pathspecs: list[str],
-                 isolation: tuple[str, ...]) -> Iterator[Entry]:
-    """The first-parent commits with their raw changes; a commit whose tree is unreadable is skipped.
+def _raw_history(repo: str, tip: str, pathspecs: list[str], isolation: tuple[str, ...]) -> Generator[Entry, None, None]:
+    """The first-parent commits with their raw changes, as far as the caller reads; a commit whose
+    tree is unreadable comes without changes.
 
     `git log --raw` dies at such a commit before printing it (everything before is complete):
     the commit is read alone, without its tree, and the log resumes at its first parent.
     """
     start: str | None = tip
-    left = max_count
-    while start is not None and (left is None or left > 0):
+    while start is not None:
         failure: list[GitError] = []
         last: Commit | None = None
         args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev",
-                "-z", f"--format={LOG_FORMAT}", *([f"--max-count={left}"] if left is not None else []),
-                start, "--", *pathspecs]
+                "-z", f"--format={LOG_FORMAT}", start, "--", *pathspecs]
         for last in parse_log(_surviving(git.stream(args, repo, isolation), failure)):
             yield Entry(last, [])
-            left = None if left is None else left - 1
         if not failure:
             return
         if not isinstance(failure[0], git.MissingObjects):
@@ -140,7 +200,6 @@ def _raw_history(repo: str, tip: str, max_count: int | None, pathspecs: list[str
             return
         entry = _commit_alone(repo, unreadable, failure[0].oids)
         yield entry
-        left = None if left is None else left - 1
         start = entry.commit.parents[0] if entry.commit.parents else None
 
 
