@@ -349,19 +349,15 @@ class ObjectReader:
     def __init__(self, cwd: str | None = None) -> None:
         self._cwd = cwd
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
         self._hex_length = 40
 
     def _process(self) -> subprocess.Popen[bytes]:
         import subprocess
-        import tempfile
 
         if self._proc is None:
-            # a file, not a pipe: git's warnings cannot fill it and stall the reads
-            self._stderr = tempfile.TemporaryFile()
             self._proc = subprocess.Popen(
                 ["git", "cat-file", "--batch", "-z"], cwd=self._cwd,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         return self._proc
 
@@ -395,12 +391,14 @@ class ObjectReader:
         return kind.decode(), data
 
     def _died(self, spec: str) -> GitError:
-        """The error of a `cat-file` that stopped: offline, git < 2.44 dies on a blob it may not fetch."""
-        assert self._proc is not None and self._stderr is not None
-        self._proc.wait()
-        self._stderr.seek(0)
-        stderr = self._stderr.read()
+        """The error of a `cat-file` that stopped: offline, git < 2.44 dies on a blob it may not fetch.
+
+        Its stderr went nowhere (a pipe could fill up and stall the reads): the one read is asked
+        again of a short-lived cat-file, whose stderr says why.
+        """
         self.close()  # the next read starts a fresh process
+        name = spec.encode("utf-8", "surrogateescape") + b"\0"
+        stderr = run(["cat-file", "--batch", "-z"], self._cwd, input=name, ok_codes=range(256)).stderr
         oids = missing_objects(stderr)
         if oids:
             return MissingObjects(oids, fetch_fix(oids, self._cwd), f"reading {spec}: {_missing_line(stderr)}")
@@ -438,9 +436,6 @@ class ObjectReader:
                         pass
             self._proc.wait()
             self._proc = None
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
 
     def __enter__(self) -> ObjectReader:
         return self

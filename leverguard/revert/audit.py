@@ -224,8 +224,9 @@ def _gap_notes(repo: str, history: _History, audited: int, gaps: tuple[Unchecked
                      "their change needs, and audit never fetches; run the fix shown for each, then audit again")
     older = sum(1 for p in history.unreadable if p >= audited)
     if older:
-        notes.append(f"{older} older commit{'s' if older != 1 else ''} compared with lack objects too: "
-                     "their lines were compared by object ids only")
+        notes.append(f"{older} older commit{'s' if older != 1 else ''}, compared with but not audited, "
+                     f"{'lack' if older != 1 else 'lacks'} objects too: only whole-file evidence (object ids) covers "
+                     f"{'them' if older != 1 else 'it'}")
     if history.partial_clone and gaps:
         remote = git.fetch_remote(repo) or "origin"
         notes.append(f"this is a partial clone and audit never fetches: fetch every blob at once with "

@@ -52,8 +52,9 @@ def _own_and_writable(repo: str) -> tuple[bool, str]:
 
     from leverguard import git
 
-    found = git.find_root(repo) if repo == "." else None
-    if found is not None and os.path.isdir(os.path.join(found[1], "objects")) and "GIT_OBJECT_DIRECTORY" not in os.environ:
+    plain = not any(name in os.environ for name in ("GIT_DIR", "GIT_OBJECT_DIRECTORY"))
+    found = git.find_root(repo) if repo == "." and plain else None
+    if found is not None and os.path.isdir(os.path.join(found[1], "objects")):
         objects = os.path.join(found[1], "objects")
         if os.access(found[1], os.W_OK) and os.access(objects, os.W_OK):
             return True, objects
