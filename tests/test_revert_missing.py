@@ -200,3 +200,19 @@ def test_a_read_only_repository(repo: Repo, tmp_path: Path) -> None:
         assert _snapshot(repo.path / ".git") == before
     finally:
         subprocess.run(["chmod", "-R", "u+w", str(repo.path / ".git")], check=True)
+
+
+def test_the_patch_stream_survives_odd_paths_and_contents(repo: Repo) -> None:
+    """Each commit's patch ends at a marker line diff-tree echoes: no path or line may end it early."""
+    seed(repo)
+    odd = "src/odd\nname ~leverguard-0123.py"
+    original = body("odd", 4)
+    repo.write(odd, original)
+    repo.write("data.bin", b"~leverguard-00\n\0\x1e\n" * 20)
+    repo.commit("add the odd files")
+    sha = land(repo, "feat: odd work (#301)", {odd: original + body("work", 5),
+                                                "data.bin": b"~leverguard-11\n\0\x1e\n" * 21})
+    stale = land(repo, "refactor: tidy", {odd: original, "kernel.c": "int k;\n"})
+    data = json.loads(run_leverguard("audit", "--format", "json", cwd=repo.path).stdout)
+    assert data["checked"] == 4 and data["unchecked"] == []
+    assert [(r["commit"], r["findings"][0]["commit"]) for r in data["results"]] == [(stale, sha)]
