@@ -53,12 +53,111 @@ def _first_line(data: bytes) -> str:
     return lines[0].strip() if lines else ""
 
 
-def _error(args: Sequence[str], stderr: bytes, returncode: int) -> GitError:
+def _error(args: Sequence[str], stderr: bytes, returncode: int, cwd: str | None = None) -> GitError:
     detail = _first_line(stderr)
+    oids = missing_objects(stderr)
+    if oids:  # checked first: offline, git's first line is the refused lazy fetch, not the cause
+        return MissingObjects(oids, fetch_fix(oids, cwd), f"git {_command(args)}: {_missing_line(stderr)}")
     for fragment, advice in _ADVICE:
         if fragment in detail:
-            return GitError(f"{advice} (git {args[0]}: {detail})")
+            return GitError(f"{advice} (git {_command(args)}: {detail})")
     return GitError(f"git {' '.join(args[:2])} failed with exit {returncode}: {detail or 'no message'}")
+
+
+def _command(args: Sequence[str]) -> str:
+    """The git subcommand of ARGS, past global options such as `--git-dir=...`."""
+    return next((arg for arg in args if not arg.startswith("-")), args[0] if args else "")
+
+
+# ----------------------------------------------------------------------------- missing objects
+
+# What git says of an object it cannot read: a pruned or corrupt object, or a partial clone's blob
+# it may not (offline) or could not fetch. Other failures naming an object id are no such thing.
+_MISSING_WORDS = ("unable to read", "could not fetch", "missing", "bad object", "is corrupt", "could not read",
+                  "unable to parse", "failed to read object")
+_NOT_HEX = bytes(c for c in range(256) if c not in b"0123456789abcdef")
+_HEX_ONLY = bytes.maketrans(_NOT_HEX, b" " * len(_NOT_HEX))  # no `re`: hooks import this module
+
+
+def missing_objects(stderr: bytes) -> list[str]:
+    """The object ids git's stderr names as missing or unreadable, first mention first."""
+    found: list[str] = []
+    for line in stderr.decode("utf-8", "replace").splitlines():
+        lowered = line.lower()
+        if "invalid object name" in lowered or not any(word in lowered for word in _MISSING_WORDS):
+            continue
+        words = lowered.encode().translate(_HEX_ONLY).decode().split()
+        for word in words:
+            if len(word) in (40, 64) and word.strip("0") and word not in found:
+                found.append(word)
+    return found
+
+
+def _missing_line(stderr: bytes) -> str:
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    return next((line for line in lines if missing_objects(line.encode())), _first_line(stderr))
+
+
+class MissingObjects(GitError):
+    """Objects a command needs are not in the repository (and leverguard does not fetch them)."""
+
+    def __init__(self, oids: Sequence[str], fix: str, detail: str = "") -> None:
+        what = f"object {oids[0]} is" if len(oids) == 1 else f"{len(oids)} objects ({oids[0]}, ...) are"
+        suffix = f" ({detail})" if detail else ""
+        super().__init__(f"{what} missing from the repository: {fix}{suffix}")
+        self.oids = tuple(oids)
+        self.fix = fix
+
+
+MAX_FIX_OIDS = 20  # a longer command is no command to paste: the whole-history fetch is named instead
+# Fetches every blob a blobless clone lacks (tried: --refetch alone re-applies the clone's blob:none).
+BLOBLESS_FIX = "git fetch --refetch --filter=blob:limit=1g {remote}"
+
+
+def fetch_remote(cwd: str | None = None) -> str | None:
+    """The remote missing objects come from: a partial clone's promisor, else origin, else the only one."""
+    promisor = promisor_remote(cwd)
+    if promisor:
+        return promisor
+    try:
+        remotes = output(["remote"], cwd).split()
+    except GitError:
+        return None
+    return "origin" if "origin" in remotes else (remotes[0] if len(remotes) == 1 else None)
+
+
+def fetch_fix(oids: Sequence[str], cwd: str | None = None, remote: str | None | bool = False) -> str:
+    """The command that brings OIDS back (git serves any object by id with protocol v2), or what to do instead.
+
+    REMOTE False: look it up (one or two git calls, on the error path only).
+    """
+    name = fetch_remote(cwd) if remote is False else remote
+    if not name:
+        return ("fetch it from another clone of the repository (add it as a remote, then "
+                f"git fetch REMOTE {' '.join(oids[:MAX_FIX_OIDS])}); git fsck lists every missing object")
+    if len(oids) > MAX_FIX_OIDS:
+        return f"fetch them with {BLOBLESS_FIX.format(remote=name)} (every blob of the history)"
+    return f"fetch {'it' if len(oids) == 1 else 'them'} with git fetch {name} {' '.join(oids)}"
+
+
+# Set while a command must not go to the network: git >= 2.44 then never fetches a partial clone's
+# missing object (GIT_NO_LAZY_FETCH); older git tries, and the protocol allow-list refuses the fetch.
+OFFLINE_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "leverguard-never-fetches"}
+
+
+class offline:  # noqa: N801 - used as `with git.offline():`; a class so that hooks need no contextlib
+    """Every git process started inside `with offline():` reads only what the repository holds."""
+
+    def __enter__(self) -> None:
+        self._saved = {name: os.environ.get(name) for name in OFFLINE_ENV}
+        os.environ.update(OFFLINE_ENV)
+
+    def __exit__(self, *exc: object) -> None:
+        for name, value in self._saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class Result:
@@ -91,7 +190,7 @@ def run(
             raise GitError(f"no such directory: {cwd}: pass an existing repository with --repo DIR") from exc
         raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
     if proc.returncode not in ok_codes:
-        raise _error(args, proc.stderr, proc.returncode)
+        raise _error(args, proc.stderr, proc.returncode, cwd)
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -256,11 +355,14 @@ class ObjectReader:
 
     `info` asks for an object's type and size without its content, so a caller can leave a large
     blob unread (issue #11: a 200 MB binary cost 414 MB to roll back); `read` fetches the content.
+    A missing object that a tree names (a pruned or corrupt blob, a partial clone's blob read
+    offline) is a `MissingObjects` error, never the None of a path that does not exist.
     """
 
     def __init__(self, cwd: str | None = None) -> None:
         self._cwd = cwd
         self._proc: subprocess.Popen[bytes] | None = None
+        self._hex_length = 40
 
     def _process(self) -> subprocess.Popen[bytes]:
         import subprocess
@@ -278,19 +380,25 @@ class ObjectReader:
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
         name = spec.encode("utf-8", "surrogateescape")
-        stdin.write(command + b" " + name + b"\0")  # -z: a path may hold a newline (issue #11)
-        stdin.flush()
+        try:
+            stdin.write(command + b" " + name + b"\0")  # -z: a path may hold a newline (issue #11)
+            stdin.flush()
+        except BrokenPipeError:
+            raise self._died(spec) from None
         header = stdout.readline()
         for _ in range(name.count(b"\n")):  # git echoes a missing name unquoted, newlines and all
             if _is_header(header) or not header:
                 break
             header += stdout.readline()
         if not header:
-            raise GitError("git cat-file --batch-command stopped unexpectedly: check the repository with git fsck")
+            raise self._died(spec)
         header = header.rstrip(b"\n")
         if header in (name + b" missing", name + b" ambiguous"):  # the name may hold spaces and newlines
+            if header.endswith(b" missing"):
+                self._check_absent(spec)
             return None
-        _, kind, size = header.rsplit(b" ", 2)
+        oid, kind, size = header.rsplit(b" ", 2)
+        self._hex_length = len(oid)
         return kind.decode(), int(size)
 
     def info(self, spec: str) -> tuple[str, int] | None:
@@ -308,11 +416,50 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return found[0], data
 
+    def _died(self, spec: str) -> GitError:
+        """The error of a `cat-file` that stopped: offline, git < 2.44 dies on a blob it may not fetch.
+
+        Its stderr went nowhere (a pipe could fill up and stall the reads): the one read is asked
+        again of a short-lived cat-file, whose stderr says why.
+        """
+        self.close()  # the next read starts a fresh process
+        name = spec.encode("utf-8", "surrogateescape") + b"\0"
+        stderr = run(["cat-file", "--batch", "-z"], self._cwd, input=name, ok_codes=range(256)).stderr
+        oids = missing_objects(stderr)
+        if oids:
+            return MissingObjects(oids, fetch_fix(oids, self._cwd), f"reading {spec}: {_missing_line(stderr)}")
+        return GitError("git cat-file --batch stopped unexpectedly: check the repository with git fsck")
+
+    def _check_absent(self, spec: str) -> None:
+        """Raise MissingObjects when SPEC (`REV:PATH`) names a tree entry whose object is not here."""
+        rev, colon, path = spec.partition(":")
+        if not colon or not rev or not path:  # an object id, or `:0:PATH` in the index
+            return
+        tree = self.read(f"{rev}^{{tree}}")
+        parts = path.strip("/").split("/")
+        for depth, part in enumerate(parts):
+            if tree is None or tree[0] != "tree":
+                return  # REV itself is unknown (the caller's concern), or PATH goes through a file
+            entry = _tree_entry(tree[1], fsencode(part), self._hex_length // 2)
+            if entry is None:
+                return  # PATH does not exist at REV: None is the truth
+            mode, oid = entry
+            if depth == len(parts) - 1 or not mode.startswith(b"4"):
+                if depth == len(parts) - 1 and not mode.startswith(b"16"):  # a gitlink is no object here
+                    raise MissingObjects([oid], fetch_fix([oid], self._cwd), f"reading {spec}")
+                return
+            tree = self.read(oid)
+            if tree is None:
+                raise MissingObjects([oid], fetch_fix([oid], self._cwd), f"a tree of {rev}:{'/'.join(parts[:depth + 1])}")
+
     def close(self) -> None:
         if self._proc is not None:
             for stream in (self._proc.stdin, self._proc.stdout):
                 if stream is not None:
-                    stream.close()
+                    try:
+                        stream.close()
+                    except BrokenPipeError:
+                        pass
             self._proc.wait()
             self._proc = None
 
@@ -321,6 +468,18 @@ class ObjectReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _tree_entry(data: bytes, name: bytes, hash_size: int) -> tuple[bytes, str] | None:
+    """(mode, object id) of NAME in a raw tree object (`MODE NAME NUL HASH` records), or None."""
+    pos = 0
+    while pos < len(data):
+        space = data.index(b" ", pos)
+        nul = data.index(b"\0", space)
+        if data[space + 1:nul] == name:
+            return data[pos:space], data[nul + 1:nul + 1 + hash_size].hex()
+        pos = nul + 1 + hash_size
+    return None
 
 
 def _is_header(line: bytes) -> bool:
@@ -356,10 +515,10 @@ def _read_exact(stream: IO[bytes], size: int) -> bytes:
 # ----------------------------------------------------------------------------- streaming
 
 
-def stream(args: Sequence[str], cwd: str | None = None) -> Iterator[bytes]:
+def stream(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Iterator[bytes]:
     """Yield `-z` fields of a long git output as they arrive (`stream_blocks` split at NUL)."""
     pending = b""
-    for block in stream_blocks(args, cwd):
+    for block in stream_blocks(args, cwd, isolation):
         pending += block
         *fields, pending = pending.split(b"\0")
         yield from fields
@@ -401,10 +560,122 @@ def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequen
         proc.stderr.close()
         code = proc.wait()
     if code != 0:
-        raise _error(args, stderr, code)
+        raise _error(args, stderr, code, cwd)
 
 
 # ---- revert engine ----
+
+
+class PatchReader:
+    """One `git diff-tree --stdin ARGS` process serving many commits' patches, asked ahead and answered in order.
+
+    Each asked commit is followed by a marker line, which diff-tree echoes (and flushes) after the
+    commit's output: the marker (random, so no path or line can forge it) ends each answer, and a
+    process that dies is known to have died at the first commit whose marker never came.
+    """
+
+    def __init__(self, args: Sequence[str], cwd: str | None, isolation: Sequence[str] = ()) -> None:
+        self._args = [*isolation, "diff-tree", "--stdin", *args]
+        self._cwd, self._isolation = cwd, isolation
+        self._marker = b"~leverguard-" + os.urandom(12).hex().encode() + b"\n"  # `~`: no object id
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
+        self._asked: list[str] = []  # asked and not answered yet, oldest first
+        self._chunks: list[bytes] = []  # output read past the last marker
+
+    @property
+    def waiting(self) -> int:
+        return len(self._asked)
+
+    def ask(self, sha: str) -> None:
+        self._asked.append(sha)
+        if self._proc is None:
+            self._start()  # asks everything waiting, SHA included
+        else:
+            self._write([sha])
+
+    def answer(self) -> bytes | None:
+        """The output for the oldest commit asked, or None when git stopped at it (then call `failure`)."""
+        assert self._asked
+        proc = self._start()
+        assert proc.stdout is not None
+        fd, width = proc.stdout.fileno(), len(self._marker)
+        while True:
+            tail = self._chunks[-1] if self._chunks else b""
+            if len(self._chunks) > 1:  # a marker may straddle the last two chunks
+                tail = self._chunks[-2][-width:] + tail
+            if self._marker in tail:
+                data = b"".join(self._chunks)
+                end = data.find(self._marker, max(0, len(data) - len(tail)))
+                rest = data[end + width:]
+                self._chunks = [rest] if rest else []
+                self._asked.pop(0)
+                return data[:end]
+            block = os.read(fd, 1 << 16)  # whatever has arrived, not a full buffer
+            if not block:
+                return None
+            self._chunks.append(block)
+
+    def failure(self) -> GitError:
+        """Why git stopped at the oldest commit asked (MissingObjects when it could not read an object);
+        that commit is dropped, and the next `answer` restarts git for the others."""
+        self._asked.pop(0)
+        stderr, code = self._stop()
+        return _error(self._args, stderr, code or 128, self._cwd)
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        import subprocess
+        import tempfile
+
+        if self._proc is None:
+            self._stderr = tempfile.TemporaryFile()  # a file: warnings can never fill a pipe and stall git
+            self._proc = subprocess.Popen(["git", *self._args], cwd=_run_dir(self._isolation, self._cwd),
+                                          env=_run_env(self._isolation), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self._stderr)
+            self._chunks = []
+            self._write(self._asked)  # a restart asks again what the dead process never answered
+        return self._proc
+
+    def _write(self, shas: list[str]) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:  # the caller keeps few commits in flight: far below a pipe's buffer, so this never blocks
+            self._proc.stdin.write(b"".join(sha.encode() + b"\n" + self._marker for sha in shas))
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # it died: `answer` finds out
+
+    def _stop(self) -> tuple[bytes, int]:
+        """End the process (dead or not): (its stderr, its exit code)."""
+        stderr, code = b"", 0
+        if self._proc is not None:
+            for stream in (self._proc.stdin, self._proc.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except BrokenPipeError:
+                    pass
+            if self._proc.poll() is None:
+                self._proc.kill()
+            code = self._proc.wait()
+            self._proc = None
+        if self._stderr is not None:
+            self._stderr.seek(0)
+            stderr = self._stderr.read()
+            self._stderr.close()
+            self._stderr = None
+        return stderr, code
+
+    def close(self) -> None:
+        self._asked = []
+        self._stop()
+
+    def __enter__(self) -> PatchReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 
 
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:
@@ -610,6 +881,58 @@ def rev_parse_git_dir(revs: Sequence[str], cwd: str | None = None) -> tuple[str 
         if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 2:
             return (None if lines[1] == "true" else lines[0]), shas
     return None, rev_parse_all(revs, cwd)
+
+
+def missing_in_history(tip: str, max_count: int | None, cwd: str | None = None) -> frozenset[str]:
+    """Objects the first-parent history of TIP (its newest MAX_COUNT commits) lacks, from one walk.
+
+    `rev-list --missing=print` never fetches, whatever the git version: a partial clone's audit
+    learns which commits it cannot read without a failing process per commit.
+    """
+    args = ["rev-list", "--objects", "--missing=print", "--no-object-names", "--first-parent",
+            *([f"--max-count={max_count}"] if max_count is not None else []), tip, "--"]
+    return frozenset(line[1:] for line in output(args, cwd).split() if line.startswith("?"))
+
+
+def repository_dirs(cwd: str | None = None) -> tuple[str, str]:
+    """(absolute git dir, absolute object directory) of the repository at CWD, in one call."""
+    lines = output(["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-path", "objects"],
+                   cwd).split("\n")
+    return lines[0], lines[-1]
+
+
+def is_own_repository(git_dir: str, start: str | None = None) -> bool:
+    """Is GIT_DIR the repository the user works in (the one around START, the cwd), not one passed by --repo?"""
+    found = find_root(start or os.getcwd())
+    return found is not None and os.path.realpath(found[1]) == os.path.realpath(git_dir)
+
+
+class scratch_objects:  # noqa: N801 - `with git.scratch_objects(objects_dir):`
+    """Objects git writes (merge-tree's trees) go to a temporary directory; the repository's are read as
+    an alternate. A repository leverguard merely checks (--repo, a mirror, read-only) stays untouched."""
+
+    def __init__(self, objects_dir: str) -> None:
+        self.objects_dir = objects_dir
+
+    def __enter__(self) -> str:
+        import tempfile
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="leverguard-objects-")
+        names = ("GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")
+        self._saved = {name: os.environ.get(name) for name in names}
+        inherited = self._saved["GIT_ALTERNATE_OBJECT_DIRECTORIES"]
+        os.environ["GIT_OBJECT_DIRECTORY"] = self._tmp.name
+        os.environ["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = os.pathsep.join(
+            [self.objects_dir, *([inherited] if inherited else [])])
+        return self._tmp.name
+
+    def __exit__(self, *exc: object) -> None:
+        for name, value in self._saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._tmp.cleanup()
 
 
 # ---- lever engine ----

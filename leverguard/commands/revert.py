@@ -62,6 +62,12 @@ def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window:
     output = {"json": lambda: to_json(result.to_dict()), "markdown": lambda: render_audit.to_markdown(result),
               "text": lambda: render_audit.to_text(result)}[fmt]()
     click.echo(output)
+    if result.incomplete:  # after the report: what was checked is out before the incomplete verdict
+        code = result.exit_code()
+        count = len(result.unchecked)
+        gaps = f"{count} commit{'s' if count != 1 else ''} not checked (objects missing, fix listed above)" if result.unchecked \
+            else "the history ends before what was asked (see the note above)"
+        print(f"leverguard: {'error' if code == 2 else 'warning'}: incomplete audit: {gaps}", file=sys.stderr)
     exit_with(result.exit_code())
 
 

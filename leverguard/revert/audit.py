@@ -39,24 +39,41 @@ class AuditResult(NamedTuple):
                 "time": self.time, "findings": [f.to_dict() for f in self.findings]}
 
 
+class Unchecked(NamedTuple):
+    """An audited commit that could not be checked: git cannot read objects its change needs."""
+
+    commit: str
+    subject: str
+    reason: str
+    missing: tuple[str, ...]
+    fix: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"commit": self.commit, "subject": self.subject, "reason": self.reason,
+                "missing": list(self.missing), "fix": self.fix}
+
+
 class AuditReport(NamedTuple):
     """The audit JSON contract: `{"branch", "checked", "results": [...]}`."""
 
     branch: str
     tip: str
-    checked: int
+    checked: int  # commits checked; `unchecked` lists those of the audited range that could not be
     results: tuple[AuditResult, ...]
     strict: bool = False
     notes: tuple[str, ...] = ()
-    incomplete: bool = False  # a shallow history ended before the audit could check what it asked for
+    incomplete: bool = False  # history or objects were missing: the audit did not check all it was asked to
+    unchecked: tuple[Unchecked, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"branch": self.branch, "tip": self.tip, "checked": self.checked,
                 "results": [r.to_dict() for r in self.results], "notes": list(self.notes),
-                "incomplete": self.incomplete}
+                "incomplete": self.incomplete, "unchecked_count": len(self.unchecked),
+                "unchecked": [u.to_dict() for u in self.unchecked]}
 
     def exit_code(self) -> int:
-        """1 for findings; 2 for an incomplete audit with none (after the report is out); else 0."""
+        """1 for findings (an incomplete audit too: what was found stands); 2 for an incomplete audit
+        with none, after the report is out; else 0."""
         if any(blocks(f, self.strict) for r in self.results for f in r.findings):
             return 1
         return 2 if self.incomplete else 0
@@ -67,10 +84,18 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
                  config: Config | None = None, include_all: bool = False) -> AuditReport:
     """Audit BRANCH's first-parent history: newest MAX_COUNT commits, or those newer than SINCE, or all.
 
-    One `git log -p -U0` stream serves as every commit's landing change and as the candidates'
-    patches; only a window of patches is held at a time. Results list silent findings at
-    warning or error; INCLUDE_ALL adds notices and declared ones.
+    One `git log --raw` stream and one `diff-tree --stdin` serve as every commit's landing change
+    and as the candidates' patches; only a window of patches is held at a time. Results list
+    silent findings at warning or error; INCLUDE_ALL adds notices and declared ones. The audit
+    never fetches (a partial clone's missing blobs included): a commit git cannot read is listed
+    as not checked, with the command that fetches what it lacks, and the audit goes on.
     """
+    with git.offline():
+        return _audit(repo, branch, max_count, since, window, strict, progress, config, include_all)
+
+
+def _audit(repo: str, branch: str, max_count: int | None, since: str | None, window: int | None, strict: bool,
+           progress: Progress | None, config: Config | None, include_all: bool) -> AuditReport:
     git_dir, (tip,) = git.rev_parse_git_dir([branch], repo)
     with git.ObjectReader(repo) as reader:
         isolation = tuple(git.attribute_free(git_dir))
@@ -78,15 +103,24 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
         size = window if window is not None else conf.config.get("revert.window")
         bound = _since_bound(repo, since)
         ctx = Context(repo, reader, conf.rules, isolation)
-        history = _History(repo, tip, None if max_count is None else max_count + size, conf, isolation)
+        history = _History(repo, tip, None if max_count is None else max_count + size, conf, ctx)
         results = []
+        unchecked: list[tuple[Commit, candidates.Entry | git.MissingObjects]] = []
         position = 0
         while history.has(position) and (max_count is None or position < max_count):
             commit = history.commits[position]
             if bound is not None and commit.time < bound:
                 break
             history.has(position + size)  # read the candidates' patches ahead
-            found = _check(commit, position, size, history, ctx, conf)
+            gap = history.unreadable.get(position)
+            found: list[RevertFinding] = []
+            if gap is not None:
+                unchecked.append((commit, gap))
+            else:
+                try:
+                    found = _check(commit, position, size, history, ctx, conf)
+                except git.MissingObjects as exc:  # a candidate's object, read while judging
+                    unchecked.append((commit, exc))
             found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
             if found:
                 # a merge shows its PR's title, not "Merge pull request #N from ..."
@@ -96,8 +130,10 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
             if progress is not None:
                 progress(position, history.expected(max_count, bound))
         history.close()
-    notes = _notes(repo, history.commits, position, size)
-    return AuditReport(_branch_name(repo, branch), tip, position, tuple(results), strict, notes, bool(notes))
+    gaps = _unchecked(repo, unchecked, history.partial_clone)
+    notes = _notes(repo, history.commits, position, size) + _gap_notes(repo, history, position, gaps)
+    return AuditReport(_branch_name(repo, branch), tip, position - len(gaps), tuple(results), strict, notes,
+                       bool(notes) or bool(gaps), gaps)
 
 
 def _check(commit: Commit, position: int, size: int, history: _History, ctx: Context,
@@ -119,28 +155,35 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
 
 
 class _History:
-    """The first-parent history read from one `git log -p -U0` stream, as far ahead as asked."""
+    """The first-parent history with its patches, read from one stream as far ahead as asked."""
 
-    def __init__(self, repo: str, tip: str, max_count: int | None, conf: settings.Settings,
-                 isolation: tuple[str, ...]) -> None:
+    def __init__(self, repo: str, tip: str, max_count: int | None, conf: settings.Settings, ctx: Context) -> None:
         self.commits: list[Commit] = []
         self.patches: dict[int, dict[bytes, FilePatch]] = {}
+        self.unreadable: dict[int, candidates.Entry] = {}  # positions whose patches git could not read
         self.index = PathIndex([])
-        self._lines: dict[int, int] = {}
-        excludes = [f":(exclude,glob)**/{name}" for name in conf.config.get("revert.lock_files")]
-        self._stream = candidates.history_patches(repo, tip, max_count, excludes, isolation)
+        self._ctx = ctx
+        lock_files = conf.config.get("revert.lock_files")
+        self.partial_clone = git.promisor_remote(repo) is not None
+        # a partial clone lacks most old blobs by design: one walk names them, no failing read per commit
+        missing = git.missing_in_history(tip, max_count, repo) if self.partial_clone else None
+        self._stream = candidates.history_patches(repo, tip, max_count, lock_files, ctx.isolation, missing)
         self._done = False
 
     def has(self, position: int) -> bool:
         while len(self.commits) <= position and not self._done:
-            item = next(self._stream, None)
-            if item is None:
+            entry = next(self._stream, None)
+            if entry is None:
                 self._done = True
                 break
-            commit, files = item
-            self.patches[len(self.commits)] = {f.change.path: f for f in files}
-            self.index.append(commit)
-            self.commits.append(commit)
+            if entry.files is None:
+                self.unreadable[len(self.commits)] = entry
+                # a candidate without patches still counts by object ids; its lines are not read again
+                self._ctx.known_lines(entry.commit.sha, 0)
+            else:
+                self.patches[len(self.commits)] = {f.change.path: f for f in entry.files}
+            self.index.append(entry.commit)
+            self.commits.append(entry.commit)
         return position < len(self.commits)
 
     def forget(self, position: int) -> None:
@@ -156,6 +199,42 @@ class _History:
         close = getattr(self._stream, "close", None)
         if close is not None:
             close()
+
+
+def _unchecked(repo: str, gaps: list[tuple[Commit, candidates.Entry | git.MissingObjects]],
+               partial_clone: bool) -> tuple[Unchecked, ...]:
+    """The audited commits not checked, each with the command that fetches what it lacks."""
+    if not gaps:
+        return ()
+    remote = git.fetch_remote(repo)  # once: the fix of every commit names it
+    rows = []
+    for commit, gap in gaps:
+        if isinstance(gap, git.MissingObjects):
+            missing, reason = gap.oids, "objects missing (of a commit it is compared with)"
+        else:
+            missing, reason = gap.missing, gap.reason
+        if partial_clone and reason.startswith("objects missing"):
+            reason += " (partial clone)"
+        rows.append(Unchecked(commit.sha, commit.subject, reason, missing, git.fetch_fix(list(missing), repo, remote)))
+    return tuple(rows)
+
+
+def _gap_notes(repo: str, history: _History, audited: int, gaps: tuple[Unchecked, ...]) -> tuple[str, ...]:
+    """What the unchecked commits mean for the rest of the audit."""
+    notes = []
+    if gaps:
+        notes.append(f"{len(gaps)} commit{'s' if len(gaps) != 1 else ''} not checked: git cannot read objects "
+                     "their change needs, and audit never fetches; run the fix shown for each, then audit again")
+    older = sum(1 for p in history.unreadable if p >= audited)
+    if older:
+        notes.append(f"{older} older commit{'s' if older != 1 else ''}, compared with but not audited, "
+                     f"{'lack' if older != 1 else 'lacks'} objects too: only whole-file evidence (object ids) covers "
+                     f"{'them' if older != 1 else 'it'}")
+    if history.partial_clone and gaps:
+        remote = git.fetch_remote(repo) or "origin"
+        notes.append(f"this is a partial clone and audit never fetches: fetch every blob at once with "
+                     f"{git.BLOBLESS_FIX.format(remote=remote)}, or audit a full clone")
+    return tuple(notes)
 
 
 def _since_bound(repo: str, since: str | None) -> int | None:

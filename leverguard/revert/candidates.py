@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Generator, Iterable, Iterator, NamedTuple, Sequence
 
 from leverguard import git
+from leverguard.errors import GitError
 from leverguard.revert.model import Change, Commit, parse_raw
 from leverguard.revert.patch import FilePatch, parse_commits
 
@@ -48,57 +49,212 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
 
 
 
-def history_patches(repo: str, tip: str, max_count: int | None, excludes: list[str],
-                    isolation: tuple[str, ...] = ()) -> Iterator[tuple[Commit, list[FilePatch]]]:
-    """TIP's first-parent history, newest first, each commit with its `-U0` patch: one git process
-    (and, first, the `--raw` history and one `cat-file --batch-check` for the large files, see below)."""
-    args = ["log", "--first-parent", "--diff-merges=first-parent", *git.PATCH_ARGS, "--no-renames",
-            f"--format={LOG_FORMAT}"]
-    if max_count is not None:
-        args.append(f"--max-count={max_count}")
-    history, large = _large_records(repo, tip, max_count, excludes, git.threshold(isolation))
-    unread = git.excluding(git.fsdecode(path) for path in {p.change.path for files in large.values() for p in files})
-    pathspecs = ["."] + excludes + unread if excludes or unread else []
-    blocks = git.stream_blocks([*args, tip, "--", *pathspecs], repo, isolation)
-    streamed = parse_commits(b"", blocks)
-    if not large:
-        for header, patches in streamed:
-            fields = header.decode("utf-8", "replace").split("\x1f", 6)
-            yield _commit(fields, [f.change for f in patches]), patches
-        return
-    # commits that touch only large paths are gone from the `-p` stream: the raw history leads
-    following = next(streamed, None)
-    for commit in history:
-        files: list[FilePatch] = []
-        if following is not None and following[0].split(b"\x1f", 1)[0].decode() == commit.sha:
-            files = following[1]
-            following = next(streamed, None)
-        yield commit, sorted([*files, *large.get(commit.sha, [])], key=lambda f: f.change.path)
-    close = getattr(streamed, "close", None)
-    if close is not None:
-        close()
+class Entry(NamedTuple):
+    """One commit of an audited history: its patches, or None and why they could not be read."""
+
+    commit: Commit
+    files: list[FilePatch] | None  # None: not checked (objects missing)
+    missing: tuple[str, ...] = ()  # the object ids git could not read
+    reason: str = ""
 
 
-def _large_records(repo: str, tip: str, max_count: int | None, excludes: list[str],
-                   limit: int) -> tuple[list[Commit], dict[str, list[FilePatch]]]:
-    """The first-parent history from `--raw` (empty when nothing is large), and sha -> raw-only patches of
-    every change to a path that some commit adds or deletes as a blob over LIMIT.
+IN_FLIGHT = 32  # commits asked of `diff-tree --stdin` ahead of the one being parsed: git works meanwhile
+
+
+def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequence[str] = (),
+                    isolation: tuple[str, ...] = (), missing: frozenset[str] | None = None) -> Iterator[Entry]:
+    """TIP's first-parent history, newest first, each commit with its `-U0` patch (issue #9).
+
+    Two git processes instead of one `log -p`, because `log -p` dies at the first object it
+    cannot read: `log --raw` (object ids only, no blob read) lists the commits, and one
+    `diff-tree --stdin` reads their patches, IN_FLIGHT commits ahead, LOCK_FILES left out (their
+    churn would cost more than all the rest). A commit whose objects are MISSING (a partial
+    clone's, known up front; None for a repository that should hold everything) or make
+    diff-tree fail is yielded without patches, and the history goes on.
+
+    The lock-file pathspec is paid once, in diff-tree: a commit that changed only lock files
+    has no patch there and is left out, as `log -p -- . ':!lock'` left it out.
+    """
+    excludes = [f":(exclude,glob)**/{name}" for name in lock_files]
+    large = _large_paths(repo, tip, max_count, excludes, git.threshold(isolation), isolation, missing or frozenset())
+    unread = git.excluding(git.fsdecode(path) for path in large)
+    args = [*git.PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H", "--",
+            *(["."] + excludes + unread if excludes or unread else [])]
+    excluded = _glob_matcher([f"**/{name}" for name in lock_files])
+    left = max_count
+    with git.PatchReader(args, repo, isolation) as reader:
+        pending: list[tuple[Entry, bool]] = []  # (entry, its patch is awaited from diff-tree), oldest first
+        raw = _raw_history(repo, tip, ["."], isolation)
+        try:
+            for entry in raw:
+                entry = _without(entry, excluded)
+                awaited = entry.files is not None and bool(entry.commit.parents)  # a root undoes nothing: no patch
+                lacking = _lacking(entry.commit, missing) if awaited and missing else ()
+                if lacking:
+                    entry, awaited = Entry(entry.commit, None, lacking, "objects missing"), False
+                if awaited:
+                    reader.ask(entry.commit.sha)
+                pending.append((entry, awaited))
+                while pending and (reader.waiting >= IN_FLIGHT or not pending[0][1]):
+                    found = _next(pending, reader, repo, missing is not None, large)
+                    if found is not None:
+                        yield found
+                        left = None if left is None else left - 1
+                        if left == 0:
+                            return
+            while pending and left != 0:
+                found = _next(pending, reader, repo, missing is not None, large)
+                if found is not None:
+                    yield found
+                    left = None if left is None else left - 1
+        finally:
+            raw.close()  # an audit of the newest N stops the log here
+
+
+def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
+          partial_clone: bool, large: frozenset[bytes] = frozenset()) -> Entry | None:
+    """The oldest pending entry, with its patches when they were awaited; None for a commit that
+    changed only lock files (diff-tree printed nothing for it). Changes to LARGE paths come as
+    raw-only patches (ids, no content)."""
+    entry, awaited = pending.pop(0)
+    if not awaited:
+        return entry
+    data = reader.answer()
+    if data is not None:
+        files = [f for _, found in parse_commits(data) for f in found]
+        files += [FilePatch(c, (), False) for c in entry.commit.changes if c.path in large]
+        if not files:
+            return None
+        files.sort(key=lambda f: f.change.path)
+        return Entry(entry.commit._replace(changes=tuple(f.change for f in files)), files)
+    error = reader.failure()  # git died at this commit
+    if not isinstance(error, git.MissingObjects):
+        raise error  # not a missing object: a real failure, never a commit quietly left out
+    oids = list(error.oids)
+    if not partial_clone:  # (offline, a partial clone's git < 2.44 would die on the first lookup)
+        wanted = list(_blob_ids(entry.commit))
+        found = git.object_sizes(wanted, repo)
+        oids = list(dict.fromkeys([*oids, *(oid for oid in wanted if oid not in found)]))
+    return Entry(entry.commit, None, tuple(oids), "objects missing")
+
+
+def _without(entry: Entry, excluded: Callable[[bytes], bool]) -> Entry:
+    """ENTRY without the raw changes of lock files (what a commit not read by diff-tree is indexed with)."""
+    changes = tuple(c for c in entry.commit.changes if not excluded(c.path))
+    if len(changes) == len(entry.commit.changes):
+        return entry
+    return entry._replace(commit=entry.commit._replace(changes=changes))
+
+
+def _glob_matcher(patterns: Sequence[str]) -> Callable[[bytes], bool]:
+    """git's `:(glob)` pathspec match (`**/` any folders, `*` and `?` within one) for raw paths."""
+    if not patterns:
+        return lambda path: False
+    import re
+
+    def part(pattern: str) -> str:
+        out, i = [], 0
+        while i < len(pattern):
+            if pattern.startswith("**/", i):
+                out.append("(?:.*/)?")
+                i += 3
+            elif pattern.startswith("**", i):
+                out.append(".*")
+                i += 2
+            elif pattern[i] == "*":
+                out.append("[^/]*")
+                i += 1
+            elif pattern[i] == "?":
+                out.append("[^/]")
+                i += 1
+            else:
+                out.append(re.escape(pattern[i]))
+                i += 1
+        return "".join(out)
+
+    regex = re.compile("|".join(f"(?:{part(p)})" for p in patterns).encode(), re.DOTALL)
+    return lambda path: regex.fullmatch(path) is not None
+
+
+def _lacking(commit: Commit, missing: frozenset[str]) -> tuple[str, ...]:
+    """The blobs COMMIT's patch would read that the repository lacks."""
+    return tuple(dict.fromkeys(oid for oid in _blob_ids(commit) if oid in missing))
+
+
+def _raw_history(repo: str, tip: str, pathspecs: list[str], isolation: tuple[str, ...]) -> Generator[Entry, None, None]:
+    """The first-parent commits with their raw changes, as far as the caller reads; a commit whose
+    tree is unreadable comes without changes.
+
+    `git log --raw` dies at such a commit before printing it (everything before is complete):
+    the commit is read alone, without its tree, and the log resumes at its first parent.
+    """
+    start: str | None = tip
+    while start is not None:
+        failure: list[GitError] = []
+        last: Commit | None = None
+        args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev",
+                "-z", f"--format={LOG_FORMAT}", start, "--", *pathspecs]
+        for last in parse_log(_surviving(git.stream(args, repo, isolation), failure)):
+            yield Entry(last, [])
+        if not failure:
+            return
+        if not isinstance(failure[0], git.MissingObjects):
+            raise failure[0]
+        unreadable = start if last is None else (last.parents[0] if last.parents else None)
+        if unreadable is None:
+            return
+        entry = _commit_alone(repo, unreadable, failure[0].oids)
+        yield entry
+        start = entry.commit.parents[0] if entry.commit.parents else None
+
+
+def _surviving(fields: Iterator[bytes], failure: list[GitError]) -> Iterator[bytes]:
+    """FIELDS until git fails; the failure is kept for the caller, the fields read so far still count."""
+    try:
+        yield from fields
+    except GitError as exc:
+        failure.append(exc)
+
+
+def _commit_alone(repo: str, sha: str, oids: tuple[str, ...]) -> Entry:
+    """A commit whose tree cannot be read: its header only; a commit object missing ends the history."""
+    try:
+        text = git.output(["log", "-1", "--no-walk", f"--format={LOG_FORMAT}", sha, "--"], repo)
+    except GitError:
+        stub = Commit(sha, (), "", "", 0, "", "", ())
+        return Entry(stub, None, (sha,), "commit missing: the history ends here")
+    commit = _commit(text.lstrip("\x1e").split("\x1f"), [])
+    parent = next((p for p in commit.parents if p in oids), None)
+    return Entry(commit, None, oids, f"its parent {parent[:12]} is missing" if parent else "a tree it needs is missing")
+
+
+def _blob_ids(commit: Commit) -> Iterator[str]:
+    for change in commit.changes:
+        for state in (change.old, change.new):
+            if state is not None and state.is_blob:
+                yield state.oid
+
+
+def _large_paths(repo: str, tip: str, max_count: int | None, excludes: list[str], limit: int,
+                 isolation: tuple[str, ...], missing: frozenset[str]) -> frozenset[bytes]:
+    """Paths some commit of the audited history adds or deletes as a blob over LIMIT.
 
     git loads an added or deleted blob whole even above `core.bigFileThreshold` (issue #11: a history
-    that adds a 200 MB model cost 414 MB to audit): such paths are left out of the `-p` stream and
-    come back here, from `git log --raw` (no blob read) and their sizes (one `cat-file --batch-check`).
+    that adds a 200 MB model cost 414 MB to audit): such paths are left out of the patches and come
+    as raw-only changes, found from `git log --raw` (no blob read) and one `cat-file --batch-check`.
+    A history or blob git cannot read here (MISSING: a partial clone's absent blobs) is left to the
+    patch stream, which reports those commits as not checked.
     """
     args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev", "-z",
             f"--format={LOG_FORMAT}", *([f"--max-count={max_count}"] if max_count is not None else [])]
-    history = list(parse_log(git.stream([*args, tip, "--", *(["."] + excludes if excludes else [])], repo)))
-    oids = {state.oid for c in history for change in c.changes if (change.old is None) != (change.new is None)
-            for state in (change.old, change.new) if state is not None and state.is_blob}
-    sizes = git.object_sizes(sorted(oids), repo)
-    big = {c.path for commit in history for c in commit.changes if (c.old is None) != (c.new is None)
-           and sizes.get((c.new or c.old).oid, ("", 0))[1] > limit}  # type: ignore[union-attr]
-    records: dict[str, list[FilePatch]] = {}
-    for commit in history:
-        for change in commit.changes:
-            if change.path in big:
-                records.setdefault(commit.sha, []).append(FilePatch(change, (), False))
-    return (history if records else []), records  # the usual case: nothing large, nothing held
+    failure: list[GitError] = []
+    fields = _surviving(git.stream([*args, tip, "--", *(["."] + excludes if excludes else [])], repo, isolation),
+                        failure)
+    changes = [c for commit in parse_log(fields) for c in commit.changes if (c.old is None) != (c.new is None)]
+    oids = sorted({state.oid for c in changes for state in (c.old, c.new) if state is not None and state.is_blob})
+    try:
+        sizes = git.object_sizes([oid for oid in oids if oid not in missing], repo)
+    except GitError:
+        sizes = {}
+    return frozenset(c.path for c in changes
+                     if sizes.get((c.new or c.old).oid, ("", 0))[1] > limit)  # type: ignore[union-attr]

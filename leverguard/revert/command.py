@@ -13,13 +13,27 @@ VALUED = {"--repo": "repo", "--format": "fmt", "--window": "window", "--since": 
 
 def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict: bool,
               pr_body: str | None, rev_range: str) -> int:
-    """Check RANGE, print the report in FMT on stdout, return the exit code."""
+    """Check RANGE, print the report in FMT on stdout, return the exit code.
+
+    Offline: a partial clone's missing blob is a one-line error naming the fetch, never a
+    silent network call. A repository that is not the user's own (`--repo` of another, a
+    mirror) or not writable gets nothing written into it: merge-tree's trees go to a scratch
+    object directory and the configuration cache is not written.
+    """
+    from leverguard import git
     from leverguard.revert import render
     from leverguard.revert.engine import RevertOptions, check_range
     from leverguard.revert.landing import split_range
 
     base, head = split_range(rev_range)
-    report = check_range(repo, base, head, RevertOptions(window=window, since=since, strict=strict, pr_body=pr_body))
+    with git.offline():
+        own, objects = _own_and_writable(repo)
+        options = RevertOptions(window=window, since=since, strict=strict, pr_body=pr_body, write_cache=own)
+        if own:
+            report = check_range(repo, base, head, options)
+        else:
+            with git.scratch_objects(objects):
+                report = check_range(repo, base, head, options)
     if fmt == "json":
         from leverguard.report import to_json
 
@@ -27,6 +41,26 @@ def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict
     else:
         print(render.to_markdown(report) if fmt == "markdown" else render.to_text(report))
     return report.exit_code()
+
+
+def _own_and_writable(repo: str) -> tuple[bool, str]:
+    """(REPO is the cwd's repository and leverguard may write into it, its object directory).
+
+    The common case (`--repo .` in a writable working tree) costs no git call.
+    """
+    import os
+
+    from leverguard import git
+
+    plain = not any(name in os.environ for name in ("GIT_DIR", "GIT_OBJECT_DIRECTORY"))
+    found = git.find_root(repo) if repo == "." and plain else None
+    if found is not None and os.path.isdir(os.path.join(found[1], "objects")):
+        objects = os.path.join(found[1], "objects")
+        if os.access(found[1], os.W_OK) and os.access(objects, os.W_OK):
+            return True, objects
+    git_dir, objects = git.repository_dirs(repo)
+    writable = os.access(git_dir, os.W_OK) and os.access(objects, os.W_OK)
+    return writable and git.is_own_repository(git_dir), objects
 
 
 def parse_fast(args: Sequence[str]) -> dict[str, object] | None:

@@ -41,6 +41,7 @@ class RevertOptions(NamedTuple):
     extra_declared: tuple[str, ...] = ()  # e.g. ("#221", "abc1234") from a PR label or body override
     own_pr: int | None = None  # skip candidates carrying the PR's own number
     config: Config | None = None  # None: read config and ack file from the BASE commit
+    write_cache: bool = True  # False: write nothing into the repository (not the user's own, or read-only)
 
 
 class RevertReport(NamedTuple):
@@ -75,7 +76,7 @@ def check_range(repo: str, base: str, head: str, options: RevertOptions) -> Reve
     git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
     with git.ObjectReader(repo) as reader:
         try:
-            conf = settings.load(reader, base_sha, options.config, git_dir)
+            conf = settings.load(reader, base_sha, options.config, git_dir if options.write_cache else None)
         except LeverguardError:
             landing.resolved(repo, base, head, base_sha, head_sha, tuple(git.attribute_free(git_dir)))
             raise  # a bad range is reported first
