@@ -78,11 +78,12 @@ def test_a_text_file_over_the_cap_is_not_diffed_line_by_line(repo: Repo) -> None
     assert "inverse-hunk" in kinds and not report["notes"], report
 
 
-def test_audit_finds_the_rollback_of_a_file_over_the_default_cap(repo: Repo) -> None:
-    """audit reads its patches under the default cap (8 MiB): a 9 MiB text file is compared by id."""
+def test_audit_finds_the_rollback_of_a_file_over_the_cap(repo: Repo) -> None:
+    """audit reads max_file_size from the audited tip: a text file over it is compared by id."""
     line = "int filler_line_that_compresses_well = 1;\n"
-    first = line * ((9 << 20) // len(line))
+    first = line * (3 * CAP // len(line))
     second = "int changed = 2;\n" + first
+    repo.write(".leverguard.toml", CONFIG)
     repo.write("src/app.py", "print('hello world from the app')\n")
     repo.write("data/table.c", first)
     repo.commit("init (#1)")

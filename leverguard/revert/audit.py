@@ -98,8 +98,8 @@ def _audit(repo: str, branch: str, max_count: int | None, since: str | None, win
            progress: Progress | None, config: Config | None, include_all: bool) -> AuditReport:
     git_dir, (tip,) = git.rev_parse_git_dir([branch], repo)
     with git.ObjectReader(repo) as reader:
-        isolation = tuple(git.attribute_free(git_dir))
         conf = settings.load(reader, tip, config)
+        isolation = tuple(git.attribute_free(git_dir, conf.config.get("max_file_size")))
         size = window if window is not None else conf.config.get("revert.window")
         bound = _since_bound(repo, since)
         ctx = Context(repo, reader, conf.rules, isolation)
