@@ -867,20 +867,29 @@ def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
     return [rev_parse(rev, cwd) for rev in revs]
 
 
-def rev_parse_git_dir(revs: Sequence[str], cwd: str | None = None) -> tuple[str | None, list[str]]:
-    """The git dir of a working tree (for caches and attribute-free patches) and `rev_parse_all(REVS)`.
+class Repository:
+    """Where a repository is: its git dir, whether it is bare, its object directory (no `typing`
+    import for a record: hooks import this module)."""
 
-    None instead of the git dir for a bare repository (a mirror, the bot's cache, a shared
-    server repository): leverguard writes nothing into a repository it merely checks (#9).
-    """
+    __slots__ = ("git_dir", "bare", "objects")
+
+    def __init__(self, git_dir: str, bare: bool, objects: str) -> None:
+        self.git_dir, self.bare, self.objects = git_dir, bare, objects
+
+
+def rev_parse_repository(revs: Sequence[str], cwd: str | None = None) -> tuple[Repository, list[str]]:
+    """The repository at CWD and `rev_parse_all(REVS)`, in one `git rev-parse` when the names are plain."""
     if not any(rev.startswith("-") for rev in revs):
-        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", *[f"{rev}^{{commit}}" for rev in revs], "--"]
+        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--path-format=absolute", "--git-path",
+                "objects", *[f"{rev}^{{commit}}" for rev in revs], "--"]
         result = run(args, cwd, ok_codes=(0, 128))
-        lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dir may hold spaces
-        shas = [line for line in lines[2:] if line and line != "--"]
-        if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 2:
-            return (None if lines[1] == "true" else lines[0]), shas
-    return None, rev_parse_all(revs, cwd)
+        lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dirs may hold spaces
+        shas = [line for line in lines[3:] if line and line != "--"]
+        if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 3:
+            return Repository(lines[0], lines[1] == "true", lines[2]), shas
+    git_dir, objects = repository_dirs(cwd)
+    bare = output(["rev-parse", "--is-bare-repository"], cwd) == "true"
+    return Repository(git_dir, bare, objects), rev_parse_all(revs, cwd)
 
 
 def missing_in_history(tip: str, max_count: int | None, cwd: str | None = None) -> frozenset[str]:

@@ -8,6 +8,7 @@ from typing import Any
 from conftest import Repo, run_leverguard
 from leverguard.report import to_json
 from leverguard.revert.engine import RevertOptions, check_range
+from leverguard.session import Session
 
 BOB = "Bob <bob@example.com>"
 CAROL = "Carol <carol@example.com>"
@@ -51,7 +52,8 @@ def check(repo: Repo, rev_range: str, *args: str, **options: Any) -> tuple[int, 
     """The engine's core on RANGE: (exit code, the JSON contract). `--strict` is the one flag."""
     base, _, head = rev_range.partition("..")
     opts = RevertOptions(strict="--strict" in args, **options)
-    report = check_range(str(repo.path), base, head.lstrip("."), opts)
+    with Session(str(repo.path)) as session:
+        report = check_range(session, base, head.lstrip("."), opts)
     return report.exit_code(), json.loads(to_json(report.to_dict()))
 
 

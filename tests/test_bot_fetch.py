@@ -14,6 +14,7 @@ from bot_helpers import OWNER_REPO, git_host, publish_pull, serve_bare, stale_pr
 from leverguard.bot import fetch
 from leverguard.bot.settings import Settings
 from leverguard.errors import GitError, LeverguardError
+from leverguard.session import Session
 
 TOKEN = "ghs_topsecret0123456789"
 
@@ -109,7 +110,7 @@ def test_the_check_runs_in_the_blobless_cache_with_one_batched_blob_fetch(upstre
     trace = tmp_path / "trace.txt"
     os.environ["GIT_TRACE"] = str(trace)
     try:
-        report = check_range(got.path, got.base_sha, got.head_sha, RevertOptions())
+        report = check_range(Session(got.path), got.base_sha, got.head_sha, RevertOptions())
     finally:
         del os.environ["GIT_TRACE"]
     assert report.exit_code() == 1 and report.to_dict()["findings"][0]["pr"] == 221
@@ -144,7 +145,7 @@ def test_the_other_guards_read_the_blobless_cache_with_one_batched_fetch(repo: A
     publish_pull(repo.path, bare, 7, head)
     st = Settings(cache_dir=str(tmp_path / "cache"), git_url=git_host(tmp_path))
     got = fetch.fetch_pull(st, OWNER_REPO, "main", 7, env_with())
-    config = verdict.config_at(got.path, got.base_sha)
+    config = verdict.config_at(Session(got.path), got.base_sha)
     trace = tmp_path / "trace.txt"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     found = guards.sections(got.path, config, got.base_sha, got.head_sha)

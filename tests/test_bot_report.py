@@ -9,6 +9,7 @@ from bot_helpers import story_221
 
 from leverguard.bot import report
 from leverguard.bot.verdict import Annotation, Verdict
+from leverguard.session import Session
 
 
 def verdict(markdown: str, conclusion: str = "failure", annotations: int = 0) -> Verdict:
@@ -145,9 +146,9 @@ def test_each_lever_diff_runs_once_per_pr(repo: Any) -> None:
 
     head = config_story(repo)
     base = repo.git("rev-parse", "main")
-    work = guards.LeverWork(str(repo.path), verdict.config_at(str(repo.path), base))
+    work = guards.LeverWork(str(repo.path), verdict.config_at(Session(str(repo.path)), base))
     lever = guards.lever_section(work, base, head)
     messages = guards.message_section(work, base, head)
     assert lever is not None and messages is not None
     assert work.computed == 1  # one commit: the message is held to the Levers section's own diff
-    assert guards.LeverWork(str(repo.path), verdict.config_at(str(repo.path), head)).diff(base, head).transitions == []
+    assert guards.LeverWork(str(repo.path), verdict.config_at(Session(str(repo.path)), head)).diff(base, head).transitions == []

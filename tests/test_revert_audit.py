@@ -6,6 +6,7 @@ import io
 import json
 
 from conftest import Repo, run_leverguard
+from leverguard.session import Session
 from leverguard.revert.audit import TerminalProgress, audit_branch
 from revert_helpers import BOB, CAROL, DAVE, body, land, merge_pr, seed
 
@@ -30,8 +31,8 @@ def build_history(repo: Repo) -> dict[str, str]:
 
 def test_audit_lists_every_silent_revert(repo: Repo) -> None:
     shas = build_history(repo)
-    assert {r.commit for r in audit_branch(str(repo.path), "main").results} == {shas["224"], shas["226"]}
-    report = audit_branch(str(repo.path), "main", include_all=True)
+    assert {r.commit for r in audit_branch(Session(str(repo.path)), "main").results} == {shas["224"], shas["226"]}
+    report = audit_branch(Session(str(repo.path)), "main", include_all=True)
     results = {r["commit"]: r for r in report.to_dict()["results"]}
     assert set(results) == {shas["224"], shas["226"], shas["228"]}
     assert results[shas["224"]]["pr"] == 224 and results[shas["224"]]["findings"][0]["pr"] == 221
@@ -44,17 +45,17 @@ def test_audit_lists_every_silent_revert(repo: Repo) -> None:
 def test_ack_file_silences_reviewed_findings(repo: Repo) -> None:
     shas = build_history(repo)
     land(repo, "chore: acks", {".leverguard-acks": f"#224 reviewed: the fusion was dropped on purpose\n{shas['226'][:10]} ok\n"})
-    assert audit_branch(str(repo.path)).results == ()
-    report = audit_branch(str(repo.path), include_all=True)
+    assert audit_branch(Session(str(repo.path))).results == ()
+    report = audit_branch(Session(str(repo.path)), include_all=True)
     assert report.exit_code() == 0 and len(report.results) == 3
     assert all(f.declared for r in report.results for f in r.findings)
 
 
 def test_max_count_since_and_the_cli(repo: Repo) -> None:
     build_history(repo)
-    assert audit_branch(str(repo.path), max_count=2).checked == 2
-    assert audit_branch(str(repo.path), since="2000-01-01").checked == 8
-    assert audit_branch(str(repo.path), since="2100-01-01").checked == 0
+    assert audit_branch(Session(str(repo.path)), max_count=2).checked == 2
+    assert audit_branch(Session(str(repo.path)), since="2000-01-01").checked == 8
+    assert audit_branch(Session(str(repo.path)), since="2100-01-01").checked == 0
     proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
     data = json.loads(proc.stdout)
     assert proc.returncode == 1 and data["branch"] == "main" and data["checked"] == 8
@@ -67,7 +68,7 @@ def test_max_count_since_and_the_cli(repo: Repo) -> None:
 def test_progress_bar(repo: Repo) -> None:
     build_history(repo)
     sink = io.StringIO()
-    audit_branch(str(repo.path), progress=TerminalProgress(sink))
+    audit_branch(Session(str(repo.path)), progress=TerminalProgress(sink))
     assert sink.getvalue().endswith("] 8/8 commits\n")
 
 
@@ -75,7 +76,7 @@ def test_clean_history(repo: Repo) -> None:
     old = seed(repo)
     for i in range(5):
         land(repo, f"feat: step {i} (#{300 + i})", {"src/mod1.py": old["src/mod1.py"] + body(f"s{i}", 3 + i)})
-    report = audit_branch(str(repo.path))
+    report = audit_branch(Session(str(repo.path)))
     assert report.results == () and report.exit_code() == 0 and report.checked == 6
 
 
@@ -88,11 +89,11 @@ def test_audit_of_a_bare_blobless_clone(repo: Repo, tmp_path) -> None:  # type: 
     repo.git("config", "uploadpack.allowFilter", "true")
     bare = tmp_path / "cache.git"
     subprocess.run(["git", "clone", "-q", "--bare", "--filter=blob:none", f"file://{repo.path}", str(bare)], check=True)
-    report = audit_branch(str(bare), "main")
+    report = audit_branch(Session(str(bare)), "main")
     assert report.results == () and report.exit_code() == 2 and report.branch == "main"
     assert report.checked == 1 and len(report.unchecked) == 7  # the root undoes nothing: read without blobs
     fix = "git fetch --refetch --filter=blob:limit=1g origin"
     assert any(fix in note for note in report.notes)
     Repo(bare).git(*fix.split()[1:])
-    report = audit_branch(str(bare), "main")
+    report = audit_branch(Session(str(bare)), "main")
     assert {r.commit for r in report.results} == {shas["224"], shas["226"]} and report.unchecked == ()

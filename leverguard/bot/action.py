@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from leverguard import git
 from leverguard.bot import guards, report, verdict
 from leverguard.errors import LeverguardError
+from leverguard.session import Session
 
 ACTIONS_LOGIN = "github-actions[bot]"  # who comments with the workflow's GITHUB_TOKEN
 SHALLOW = ("the checkout is shallow, so the history leverguard compares against is missing: set "
@@ -23,9 +24,10 @@ def main(environ: Mapping[str, str]) -> int:
     if git.is_shallow(repo_dir):
         raise LeverguardError(SHALLOW)
     base, head = _range(repo_dir, pull)
-    config = verdict.config_at(repo_dir, base)
-    result = verdict.evaluate(repo_dir, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
-                              labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
+    with Session(repo_dir) as session:  # BASE's configuration, read once, reaches every guard
+        config = verdict.config_at(session, base)
+        result = verdict.evaluate(session, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
+                                  labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
     result = guards.with_sections(result, repo_dir, config, base, head)
     _summary(environ.get("GITHUB_STEP_SUMMARY"), result.markdown)
     _outputs(environ.get("GITHUB_OUTPUT"), {"verdict": result.conclusion, "findings": str(result.findings)})

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from leverguard import git
-from leverguard.config import Config, at_commit
+from leverguard.config import Config
+
+if TYPE_CHECKING:
+    from leverguard.session import Session
 
 LEVELS = {"error": "failure", "warning": "warning", "notice": "notice"}  # info is never annotated
 
@@ -44,25 +47,24 @@ class Verdict:
             not f["declared"] and f["severity"] == "warning" for f in self.data.get("findings", []))
 
 
-def config_at(repo: str, commit: str) -> Config:
+def config_at(session: Session, commit: str) -> Config:
     """The configuration committed at COMMIT: read from BASE, a PR cannot switch the check off for itself."""
-    with git.ObjectReader(repo) as reader:
-        return at_commit(reader.read, commit)
+    return session.config_at(commit)
 
 
-def evaluate(repo: str, base: str, head: str, *, pr_number: int | None, pr_text: str,
+def evaluate(session: Session, base: str, head: str, *, pr_number: int | None, pr_text: str,
              labels: Sequence[str], config: Config) -> Verdict:
     """Check what landing HEAD on BASE undoes, honouring the override label and the PR text."""
     label = str(config.get("revert.override_label"))
-    report = _check(repo, base, head, pr_text, (), pr_number)
+    report = _check(session, base, head, pr_text, (), pr_number)
     override = ""
     if report.exit_code() == 1 and label and label in labels:
         refs = tuple(f["commit"] for f in report.to_dict()["findings"] if not f["declared"])
-        report, override = _check(repo, base, head, pr_text, refs, pr_number), f"the label `{label}`"
+        report, override = _check(session, base, head, pr_text, refs, pr_number), f"the label `{label}`"
     elif report.exit_code() == 0 and pr_text and any(f["declared"] for f in report.to_dict()["findings"]):
-        if _check(repo, base, head, None, (), pr_number).exit_code() == 1:
+        if _check(session, base, head, None, (), pr_number).exit_code() == 1:
             override = "the pull request's description"
-    return _verdict(report, override, label, _present(repo, head, report.to_dict()["findings"]))
+    return _verdict(report, override, label, _present(session.repo, head, report.to_dict()["findings"]))
 
 
 def broken_config(message: str) -> Verdict:
@@ -73,11 +75,12 @@ def broken_config(message: str) -> Verdict:
                    {"findings": [], "error": message})
 
 
-def _check(repo: str, base: str, head: str, pr_text: str | None, extra: tuple[str, ...], pr: int | None) -> Any:
+def _check(session: Session, base: str, head: str, pr_text: str | None, extra: tuple[str, ...],
+           pr: int | None) -> Any:
     from leverguard.revert.engine import RevertOptions, check_range
 
     options = RevertOptions(pr_body=pr_text or None, extra_declared=extra, own_pr=pr)
-    return check_range(repo, base, head, options)
+    return check_range(session, base, head, options)
 
 
 def _present(repo: str, head: str, findings: list[dict[str, Any]]) -> frozenset[str]:

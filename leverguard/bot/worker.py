@@ -82,12 +82,15 @@ class Processor:
         return Outcome("done", f"{result.conclusion}: {published.note()}")
 
     def _evaluate(self, got: fetch.Fetched, pull: github.PullInfo) -> verdict.Verdict:
-        try:
-            config = verdict.config_at(got.path, got.base_sha)
-        except ConfigError as exc:
-            return verdict.broken_config(exc.message)
-        result = verdict.evaluate(got.path, got.base_sha, got.head_sha, pr_number=pull.number, pr_text=pull.text,
-                                  labels=pull.labels, config=config)
+        from leverguard.session import Session
+
+        with Session(got.path) as session:  # BASE's configuration, read once, reaches every guard
+            try:
+                config = verdict.config_at(session, got.base_sha)
+            except ConfigError as exc:
+                return verdict.broken_config(exc.message)
+            result = verdict.evaluate(session, got.base_sha, got.head_sha, pr_number=pull.number,
+                                      pr_text=pull.text, labels=pull.labels, config=config)
         return guards.with_sections(result, got.path, config, got.base_sha, got.head_sha)
 
     def give_up(self, job: Job, reason: str) -> str:

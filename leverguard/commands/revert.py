@@ -53,12 +53,14 @@ def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window:
     from leverguard.report import to_json
     from leverguard.revert import audit as audit_module
     from leverguard.revert import render_audit
+    from leverguard.session import Session
 
     if max_count is not None and since is not None:
         raise LeverguardError("--max-count and --since exclude each other: give one of them")
     progress = audit_module.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
-    result = audit_module.audit_branch(repo, branch, max_count=max_count, since=since, window=window,
-                                       strict=strict, progress=progress, include_all=include_all)
+    with Session(repo) as session:
+        result = audit_module.audit_branch(session, branch, max_count=max_count, since=since, window=window,
+                                           strict=strict, progress=progress, include_all=include_all)
     output = {"json": lambda: to_json(result.to_dict()), "markdown": lambda: render_audit.to_markdown(result),
               "text": lambda: render_audit.to_text(result)}[fmt]()
     click.echo(output)

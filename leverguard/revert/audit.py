@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, NamedTuple, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TextIO
 
 from leverguard import git
 from leverguard.config import Config
@@ -20,6 +20,9 @@ from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import collect
+
+if TYPE_CHECKING:
+    from leverguard.session import Session
 
 Progress = Callable[[int, int], None]
 SHOWN = ("warning", "error")  # what an audit lists by default: silent findings worth a look
@@ -79,7 +82,7 @@ class AuditReport(NamedTuple):
         return 2 if self.incomplete else 0
 
 
-def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = None, since: str | None = None,
+def audit_branch(session: Session, branch: str = "HEAD", *, max_count: int | None = None, since: str | None = None,
                  window: int | None = None, strict: bool = False, progress: Progress | None = None,
                  config: Config | None = None, include_all: bool = False) -> AuditReport:
     """Audit BRANCH's first-parent history: newest MAX_COUNT commits, or those newer than SINCE, or all.
@@ -91,45 +94,45 @@ def audit_branch(repo: str, branch: str = "HEAD", *, max_count: int | None = Non
     as not checked, with the command that fetches what it lacks, and the audit goes on.
     """
     with git.offline():
-        return _audit(repo, branch, max_count, since, window, strict, progress, config, include_all)
+        return _audit(session, branch, max_count, since, window, strict, progress, config, include_all)
 
 
-def _audit(repo: str, branch: str, max_count: int | None, since: str | None, window: int | None, strict: bool,
+def _audit(session: Session, branch: str, max_count: int | None, since: str | None, window: int | None, strict: bool,
            progress: Progress | None, config: Config | None, include_all: bool) -> AuditReport:
-    git_dir, (tip,) = git.rev_parse_git_dir([branch], repo)
-    with git.ObjectReader(repo) as reader:
-        conf = settings.load(reader, tip, config)
-        isolation = tuple(git.attribute_free(git_dir, conf.config.get("max_file_size")))
-        size = window if window is not None else conf.config.get("revert.window")
-        bound = _since_bound(repo, since)
-        ctx = Context(repo, reader, conf.rules, isolation)
-        history = _History(repo, tip, None if max_count is None else max_count + size, conf, ctx)
-        results = []
-        unchecked: list[tuple[Commit, candidates.Entry | git.MissingObjects]] = []
-        position = 0
-        while history.has(position) and (max_count is None or position < max_count):
-            commit = history.commits[position]
-            if bound is not None and commit.time < bound:
-                break
-            history.has(position + size)  # read the candidates' patches ahead
-            gap = history.unreadable.get(position)
-            found: list[RevertFinding] = []
-            if gap is not None:
-                unchecked.append((commit, gap))
-            else:
-                try:
-                    found = _check(commit, position, size, history, ctx, conf)
-                except git.MissingObjects as exc:  # a candidate's object, read while judging
-                    unchecked.append((commit, exc))
-            found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
-            if found:
-                # a merge shows its PR's title, not "Merge pull request #N from ..."
-                results.append(AuditResult(commit.sha, pr_number(commit), pr_title(commit), commit.time, tuple(found)))
-            history.forget(position)
-            position += 1
-            if progress is not None:
-                progress(position, history.expected(max_count, bound))
-        history.close()
+    repo, (tip,) = session.repo, session.resolve([branch])
+    git_dir, reader = session.work_git_dir, session.reader
+    conf = settings.load(session, tip, config)
+    isolation = tuple(git.attribute_free(git_dir, conf.config.get("max_file_size")))
+    size = window if window is not None else conf.config.get("revert.window")
+    bound = _since_bound(repo, since)
+    ctx = Context(repo, reader, conf.rules, isolation)
+    history = _History(repo, tip, None if max_count is None else max_count + size, conf, ctx)
+    results = []
+    unchecked: list[tuple[Commit, candidates.Entry | git.MissingObjects]] = []
+    position = 0
+    while history.has(position) and (max_count is None or position < max_count):
+        commit = history.commits[position]
+        if bound is not None and commit.time < bound:
+            break
+        history.has(position + size)  # read the candidates' patches ahead
+        gap = history.unreadable.get(position)
+        found: list[RevertFinding] = []
+        if gap is not None:
+            unchecked.append((commit, gap))
+        else:
+            try:
+                found = _check(commit, position, size, history, ctx, conf)
+            except git.MissingObjects as exc:  # a candidate's object, read while judging
+                unchecked.append((commit, exc))
+        found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
+        if found:
+            # a merge shows its PR's title, not "Merge pull request #N from ..."
+            results.append(AuditResult(commit.sha, pr_number(commit), pr_title(commit), commit.time, tuple(found)))
+        history.forget(position)
+        position += 1
+        if progress is not None:
+            progress(position, history.expected(max_count, bound))
+    history.close()
     gaps = _unchecked(repo, unchecked, history.partial_clone)
     notes = _notes(repo, history.commits, position, size) + _gap_notes(repo, history, position, gaps)
     return AuditReport(_branch_name(repo, branch), tip, position - len(gaps), tuple(results), strict, notes,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from leverguard.errors import guarded
+
+if TYPE_CHECKING:
+    from leverguard.session import Session
 
 FORMATS = ("text", "json", "markdown")
 VALUED = {"--repo": "repo", "--format": "fmt", "--window": "window", "--since": "since", "--pr-body": "pr_body"}
@@ -24,16 +27,17 @@ def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict
     from leverguard.revert import render
     from leverguard.revert.engine import RevertOptions, check_range
     from leverguard.revert.landing import split_range
+    from leverguard.session import Session
 
     base, head = split_range(rev_range)
-    with git.offline():
-        own, objects = _own_and_writable(repo)
+    with git.offline(), Session(repo) as session:
+        own, objects = _own_and_writable(session)
         options = RevertOptions(window=window, since=since, strict=strict, pr_body=pr_body, write_cache=own)
         if own:
-            report = check_range(repo, base, head, options)
+            report = check_range(session, base, head, options)
         else:
             with git.scratch_objects(objects):
-                report = check_range(repo, base, head, options)
+                report = check_range(session, base, head, options)
     if fmt == "json":
         from leverguard.report import to_json
 
@@ -43,7 +47,7 @@ def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict
     return report.exit_code()
 
 
-def _own_and_writable(repo: str) -> tuple[bool, str]:
+def _own_and_writable(session: Session) -> tuple[bool, str]:
     """(REPO is the cwd's repository and leverguard may write into it, its object directory).
 
     The common case (`--repo .` in a writable working tree) costs no git call.
@@ -53,12 +57,12 @@ def _own_and_writable(repo: str) -> tuple[bool, str]:
     from leverguard import git
 
     plain = not any(name in os.environ for name in ("GIT_DIR", "GIT_OBJECT_DIRECTORY"))
-    found = git.find_root(repo) if repo == "." and plain else None
+    found = git.find_root(session.repo) if session.repo == "." and plain else None
     if found is not None and os.path.isdir(os.path.join(found[1], "objects")):
         objects = os.path.join(found[1], "objects")
         if os.access(found[1], os.W_OK) and os.access(objects, os.W_OK):
             return True, objects
-    git_dir, objects = git.repository_dirs(repo)
+    git_dir, objects = session.where.git_dir, session.where.objects  # the check's own rev-parse tells
     writable = os.access(git_dir, os.W_OK) and os.access(objects, os.W_OK)
     return writable and git.is_own_repository(git_dir), objects
 

@@ -25,6 +25,7 @@ from leverguard.revert.signals import PatchOf, PathHit, collect
 
 if TYPE_CHECKING:
     from leverguard.config import Config
+    from leverguard.session import Session
 
 RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%B"
 WHOLE_PATCHES = 12  # up to this many candidates, their whole patches come in the one call (and count their lines)
@@ -71,40 +72,40 @@ class RevertReport(NamedTuple):
         return 1 if any(blocks(f, self.strict) for f in self.findings) else 0
 
 
-def check_range(repo: str, base: str, head: str, options: RevertOptions) -> RevertReport:
+def check_range(session: Session, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
-    git_dir, (base_sha, head_sha) = git.rev_parse_git_dir([base, head], repo)
-    with git.ObjectReader(repo) as reader:
-        try:
-            conf = settings.load(reader, base_sha, options.config, git_dir if options.write_cache else None)
-        except LeverguardError:
-            landing.resolved(repo, base, head, base_sha, head_sha, tuple(git.attribute_free(git_dir)))
-            raise  # a bad range is reported first
-        limit = conf.config.get("max_file_size")
-        isolation = tuple(git.attribute_free(git_dir, limit))  # blobs over the limit: ids and sizes only
-        size = options.window if options.window is not None else conf.config.get("revert.window")
-        since = options.since if options.since is not None else conf.config.get("revert.since")
-        if size < 1:
-            raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
-        if since:
-            git.date_bound(since, repo)
-        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
-        base_time = _commit_time(reader, land.merge_base)
-        if land.empty:
-            note = "HEAD is already contained in BASE: landing it changes nothing"
-            return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
-                                base_time, notes=(note,))
-        window = candidates.window(repo, base_sha, size, since)
-        ctx = Context(repo, reader, conf.rules, isolation)
-        # approximate (the branch's own diff): it cannot have undone main commits it never contained
-        lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
-        index = PathIndex(window)
-        patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
-        resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
-        hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions)
-        head_time = _commit_time(reader, land.head) if hits else 0
-        found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
-        large = _large_files(reader, land.patches, limit)
+    repo, (base_sha, head_sha) = session.repo, session.resolve([base, head])
+    git_dir, reader = session.work_git_dir, session.reader
+    try:
+        conf = settings.load(session, base_sha, options.config, git_dir if options.write_cache else None)
+    except LeverguardError:
+        landing.resolved(repo, base, head, base_sha, head_sha, tuple(git.attribute_free(git_dir)))
+        raise  # a bad range is reported first
+    limit = conf.config.get("max_file_size")
+    isolation = tuple(git.attribute_free(git_dir, limit))  # blobs over the limit: ids and sizes only
+    size = options.window if options.window is not None else conf.config.get("revert.window")
+    since = options.since if options.since is not None else conf.config.get("revert.since")
+    if size < 1:
+        raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
+    if since:
+        git.date_bound(since, repo)
+    land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
+    base_time = _commit_time(reader, land.merge_base)
+    if land.empty:
+        note = "HEAD is already contained in BASE: landing it changes nothing"
+        return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
+                            base_time, notes=(note,))
+    window = candidates.window(repo, base_sha, size, since)
+    ctx = Context(repo, reader, conf.rules, isolation)
+    # approximate (the branch's own diff): it cannot have undone main commits it never contained
+    lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
+    index = PathIndex(window)
+    patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
+    resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
+    hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions)
+    head_time = _commit_time(reader, land.head) if hits else 0
+    found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
+    large = _large_files(reader, land.patches, limit)
     notes = _notes(repo, window, size, land.approximate) + large
     truncated = any(note.startswith("shallow clone") for note in notes)
     if truncated and not any(blocks(f, options.strict) for f in found):

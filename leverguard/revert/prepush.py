@@ -62,7 +62,10 @@ def check_push(repo: str, remote: str, updates: Sequence[Update]) -> list[tuple[
               f"name it with git remote set-head {remote} main (the branch PRs land on; --auto needs a remote "
               f"HEAD, which a fresh bare remote lacks)", file=sys.stderr)
         return []
-    return [(update, check_range(repo, base, update.local_sha, RevertOptions())) for update in updates]
+    from leverguard.session import Session
+
+    with Session(repo) as session:  # one reader and one configuration snapshot for every pushed ref
+        return [(update, check_range(session, base, update.local_sha, RevertOptions())) for update in updates]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from leverguard.revert.declared import Declarations, parse_acks
 
 if TYPE_CHECKING:
     from leverguard.config import Config
+    from leverguard.session import Session
 
 CACHE_NAME = "revert-config"
 
@@ -75,16 +76,17 @@ def _config_blob(reader: git.ObjectReader, commit: str) -> tuple[str | None, byt
     return config_module.committed_file(reader.read, commit)
 
 
-def load(reader: git.ObjectReader, commit: str, config: Config | None, git_dir: str | None = None) -> Settings:
+def load(session: Session, commit: str, config: Config | None, git_dir: str | None = None) -> Settings:
     """Settings at COMMIT; an explicit CONFIG replaces the committed one (the ack file is still read).
 
     With GIT_DIR, the committed configuration's values come from a cache there when it is unchanged.
     """
+    reader = session.reader
     effective: Config | Values
     if config is not None:
         effective = config
     else:
-        effective = cached_config_at(reader, commit, git_dir) if git_dir else config_at(reader, commit)
+        effective = cached_config_at(reader, commit, git_dir) if git_dir else session.config_at(commit)
     attributes = read_text(reader, commit, ".gitattributes") or ""
     path_rules = rules.build(effective.get("revert.exclude"), attributes, effective.get("revert.lock_files"))
     ack_file = effective.get("revert.ack_file")

@@ -1,0 +1,80 @@
+"""One repository session: where the repository is, one object reader, its configuration snapshots.
+
+The revert engine (check-revert, audit, the pre-push guard) and the bot take a Session instead
+of a path string: the repository is located once (one `git rev-parse`, which also resolves the
+revisions asked first), objects come through one long-lived `git cat-file --batch-command`,
+and "the configuration at BASE" is one reading per commit, the same for every guard that runs
+on a change (a change can never switch its own check off).
+
+    with Session(repo) as session:
+        base_sha, head_sha = session.resolve([base, head])
+        report = check_range(session, base_sha, head_sha, options)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from leverguard import git
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from leverguard.config import Config
+
+
+class Session:
+    """A repository (a working tree, a bare mirror, the bot's blobless cache) and what is read from it."""
+
+    def __init__(self, repo: str = ".") -> None:
+        self.repo = repo
+        self._where: git.Repository | None = None
+        self._reader: git.ObjectReader | None = None
+        self._committed: dict[str, Config] = {}
+
+    def resolve(self, revs: Sequence[str]) -> list[str]:
+        """Full commit ids of REVS; the first call locates the repository in the same git process."""
+        if self._where is not None:
+            return git.rev_parse_all(revs, self.repo)
+        self._where, shas = git.rev_parse_repository(revs, self.repo)
+        return shas
+
+    @property
+    def where(self) -> git.Repository:
+        if self._where is None:
+            self.resolve([])
+        assert self._where is not None
+        return self._where
+
+    @property
+    def work_git_dir(self) -> str | None:
+        """The git dir of a repository with a working tree, None for a bare one: where caches may go and
+        what hides the working tree's `.gitattributes` from patches (a bare one has none)."""
+        return None if self.where.bare else self.where.git_dir
+
+    @property
+    def reader(self) -> git.ObjectReader:
+        """The session's object reader, started on first use and stopped with the session."""
+        if self._reader is None:
+            self._reader = git.ObjectReader(self.repo)
+        return self._reader
+
+    def config_at(self, commit: str) -> Config:
+        """The validated configuration committed at COMMIT (an id: one snapshot per commit)."""
+        if commit not in self._committed:
+            from leverguard import config
+
+            self._committed[commit] = config.at_commit(self.reader.read, commit)
+        return self._committed[commit]
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
