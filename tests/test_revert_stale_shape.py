@@ -200,3 +200,8 @@ def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
                                                                 "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["severity"] == "error" and by_pr(report)[302]["severity"] == "error"
+
+
+def test_a_file_named_as_back_again_is_described(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "refactor: errors in one module (#301)", "errors live in src/mod1.py again")
+    assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
