@@ -9,11 +9,6 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from leverguard.errors import ConfigError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 DEDICATED_FILE = ".leverguard.toml"
 PYPROJECT = "pyproject.toml"
 DEFAULT_ORIGIN = "default"
@@ -185,11 +180,20 @@ def at_commit(read: Callable[[str], tuple[str, bytes] | None], commit: str) -> C
     return defaults() if name is None else parse(data, name)
 
 
+def _toml() -> Any:
+    """The TOML parser, imported when a file is parsed (the cached configuration of a check needs none)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
 def parse(text: bytes, name: str) -> Config:
     """Parse a `.leverguard.toml` or `pyproject.toml` read from disk or from a commit."""
     try:
-        document = tomllib.loads(text.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        document = _toml().loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, _toml().TOMLDecodeError) as exc:
         raise ConfigError(f"{name}: invalid TOML ({exc}): fix the file") from exc
     if name.endswith(PYPROJECT):
         tool = document.get("tool", {})

@@ -153,11 +153,16 @@ class offline:  # noqa: N801 - used as `with git.offline():`; a class so that ho
         os.environ.update(OFFLINE_ENV)
 
     def __exit__(self, *exc: object) -> None:
-        for name, value in self._saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        _restore_environ(self._saved)
+
+
+def _restore_environ(saved: dict[str, str | None]) -> None:
+    """Put environment variables back as SAVED had them (None: unset)."""
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 class Result:
@@ -936,11 +941,7 @@ class scratch_objects:  # noqa: N801 - `with git.scratch_objects(objects_dir):`
         return self._tmp.name
 
     def __exit__(self, *exc: object) -> None:
-        for name, value in self._saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        _restore_environ(self._saved)
         self._tmp.cleanup()
 
 

@@ -129,7 +129,7 @@ def test_cache_path_is_one_per_owner_and_name(tmp_path: Path) -> None:
 
 def test_the_other_guards_read_the_blobless_cache_with_one_batched_fetch(repo: Any, tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from leverguard.bot import guards, verdict
+    from leverguard.bot import guards
 
     for i in range(30):  # unchanged sources the lever scan greps at BASE: one lazy fetch each before
         repo.write(f"csrc/other{i}.cu", f"int other{i};\n#ifdef MPK_OTHER{i}\nint x{i};\n#endif\n")
@@ -145,7 +145,7 @@ def test_the_other_guards_read_the_blobless_cache_with_one_batched_fetch(repo: A
     publish_pull(repo.path, bare, 7, head)
     st = Settings(cache_dir=str(tmp_path / "cache"), git_url=git_host(tmp_path))
     got = fetch.fetch_pull(st, OWNER_REPO, "main", 7, env_with())
-    config = verdict.config_at(Session(got.path), got.base_sha)
+    config = Session(got.path).config_at(got.base_sha)
     trace = tmp_path / "trace.txt"
     monkeypatch.setenv("GIT_TRACE", str(trace))
     found = guards.sections(got.path, config, got.base_sha, got.head_sha)

@@ -142,13 +142,13 @@ def test_actions_mode_uses_base_configuration_for_every_guard(repo: Any, tmp_pat
 
 
 def test_each_lever_diff_runs_once_per_pr(repo: Any) -> None:
-    from leverguard.bot import guards, verdict
+    from leverguard.bot import guards
 
     head = config_story(repo)
     base = repo.git("rev-parse", "main")
-    work = guards.LeverWork(str(repo.path), verdict.config_at(Session(str(repo.path)), base))
+    work = guards.LeverWork(str(repo.path), Session(str(repo.path)).config_at(base))
     lever = guards.lever_section(work, base, head)
     messages = guards.message_section(work, base, head)
     assert lever is not None and messages is not None
     assert work.computed == 1  # one commit: the message is held to the Levers section's own diff
-    assert guards.LeverWork(str(repo.path), verdict.config_at(Session(str(repo.path)), head)).diff(base, head).transitions == []
+    assert guards.LeverWork(str(repo.path), Session(str(repo.path)).config_at(head)).diff(base, head).transitions == []

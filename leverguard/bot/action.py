@@ -25,7 +25,7 @@ def main(environ: Mapping[str, str]) -> int:
         raise LeverguardError(SHALLOW)
     base, head = _range(repo_dir, pull)
     with Session(repo_dir) as session:  # BASE's configuration, read once, reaches every guard
-        config = verdict.config_at(session, base)
+        config = session.config_at(base)
         result = verdict.evaluate(session, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
                                   labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
     result = guards.with_sections(result, repo_dir, config, base, head)

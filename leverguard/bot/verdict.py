@@ -47,11 +47,6 @@ class Verdict:
             not f["declared"] and f["severity"] == "warning" for f in self.data.get("findings", []))
 
 
-def config_at(session: Session, commit: str) -> Config:
-    """The configuration committed at COMMIT: read from BASE, a PR cannot switch the check off for itself."""
-    return session.config_at(commit)
-
-
 def evaluate(session: Session, base: str, head: str, *, pr_number: int | None, pr_text: str,
              labels: Sequence[str], config: Config) -> Verdict:
     """Check what landing HEAD on BASE undoes, honouring the override label and the PR text."""

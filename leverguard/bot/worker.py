@@ -86,7 +86,7 @@ class Processor:
 
         with Session(got.path) as session:  # BASE's configuration, read once, reaches every guard
             try:
-                config = verdict.config_at(session, got.base_sha)
+                config = session.config_at(got.base_sha)
             except ConfigError as exc:
                 return verdict.broken_config(exc.message)
             result = verdict.evaluate(session, got.base_sha, got.head_sha, pr_number=pull.number,

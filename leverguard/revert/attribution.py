@@ -135,7 +135,7 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
             return NOTICE, "a line or two its author added, deleted by the same person"
         return (ERROR, "a file put back to its version before it") if recent else (
             WARNING, "a line or two it added deleted")
-    if hit.kind == "rollback" and hit.normalized and hit.newer_kept and not (corroborated and merge):
+    if hit.kind == "rollback" and hit.normalized and _keeps_later(hit, corroborated, merge):
         # exactly this commit's change taken out and later ones kept: a targeted revert, which no
         # stale copy makes; judged as its hunks are
         return NOTICE, "its change to the file reverted exactly, later changes kept (a targeted revert)"
@@ -170,6 +170,12 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     return NOTICE, "a small undo"
 
 
+def _keeps_later(hit: PathHit, stale_tree: bool, merge: bool) -> bool:
+    """Whether later changes to the path are kept, as no stale copy keeps them; inside a stale tree, a
+    merge's resolution may keep them while dropping one side's hunks, so there it proves nothing."""
+    return bool(hit.newer_kept) and not (stale_tree and merge)
+
+
 def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bool:
     """Whether a hunk-level undo reads as a stale copy of the file: that undoes every later change to it
     too, and all of the commit's hunks there, or (for one of the last few commits) a good share of them.
@@ -177,7 +183,7 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bo
     rewrites). Inside a stale tree (whole files put back too) any share counts, and a merge's resolution
     can drop one side's hunks while keeping later ones."""
     undo = hit.undo
-    if undo is None or (hit.newer_kept and not (stale_tree and merge)):
+    if undo is None or _keeps_later(hit, stale_tree, merge):
         return False
     return stale_tree or undo.groups_undone == undo.groups or (
         recent and undo.groups_undone >= STALE_SHARE * undo.groups)
@@ -192,7 +198,7 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: b
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
     substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
     # later changes to those files kept: that one commit taken out on purpose, not a stale copy
-    kept = not (stale_tree and merge) and any(h.newer_kept for h in hits)
+    kept = any(_keeps_later(h, stale_tree, merge) for h in hits)
     return bool(touched) and touched <= whole and beyond_deletions and substantial and lines >= MIN_HUNK_LINES and \
         all(not h.quiet for h in hits) and not kept
 

@@ -43,37 +43,26 @@ def read_text(reader: git.ObjectReader, commit: str, path: str) -> str | None:
     return found[1].decode("utf-8", "replace")
 
 
-def config_at(reader: git.ObjectReader, commit: str) -> Config:
-    """The repository's configuration as committed at COMMIT (`.leverguard.toml` wins)."""
-    from leverguard import config as config_module
-
-    return config_module.at_commit(reader.read, commit)
-
-
 def cached_config_at(reader: git.ObjectReader, commit: str, git_dir: str) -> Values:
-    """`config_at`, its values cached in the git dir by the file's content: a CI check skips tomllib.
+    """The configuration committed at COMMIT, its values cached in the git dir by the file's content:
+    a CI check skips tomllib.
 
     The key holds the config module's file identity too, so a leverguard with other keys never
     reads values it does not know.
     """
     from leverguard import __file__ as package_file
     from leverguard import cache
+    from leverguard import config as config_module
 
-    name, data = _config_blob(reader, commit)
+    name, data = config_module.committed_file(reader.read, commit)
     key = (CACHE_NAME, cache.file_identity(os.path.join(os.path.dirname(package_file), "config.py")), name, data)
     path = cache.path(git_dir, CACHE_NAME)
     values = cache.read(path, key)
     if not isinstance(values, dict):
-        values = dict(config_at(reader, commit).values)
+        parsed = config_module.defaults() if name is None else config_module.parse(data, name)  # read once
+        values = dict(parsed.values)
         cache.write(path, key, values)
     return Values(values)
-
-
-def _config_blob(reader: git.ObjectReader, commit: str) -> tuple[str | None, bytes]:
-    """(file name, content) of the configuration file committed at COMMIT, or (None, b"")."""
-    from leverguard import config as config_module
-
-    return config_module.committed_file(reader.read, commit)
 
 
 def load(session: Session, commit: str, config: Config | None, git_dir: str | None = None) -> Settings:
