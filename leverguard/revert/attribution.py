@@ -8,7 +8,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       pr_number, same_work, says_relanded)
+                                       names_undone, pr_number, same_work, says_relanded)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -87,7 +87,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed)
     if not explanation:
-        level, reason = _in_context(level, reason, commit, paths, sum(h.lines for h in hits), landed, stale)
+        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale)
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)
@@ -98,7 +98,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
 
 
-def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines: int,
+def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
@@ -106,6 +106,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
+        return NOTICE, reason + "; the change's message names what goes away"
+    # a shared word proves less than a stale tree; a name shaped like code still counts
+    if level > NOTICE and names_undone(landed.subject, (line for h in hits for line in h.undone_text()), stale):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
@@ -116,6 +119,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], lines
     if stale:
         return level, reason
     age = landed.time - commit.time if landed.time else 0
+    lines = sum(h.lines for h in hits)
     if level == WARNING and age > OLD_DAYS * 86400:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level > NOTICE and lines <= TINY_LINES and age > TINY_DAYS * 86400:

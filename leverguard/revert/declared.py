@@ -41,6 +41,13 @@ COMMON_WORDS = frozenset(
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
+MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
+CODE_SHAPED = re.compile(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
+PROSE_WORDS = frozenset(  # message words that name no code, however long
+    "about after again because before being could every first other their there these those since should "
+    "would which while where unused unneeded unnecessary obsolete legacy older longer needed needs anymore "
+    "python favor favour favoring through between without within across already always really working "
+    "broken issue issues problem problems check checks instead entirely completely related".split())
 
 
 class Declarations:
@@ -136,6 +143,32 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
         return "paths"
     topic = _words(undone_subject)
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
+
+
+def names_undone(subject: str, lines: Iterable[bytes], code_only: bool = False) -> bool:
+    """Whether SUBJECT, with removal or reversal wording, names something in the undone LINES ("Remove
+    typeshed iscoroutine workaround", "Drop Python 3.9" for a 3.9 classifier); with CODE_ONLY, only
+    names shaped like code count (`RequestKey`, `XSS`, `3.6`, `sp-repo-review`). Only the title counts:
+    long bodies and squashed commit lists name a little of everything. Lines are compared without
+    whitespace, as the patches hold them."""
+    names = _names_in(subject, code_only) if GOES_AWAY.search(subject) else set()
+    if not names:
+        return False
+    text = b"\n".join(lines).decode("utf-8", "replace").lower()
+    return any(name in text for name in names)
+
+
+def _names_in(line: str, code_only: bool) -> set[str]:
+    """The words of LINE that can name code: long or code-shaped ones, not prose."""
+    found = set()
+    for word in re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]", line):
+        lower = word.lower()
+        if lower in COMMON_WORDS or lower in PROSE_WORDS or GOES_AWAY.fullmatch(lower):
+            continue
+        if CODE_SHAPED.search(word) or (word.isupper() and len(word) >= 3) or \
+                (not code_only and len(lower) >= MIN_NAMED):
+            found.add(lower)
+    return found
 
 
 def _words(text: str) -> set[str]:

@@ -27,6 +27,7 @@ class HunkUndo(NamedTuple):
     kind: str  # "replaced" (both sides restored), "restored" (its deletion undone), "deleted" (its addition removed)
     lines: int  # non-trivial lines undone
     merge: str = ""  # the merge whose conflict resolution dropped its lines, when one did
+    text: tuple[bytes, ...] = ()  # the candidate hunk's changed lines: does the change's message name them?
 
 
 class PathUndo(NamedTuple):
@@ -159,7 +160,7 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
         return None
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
-    return HunkUndo(kind, lines), best
+    return HunkUndo(kind, lines, text=hunk.added + hunk.removed), best
 
 
 def _covers(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:

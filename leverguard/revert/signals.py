@@ -36,6 +36,12 @@ class PathHit(NamedTuple):
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
+    text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
+
+    def undone_text(self) -> tuple[bytes, ...]:
+        if self.undo is not None:
+            return tuple(line for u in self.undo.undone for line in u.text)
+        return self.text_undone
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
@@ -95,7 +101,9 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         position, change = entries[0]
         patch = patch_of(position, path)
         lines = patch.lines if patch is not None else 0
-        return [PathHit(position, path, "deleted-changed", lines, lines, patch is not None and patch.text)]
+        text = patch is not None and patch.text
+        gone = tuple(line for h in patch.hunks for line in h.added) if text and patch is not None else ()
+        return [PathHit(position, path, "deleted-changed", lines, lines, text, text_undone=gone)]
     return []
 
 
@@ -136,7 +144,9 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     elif not quiet and patch is not None and patch.text and patch.hunks and all(h.cosmetic for h in patch.hunks):
         quiet = "formatting only"
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
-    return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions)
+    undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
+    return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
+                   text_undone=undone)
 
 
 def _gitlink(change: Change) -> bool:

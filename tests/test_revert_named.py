@@ -1,0 +1,67 @@
+"""A change whose title says what goes away, naming the undone lines themselves.
+
+"Remove typeshed iscoroutine workaround" that rolls back the workaround's file is deliberate, though
+it names neither the file nor the commit. Only the title counts (long bodies and squashed commit lists
+name a little of everything), and inside a stale tree only a name shaped like code does.
+"""
+
+from __future__ import annotations
+
+from conftest import Repo
+from revert_helpers import CAROL, by_pr, check, land, seed
+
+RETRY = ("retry_budget = RetryBudget(limit=5)\nretry_budget.window_s = 30\n"
+         "client.use(retry_budget)\nlog_retry_budget(client)\n")
+CACHE = "warm_cache = CacheWarmer(size=64)\nwarm_cache.start()\nclient.use(warm_cache)\n"
+
+
+def _rollback_titled(repo: Repo, message: str) -> dict:
+    old = seed(repo)
+    land(repo, "feat: a retry knob for the client (#301)", {"src/mod1.py": old["src/mod1.py"] + RETRY})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, message, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_title_naming_an_identifier_of_the_undone_lines_is_described(repo: Repo) -> None:
+    finding = _rollback_titled(repo, "Remove the retry_budget knob")
+    assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
+
+
+def test_a_long_plain_word_of_the_undone_lines_counts_outside_a_stale_tree(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Drop the budget from the client")["severity"] == "notice"
+
+
+def test_a_title_naming_something_else_still_fails(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Remove the warm_cache helper")["severity"] == "error"
+
+
+def test_a_title_without_removal_wording_names_nothing(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Tune retry_budget defaults")["severity"] == "error"
+
+
+def test_short_words_name_nothing(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Remove log noise")["severity"] == "error"  # `log` is in the lines, but short
+
+
+def test_only_the_title_counts_not_the_body(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Tidy the client\n\nRemove retry_budget, too.")["severity"] == "error"
+
+
+def _stale_tree_titled(repo: Repo, title: str) -> dict:
+    old = seed(repo)
+    land(repo, "feat: a retry knob for the client (#301)", {"src/mod1.py": old["src/mod1.py"] + RETRY})
+    land(repo, "feat: a cache warmer (#302)", {"src/mod2.py": old["src/mod2.py"] + CACHE})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"],
+                       "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    return {"exit": code, **{str(pr): f["severity"] for pr, f in by_pr(report).items()}}
+
+
+def test_inside_a_stale_tree_a_code_shaped_name_excuses_only_what_it_names(repo: Repo) -> None:
+    assert _stale_tree_titled(repo, "Remove retry_budget") == {"exit": 1, "301": "notice", "302": "error"}
+
+
+def test_inside_a_stale_tree_a_plain_word_excuses_nothing(repo: Repo) -> None:
+    assert _stale_tree_titled(repo, "Remove the budget") == {"exit": 1, "301": "error", "302": "error"}
