@@ -22,8 +22,10 @@ class Repo:
 
     def git(self, *args: str, check: bool = True, input: bytes | None = None,
             env: dict[str, str] | None = None) -> str:
+        # merges and other commits made with plain git keep to the fixture's clock too
+        now = f"{1_700_000_000 + self._tick * 3600} +0000"
         proc = subprocess.run(["git", *args], cwd=self.path, input=input, capture_output=True,
-                              env={**os.environ, **(env or {})})
+                              env={**os.environ, "GIT_AUTHOR_DATE": now, "GIT_COMMITTER_DATE": now, **(env or {})})
         if check and proc.returncode != 0:
             raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
         return proc.stdout.decode("utf-8", "surrogateescape").strip()

@@ -329,9 +329,10 @@ def big_pr(repo: Any, before: str, files: int, commits: int) -> str:
     """A PR of COMMITS commits through git fast-import: a stale restore of FILES files, then new files."""
     blobs = dict(line.split("\t")[::-1] for line in repo.git("ls-tree", "-r", before, "src/prep").splitlines())
     stream, parent = [], repo.git("rev-parse", "main")
+    start = int(repo.git("log", "-1", "--format=%ct", "main"))  # minutes after main: a fresh stale tree
     for n in range(commits):
         message = f"wip {n}".encode()
-        stream.append(f"commit refs/heads/big\ncommitter Carol <carol@example.com> {1_800_000_000 + n} +0000\n"
+        stream.append(f"commit refs/heads/big\ncommitter Carol <carol@example.com> {start + 60 * (n + 1)} +0000\n"
                       f"data {len(message)}\n{message.decode()}\n" + (f"from {parent}\n" if n == 0 else ""))
         if n == 0:
             stream += [f"M 100644 {blobs[f'src/prep/f{i}.py'].split()[2]} src/prep/f{i}.py\n" for i in range(files)]

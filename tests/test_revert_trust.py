@@ -178,6 +178,40 @@ def test_line_level_undo_of_work_older_than_45_days_is_a_notice(repo: Repo) -> N
     assert _hunk_undo_at_age(repo, 45 * 24 + 1) == "notice"
 
 
+def _rollback_at_age(repo: Repo, hours: int, commits: int = 1) -> dict:
+    old = seed(repo)
+    for i in range(commits):
+        land(repo, f"feat: step {i} (#{301 + i})", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"s{i}", 4)})
+    _aged(repo, hours)
+    _topic(repo, {**{f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(commits)}, "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    return {"exit": code, **{str(pr): f["severity"] for pr, f in by_pr(report).items()}}
+
+
+def test_a_whole_file_rollback_of_work_90_days_old_fails(repo: Repo) -> None:
+    assert _rollback_at_age(repo, 90 * 24) == {"exit": 1, "301": "error"}
+
+
+def test_a_whole_file_rollback_of_work_older_than_90_days_is_a_notice(repo: Repo) -> None:
+    assert _rollback_at_age(repo, 90 * 24 + 1) == {"exit": 0, "301": "notice"}
+
+
+def test_several_recent_commits_rolled_back_at_once_fail_whatever_the_shape(repo: Repo) -> None:
+    assert _rollback_at_age(repo, 30 * 24, commits=2) == {"exit": 1, "301": "error", "302": "error"}
+
+
+def test_several_commits_older_than_90_days_rolled_back_are_a_feature_taken_out(repo: Repo) -> None:
+    assert _rollback_at_age(repo, 91 * 24, commits=2) == {"exit": 0, "301": "notice", "302": "notice"}
+
+
+def test_a_file_brought_back_from_the_dead_never_ages(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "chore: drop the old module (#301)", {"src/mod1.py": None})
+    _aged(repo, 400 * 24)
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
 def _one_line_rollback_at_age(repo: Repo, hours: int) -> str:
     old = seed(repo)
     land(repo, "ci: pin (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7)", "scale=70)")})

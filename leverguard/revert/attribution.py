@@ -8,7 +8,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       names_undone, pr_number, same_work, says_relanded)
+                                       merges_a_release_line, names_undone, pr_number, same_work, says_relanded)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -19,6 +19,7 @@ from leverguard.revert.signals import PathHit, moved_away
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
+OLD_FILE_DAYS = 90  # whole files, stronger evidence, get twice that; a file brought back from the dead never ages
 TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
@@ -51,9 +52,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
-    # several commits rolled back at once: a stale tree at work, so age and size excuse nothing
+    # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
+    # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     exact = {h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized}
-    stale = len(exact) >= 2
+    stale = sum(1 for p in exact if _age_days(commits[p], landed) <= OLD_FILE_DAYS) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
@@ -61,6 +63,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
         results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact)))
     return results
+
+
+def _age_days(commit: Commit, landed: Landed) -> float:
+    return (landed.time - commit.time) / 86400 if landed.time else 0.0
 
 
 def _moved(hit: PathHit, landed: Landed) -> bool:
@@ -118,10 +124,15 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
+    if level > NOTICE and merges_a_release_line(commit.subject):
+        # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
+        return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     age = landed.time - commit.time if landed.time else 0
     lines = sum(h.lines for h in hits)
     if level == WARNING and age > OLD_DAYS * 86400:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
+    if level == ERROR and age > OLD_FILE_DAYS * 86400 and all(h.kind != "resurrected" for h in hits):
+        return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
     if level > NOTICE and lines <= TINY_LINES and age > TINY_DAYS * 86400:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     return level, reason

@@ -33,6 +33,10 @@ SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll
 REVERT_BRANCH_NAME = re.compile(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                                 re.IGNORECASE)
 BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
+# a release line merged forward ('2.0.x', 'origin/3.1', 'stable'), not a pull of master into master
+MAINTENANCE_MERGE = re.compile(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
+    r"^Merge (remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)'",
+    re.IGNORECASE)
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
     "update updates updated change changes changed changing adds added adding remove removes removed removing "
@@ -199,6 +203,11 @@ def same_work(subject: str, other: str) -> bool:
 def is_merge_of_branch(subject: str) -> bool:
     """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR."""
     return bool(BRANCH_MERGE.match(subject))
+
+
+def merges_a_release_line(subject: str) -> bool:
+    """`Merge branch '2.0.x'`: a maintenance line merged forward, whose pins and wording main then adapts."""
+    return bool(MAINTENANCE_MERGE.match(subject))
 
 
 def _names(line: str, path: str) -> bool:
