@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from leverguard.config import defaults  # noqa: E402
-from leverguard.levers.inventory import inventory  # noqa: E402
-from leverguard.levers.quick import lever_regex  # noqa: E402
-from leverguard.levers.transitions import compute_diff  # noqa: E402
+from leverguard.levers.classify.inventory import inventory  # noqa: E402
+from leverguard.levers.model.quick import lever_regex  # noqa: E402
+from leverguard.levers.transitions.diff import compute_diff  # noqa: E402
 
 PLAIN = """\
 // generated kernel {n}

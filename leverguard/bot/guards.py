@@ -17,7 +17,7 @@ from leverguard.bot.verdict import Verdict
 from leverguard.config import Config
 
 if TYPE_CHECKING:
-    from leverguard.levers.transitions import LeverDiff
+    from leverguard.levers.transitions.diff import LeverDiff
     from leverguard.message.model import Change
     from leverguard.message.settings import Settings as MessageSettings
 
@@ -40,7 +40,7 @@ class LeverWork:
         self.computed = 0  # how many diffs ran (tests hold it to one per range)
 
     def diff(self, base: str, head: str) -> LeverDiff:
-        from leverguard.levers.transitions import compute_diff
+        from leverguard.levers.transitions.diff import compute_diff
 
         key = (base, head)
         if key not in self._diffs:
@@ -51,7 +51,7 @@ class LeverWork:
     def changes(self, settings: MessageSettings, base: str, head: str) -> tuple[Change, ...]:
         """What BASE..HEAD does to each lever, for the message rules; the lever engine only when a
         lever-like line changed (the same `git diff -G` gate as the commit-msg hook)."""
-        from leverguard.levers.quick import lever_regex
+        from leverguard.levers.model.quick import lever_regex
         from leverguard.message.model import Change
 
         if (base, head) not in self._diffs:

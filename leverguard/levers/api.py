@@ -14,7 +14,8 @@ def _setup(repo: str) -> tuple[str, Config]:
 
 def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
     """`levers`: the inventory at REV (None: the index) in the chosen format; exit 0."""
-    from leverguard.levers import inventory, render
+    from leverguard.levers.classify import inventory
+    from leverguard.levers import render
 
     root, config = _setup(repo)
     doc = inventory.to_dict(inventory.inventory_at(root, config, _commit(root, rev)))
@@ -55,7 +56,7 @@ def parse_range(root: str, spec: str | None) -> tuple[str, str | None]:
 def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
     """`levers diff`: transitions and findings; exit 1 when a finding is left behind."""
     from leverguard.levers import render
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)
@@ -65,7 +66,7 @@ def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
 
 def abi_report(repo: str, against: str, head: str | None, fmt: str) -> tuple[str, int]:
     """`abi --against REV`: exit 1 when an ABI file changed or holds a forbidden token."""
-    from leverguard.levers import abi
+    from leverguard.levers.gates import abi
     from leverguard.report import to_json
 
     root, config = _setup(repo)
@@ -79,7 +80,7 @@ def abi_report(repo: str, against: str, head: str | None, fmt: str) -> tuple[str
 
 def default_build_report(repo: str, spec: str | None, message_file: str | None, fmt: str) -> tuple[str, int]:
     """`default-build`: violations exit 1, unless the message waives the gate (then gains and losses)."""
-    from leverguard.levers import gate
+    from leverguard.levers.gates import gate
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)

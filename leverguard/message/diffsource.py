@@ -34,7 +34,7 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     large = _large_sources(root, settings, base, side, sources)
     if large is None:
         return LeverWork()
-    from leverguard.levers.quick import unread_note
+    from leverguard.levers.model.quick import unread_note
 
     unread = tuple(unread_note(path, size, settings.max_file_size) for path, size in sorted(large.items()))
     # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
@@ -44,7 +44,7 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     if not git.start(args, root).result().stdout:
         return LeverWork(unread=unread)
     from leverguard import config
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     cfg = config.load(root)
     diff = compute_diff(root, cfg, base, head)
@@ -86,7 +86,7 @@ def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[st
     """lever -> (delta, `path:line`) from the last ledger row of each lever that records one."""
     if not levers:
         return {}
-    from leverguard.levers.ledger import read_rows
+    from leverguard.levers.classify.ledger import read_rows
 
     found = {}
     for row in read_rows(root, cfg, levers):
@@ -96,7 +96,7 @@ def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[st
 
 
 def _regex(settings: Settings) -> str:
-    from leverguard.levers.quick import lever_regex
+    from leverguard.levers.model.quick import lever_regex
 
     return lever_regex(list(settings.lever_patterns))
 
@@ -150,7 +150,7 @@ def touches_scope(root: str, settings: Settings, base: str, head: str | None, wo
 def abi_status(root: str, base: str, head: str | None) -> list[tuple[str, int, list[str]]] | None:
     """(path, changed lines or -1 for binary, forbidden tokens present) per ABI file; None when none is configured."""
     from leverguard import config
-    from leverguard.levers.abi import abi_status as engine_abi_status
+    from leverguard.levers.gates.abi import abi_status as engine_abi_status
 
     cfg = config.load(root)
     if not cfg.get("levers.abi_files"):

@@ -7,14 +7,15 @@ from typing import Any
 
 from leverguard import git
 from leverguard.config import Config
-from leverguard.levers import hunks
-from leverguard.levers.inventory import classify_levers, scan_tree, source_suffixes
-from leverguard.levers.judge import judge
-from leverguard.levers.model import Lever, LeverNames, Scanned, build_levers
-from leverguard.levers.orphans import orphaned_functions
-from leverguard.levers.quick import unread_note
-from leverguard.levers.results import FINDING_KINDS, KINDS, LeverFinding, Transition
-from leverguard.levers.sides import Sides
+from leverguard.levers.model import hunks
+from leverguard.levers.classify.inventory import classify_levers
+from leverguard.levers.model.scan import scan_tree, source_suffixes
+from leverguard.levers.transitions.judge import judge
+from leverguard.levers.model.lever import Lever, LeverNames, Scanned, build_levers
+from leverguard.levers.transitions.orphans import orphaned_functions
+from leverguard.levers.model.quick import unread_note
+from leverguard.levers.transitions.results import FINDING_KINDS, KINDS, LeverFinding, Transition
+from leverguard.levers.model.sides import Sides
 
 __all__ = ["compute_diff", "LeverDiff", "LeverFinding", "Transition", "KINDS", "FINDING_KINDS"]
 

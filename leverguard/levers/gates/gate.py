@@ -1,14 +1,42 @@
-"""Run the default-build gate with its waiver, and say what a waived change gains and loses."""
+"""Run the default-build gate with its waiver, and say what a waived change gains and loses.
+
+The waiver: a lever-cleanup message (a lever section) or the trailer `Leverguard-Default-Build: intentional`.
+"""
 
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from typing import Iterable, Sequence
 
 from leverguard.config import Config
-from leverguard.levers import defaultbuild
-from leverguard.levers.defaultbuild import GateResult
-from leverguard.levers.waiver import waiver
+from leverguard.levers.gates import defaultbuild
+from leverguard.levers.gates.defaultbuild import GateResult
 from leverguard.report import to_json, to_text
+
+TRAILER = "Leverguard-Default-Build"
+
+
+def _lines(message: str) -> list[str]:
+    # git strips comment lines (core.commentChar '#') before the message is used.
+    return [line.rstrip() for line in message.splitlines() if not line.startswith("#")]
+
+
+def waiver(message: str | None, sections: Iterable[str]) -> str | None:
+    """Why the default-build gate is waived, or None when the message does not waive it."""
+    if not message:
+        return None
+    lines = _lines(message)
+    trailer = re.compile(rf"^{TRAILER}\s*:\s*(\S.*)$", re.IGNORECASE)
+    for line in lines:
+        match = trailer.match(line)
+        if match and match.group(1).strip().lower() == "intentional":
+            return f"waived by the trailer {TRAILER}: intentional"
+    names = {s.lower() for s in sections}
+    for line in lines:
+        head, colon, _ = line.partition(":")
+        if colon and head.strip().lower() in names and not line.startswith((" ", "\t")):
+            return f"waived: the message has the lever section {head.strip()}:"
+    return None
 
 
 # What waives the gate, said whenever it fails (issue #12).
@@ -35,7 +63,7 @@ def _labelled(label: str, reason: str) -> str:
 
 def gains_and_losses(repo: str, config: Config, base: str, head: str | None) -> tuple[list[str], list[str]]:
     """What the default build (no lever set) gains and loses, lever by lever."""
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     gains, loses = [], []
     for t in compute_diff(repo, config, base, head).transitions:

@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 
 from leverguard import git
 from leverguard.config import Config
-from leverguard.levers import cpp, cppexpr, hunks, pyscan
-from leverguard.levers.inventory import is_c_source, source_suffixes
-from leverguard.levers.model import LeverNames
-from leverguard.levers.sides import Sides
+from leverguard.levers.text import cpp, cppexpr, pyscan
+from leverguard.levers.model import hunks
+from leverguard.levers.model.scan import is_c_source, source_suffixes
+from leverguard.levers.model.lever import LeverNames
+from leverguard.levers.model.sides import Sides
 from leverguard.report import Finding
 
 RULE = "default-build"
