@@ -1,10 +1,15 @@
-"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out."""
+"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out.
+
+Each opens the one repository session of its run: every object the engine reads comes through
+its reader, which starts only when a first object is read.
+"""
 
 from __future__ import annotations
 
 from leverguard import git
 from leverguard.config import Config, load
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS
+from leverguard.session import Session
 
 
 def _setup(repo: str) -> tuple[str, Config]:
@@ -18,7 +23,8 @@ def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
     from leverguard.levers import render
 
     root, config = _setup(repo)
-    doc = inventory.to_dict(inventory.inventory_at(root, config, _commit(root, rev)))
+    with Session(root) as session:
+        doc = inventory.to_dict(inventory.inventory_at(session, config, _commit(root, rev)))
     return render.inventory_as(doc, fmt), EXIT_CLEAN
 
 
@@ -60,7 +66,8 @@ def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)
-    result = compute_diff(root, config, base, head)
+    with Session(root) as session:
+        result = compute_diff(session, config, base, head)
     return render.diff_as(result.to_dict(), fmt), EXIT_FINDINGS if result.failing else EXIT_CLEAN
 
 
@@ -88,7 +95,8 @@ def default_build_report(repo: str, spec: str | None, message_file: str | None, 
         messages = [("", _read_message(message_file) or "")]
     else:  # a waiver in any commit message of the range counts (issue #12)
         messages = _range_messages(root, base, head) if head is not None else []
-    result = gate.run(root, config, base, head, messages)
+    with Session(root) as session:
+        result = gate.run(session, config, base, head, messages)
     return gate.render(result, fmt), EXIT_FINDINGS if result.violations and not result.waiver else EXIT_CLEAN
 
 

@@ -11,6 +11,7 @@ from leverguard.levers.classify.ledger import read_rows
 from leverguard.levers.classify.rules import Policy, Verdict, classify
 from leverguard.levers.model.lever import Lever, LeverNames, Scanned, build_levers
 from leverguard.levers.model.scan import c_pathspecs, scan_tree, source_suffixes
+from leverguard.session import Session
 
 
 @dataclass(frozen=True)
@@ -32,20 +33,17 @@ def policy_of(config: Config) -> Policy:
                   config.get("levers.dead_words"))
 
 
-def inventory(repo: str, config: Config, rev: str | None) -> Inventory:
+def inventory(session: Session, config: Config, rev: str | None) -> Inventory:
     """Levers at REV (None: the index), each classified with its evidence."""
-    root = git.work_root(repo)
-    return inventory_at(root, config, git.rev_parse(rev, root) if rev is not None else None)
+    return inventory_at(session, config, git.rev_parse(rev, session.repo) if rev is not None else None)
 
 
-def inventory_at(root: str, config: Config, commit: str | None) -> Inventory:
-    """`inventory` for a resolved commit id (None: the index) at the top of the working tree."""
-    return classify_scanned(root, config, scan_tree(root, config, commit), history_rev=commit or _head(root))
-
-
-def classify_scanned(root: str, config: Config, scanned: Scanned, history_rev: str | None) -> Inventory:
+def inventory_at(session: Session, config: Config, commit: str | None) -> Inventory:
+    """`inventory` for a resolved commit id (None: the index); the session's repo is the working tree's top."""
+    scanned = scan_tree(session, config, commit)
     levers = build_levers(scanned, LeverNames(config))
-    return Inventory(scanned.rev, tuple(classify_levers(root, config, levers, history_rev)), scanned)
+    history_rev = commit or _head(session.repo)
+    return Inventory(scanned.rev, tuple(classify_levers(session.repo, config, levers, history_rev)), scanned)
 
 
 def classify_levers(root: str, config: Config, levers: dict[str, Lever], history_rev: str | None) -> list[Entry]:

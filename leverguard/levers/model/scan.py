@@ -9,6 +9,7 @@ from leverguard.config import Config
 from leverguard.levers.model.lever import LeverNames, Scanned
 from leverguard.levers.model.quick import unread_note
 from leverguard.levers.text import cpp, pyscan
+from leverguard.session import Session
 
 
 def c_pathspecs(config: Config) -> list[str]:
@@ -24,7 +25,7 @@ def is_c_source(path: str, config: Config) -> bool:
     return path.endswith(tuple(config.get("levers.source_extensions")))
 
 
-def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None = None,
+def scan_tree(session: Session, config: Config, rev: str | None, reuse: Scanned | None = None,
               changed: frozenset[str] = frozenset(), large: Mapping[str, int] | None = None) -> Scanned:
     """Parse every C-family and Python file at REV (None: the index) that mentions a lever-like token.
 
@@ -33,6 +34,7 @@ def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None 
     Sources over `max_file_size` (LARGE: those known already, path -> size) are never read, and
     never handed to `git grep`, which would load each one whole (issue #11): each gets a note.
     """
+    repo, reader = session.repo, session.reader
     limit = config.get("max_file_size")
     scanned = Scanned(rev)
     if reuse is None:
@@ -41,11 +43,8 @@ def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None 
         _unread(scanned, large, limit)
         # Parse each file while git grep is still searching the rest of the tree.
         specs = [*c_pathspecs(config), "*.py", *git.excluding(large)]
-        with git.ObjectReader(repo) as reader:
-            for path in git.grep_files_stream(LeverNames(config).grep_patterns(), rev, specs, repo):
-                blob = reader.read(git.blob_spec(rev, path))
-                if blob is not None and blob[0] == "blob":
-                    _parse_into(scanned, config, path, blob[1])
+        for path in git.grep_files_stream(LeverNames(config).grep_patterns(), rev, specs, repo):
+            _read_into(scanned, config, reader, rev, path)
         return scanned
     # Unchanged files parse the same on both sides; changed ones are few, so parse them all.
     for path in [*reuse.cfiles, *reuse.pyfiles]:
@@ -56,17 +55,20 @@ def scan_tree(repo: str, config: Config, rev: str | None, reuse: Scanned | None 
     _unread(scanned, fresh_large, limit)  # said once: those unread on the other side already were
     scanned.unread.update(large or {})
     fresh = sorted(p for p in changed if (p.endswith(".py") or is_c_source(p, config)) and p not in scanned.unread)
-    blobs = git.read_blobs([git.blob_spec(rev, path) for path in fresh], repo)
     for path in fresh:
-        data = blobs.get(git.blob_spec(rev, path))
-        if data is not None:
-            _parse_into(scanned, config, path, data)
+        _read_into(scanned, config, reader, rev, path)
     return scanned
 
 
 def _unread(scanned: Scanned, large: Mapping[str, int], limit: int) -> None:
     scanned.unread.update(large)
     scanned.notes.extend(unread_note(path, size, limit) for path, size in sorted(large.items()))
+
+
+def _read_into(scanned: Scanned, config: Config, reader: git.ObjectReader, rev: str | None, path: str) -> None:
+    blob = reader.read(git.blob_spec(rev, path))
+    if blob is not None and blob[0] == "blob":
+        _parse_into(scanned, config, path, blob[1])
 
 
 def _parse_into(scanned: Scanned, config: Config, path: str, data: bytes) -> None:
