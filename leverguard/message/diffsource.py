@@ -73,13 +73,10 @@ def _large_sources(session: Session, settings: Settings, base: str, side: list[s
     rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
     if not rows:
         return None
-    sizes = {}
-    for oid in sorted({oid.decode() for pair, _ in rows for oid in pair if oid.strip(b"0")}):
-        found = session.reader.info(oid)
-        sizes[oid] = found[1] if found is not None else 0
+    sizes = session.reader.sizes(sorted({oid.decode() for pair, _ in rows for oid in pair if oid.strip(b"0")}))
     large = {}
     for pair, path in rows:
-        size = max(sizes.get(oid.decode(), 0) for oid in pair)
+        size = max(sizes.get(oid.decode(), ("", 0))[1] for oid in pair)
         if size > settings.max_file_size:
             large[path] = size
     return large

@@ -36,7 +36,7 @@ def check(session: Session, config: Config, base: str, head: str | None) -> tupl
     limit = config.get("max_file_size")
     found: list[Finding] = []
     sides = Sides(session.repo, session.reader, base, head, limit)
-    for change in hunks.changes(session.repo, base, head, limit):
+    for change in hunks.changes(session.repo, base, head, limit, session.reader):
         found += _surface(change, config)
         if change.size:
             if change.path.endswith(source_suffixes(config)):

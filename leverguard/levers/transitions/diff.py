@@ -66,7 +66,7 @@ def compute_diff(session: Session, config: Config, base: str, head: str | None) 
     limit = config.get("max_file_size")
     sides = Sides(root, session.reader, base_id, head_id, limit)
     sized = git.start(git.SIZED_TREE + (base_id,), root)  # BASE's sizes, listed while the diff is read
-    changed = hunks.changes(root, base_id, head_id, limit)
+    changed = hunks.changes(root, base_id, head_id, limit, session.reader)
     before_scan = scan_tree(session, config, base_id, large=git.sized_tree(sized, source_suffixes(config), limit))
     large = {c.path: c.size for c in changed if c.size and c.path.endswith(source_suffixes(config))}
     after_scan = scan_tree(session, config, head_id, before_scan, frozenset(c.path for c in changed), large)
