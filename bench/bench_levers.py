@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from leverguard.config import defaults  # noqa: E402
-from leverguard.levers.inventory import inventory  # noqa: E402
-from leverguard.levers.quick import lever_regex  # noqa: E402
-from leverguard.levers.transitions import compute_diff  # noqa: E402
+from leverguard.levers.classify.inventory import inventory  # noqa: E402
+from leverguard.levers.model.quick import lever_regex  # noqa: E402
+from leverguard.levers.transitions.diff import compute_diff  # noqa: E402
+from leverguard.session import Session  # noqa: E402
 
 PLAIN = """\
 // generated kernel {n}
@@ -111,12 +112,12 @@ def main() -> int:
         subprocess.run(cli, cwd=root, capture_output=True, check=True, env=env)
         medians = interleaved_medians({
             "floor": lambda: subprocess.run(grep, cwd=root, capture_output=True, check=True),
-            "engine": lambda: inventory(str(root), config, "HEAD"),
+            "engine": lambda: inventory(Session(str(root)), config, "HEAD"),
             "cli": lambda: subprocess.run(cli, cwd=root, capture_output=True, check=True, env=env),
         }, args.runs)
-        levers = len(inventory(str(root), config, "HEAD").entries)
+        levers = len(inventory(Session(str(root)), config, "HEAD").entries)
         stage_one_change(root)
-        diff = interleaved_medians({"diff": lambda: compute_diff(str(root), config, "HEAD", None)}, args.runs)["diff"]
+        diff = interleaved_medians({"diff": lambda: compute_diff(Session(str(root)), config, "HEAD", None)}, args.runs)["diff"]
     floor, engine, end_to_end = medians["floor"], medians["engine"], medians["cli"]
     print(f"tree: {args.files} files, ~{args.gated} with gates or injections, {levers} levers found")
     print(f"floor  git grep -n -E PATTERN HEAD : {floor * 1000:8.1f} ms (median of {args.runs})")

@@ -421,6 +421,33 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return found[0], data
 
+    def sizes(self, oids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """(type, size) of many object ids, pipelined a chunk at a time; missing ones left out.
+
+        What `object_sizes` does with a process of its own, here on the reader a run already has.
+        Chunks keep git's answers (about 60 bytes each) well under a pipe's buffer: writing every
+        request before reading any could block both processes on a large diff.
+        """
+        found: dict[str, tuple[str, int]] = {}
+        for start in range(0, len(oids), 256):
+            chunk = oids[start:start + 256]
+            proc = self._process()
+            stdin, stdout = proc.stdin, proc.stdout
+            assert stdin is not None and stdout is not None
+            try:
+                stdin.write(b"".join(b"info " + oid.encode() + b"\0" for oid in chunk))
+                stdin.flush()
+            except BrokenPipeError:
+                raise self._died(chunk[0]) from None
+            for oid in chunk:
+                header = stdout.readline()
+                if not header:
+                    raise self._died(oid)
+                parts = header.rstrip(b"\n").split(b" ")
+                if len(parts) == 3 and parts[2].isdigit():
+                    found[oid] = (parts[1].decode(), int(parts[2]))
+        return found
+
     def _died(self, spec: str) -> GitError:
         """The error of a `cat-file` that stopped: offline, git < 2.44 dies on a blob it may not fetch.
 

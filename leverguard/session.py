@@ -1,7 +1,7 @@
 """One repository session: where the repository is, one object reader, its configuration snapshots.
 
-The revert engine (check-revert, audit, the pre-push guard) and the bot take a Session instead
-of a path string: the repository is located once (one `git rev-parse`, which also resolves the
+Every engine (check-revert, audit and the pre-push guard; the lever engine and its hooks; the
+message guard) and the bot take a Session instead of a path string: the repository is located once (one `git rev-parse`, which also resolves the
 revisions asked first), objects come through one long-lived `git cat-file --batch-command`,
 and "the configuration at BASE" is one reading per commit, the same for every guard that runs
 on a change (a change can never switch its own check off).
@@ -13,12 +13,12 @@ on a change (a change can never switch its own check off).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
-
 from leverguard import git
 
+TYPE_CHECKING = False  # the commit-msg hook imports this module: typing costs ~5 ms of its start-up
 if TYPE_CHECKING:
     from types import TracebackType
+    from typing import Sequence
 
     from leverguard.config import Config
 
@@ -54,7 +54,8 @@ class Session:
 
     @property
     def reader(self) -> git.ObjectReader:
-        """The session's object reader, started on first use and stopped with the session."""
+        """The session's object reader, started on first use (a run that reads no object starts no
+        `cat-file`) and stopped with the session."""
         if self._reader is None:
             self._reader = git.ObjectReader(self.repo)
         return self._reader

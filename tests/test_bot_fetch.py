@@ -148,7 +148,8 @@ def test_the_other_guards_read_the_blobless_cache_with_one_batched_fetch(repo: A
     config = Session(got.path).config_at(got.base_sha)
     trace = tmp_path / "trace.txt"
     monkeypatch.setenv("GIT_TRACE", str(trace))
-    found = guards.sections(got.path, config, got.base_sha, got.head_sha)
+    with Session(got.path) as session:
+        found = guards.sections(session, config, got.base_sha, got.head_sha)
     monkeypatch.delenv("GIT_TRACE")
     assert [s.title for s in found] == ["Levers", "Commit messages"] and "HARD-WIRED" in found[0].markdown
     lines = trace.read_text().splitlines()

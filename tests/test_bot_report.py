@@ -146,9 +146,11 @@ def test_each_lever_diff_runs_once_per_pr(repo: Any) -> None:
 
     head = config_story(repo)
     base = repo.git("rev-parse", "main")
-    work = guards.LeverWork(str(repo.path), Session(str(repo.path)).config_at(base))
+    session = Session(str(repo.path))
+    work = guards.LeverWork(session, session.config_at(base))
     lever = guards.lever_section(work, base, head)
     messages = guards.message_section(work, base, head)
     assert lever is not None and messages is not None
     assert work.computed == 1  # one commit: the message is held to the Levers section's own diff
-    assert guards.LeverWork(str(repo.path), Session(str(repo.path)).config_at(head)).diff(base, head).transitions == []
+    assert guards.LeverWork(session, session.config_at(head)).diff(base, head).transitions == []
+    session.close()

@@ -203,7 +203,7 @@ def test_hard_wiring_must_keep_the_geometry_guard(repo: Repo) -> None:
 
 
 def test_guard_split_from_env_condition() -> None:
-    from leverguard.levers import pyscan
+    from leverguard.levers.text import pyscan
 
     src = b'import os\nif world_size == 8 and os.environ.get("MPK_X"):\n    F = "-DMPK_X"\n'
     (inj,) = pyscan.scan("b.py", src).injections

@@ -8,8 +8,8 @@ from conftest import Repo, run_leverguard
 from levers_helpers import edit, mpk_repo
 
 from leverguard.config import load
-from leverguard.levers.abi import abi_status
-from leverguard.levers.quick import mentions_levers
+from leverguard.levers.gates.abi import abi_status
+from leverguard.levers.model.quick import mentions_levers
 
 NEW_GATED = """\
 #ifdef MPK_DSV3_WIDER_TILES

@@ -109,7 +109,7 @@ def test_the_commit_msg_hook_survives_a_500_term_if(repo: Repo) -> None:
 
 
 def test_the_iterative_evaluator_keeps_cpp_semantics() -> None:
-    from leverguard.levers import cppexpr
+    from leverguard.levers.text import cppexpr
 
     node = cppexpr.parse("defined(A) && (B ? 0 : 1) || !C")
     assert cppexpr.evaluate(node, {"A": 1, "B": 1, "C": None}) == 1

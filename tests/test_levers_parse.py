@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from leverguard.levers import cppexpr, cpp, geometry, pyscan
-from leverguard.levers.model import gate_sites
+from leverguard.levers.text import cppexpr, cpp, pyscan
+from leverguard.levers.classify import geometry
+from leverguard.levers.model.lever import gate_sites
 
 
 def gates(src: bytes) -> dict[str, list[tuple[int, str, str, bool]]]:
@@ -156,7 +157,7 @@ def test_pathological_conditions_do_not_crash() -> None:
 
 
 def test_function_definitions_calls_and_mentions() -> None:
-    from leverguard.levers import cfuncs, ctext
+    from leverguard.levers.text import cfuncs, ctext
 
     text = ctext.clean(
         "static inline int helper(int a) { return a; }\n"

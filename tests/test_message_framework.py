@@ -93,7 +93,7 @@ def imported(repo: Repo, *args: str, fresh: Path | None = None) -> tuple[set[str
 # What a hook must not pay for on a commit without lever changes (the lever engine, click, GitPython,
 # the TOML parser, and even `subprocess` and `typing`: a third of the interpreter's start-up).
 HEAVY = {"click", "git", "unidiff", "github", "importlib.metadata", "leverguard.config", "leverguard.cli",
-         "leverguard.levers.transitions", "leverguard.levers.quick", "tomllib", "subprocess", "typing"}
+         "leverguard.levers.transitions.diff", "leverguard.levers.model.quick", "tomllib", "subprocess", "typing"}
 
 
 def test_the_hooks_import_nothing_heavy_on_a_commit_without_levers(repo: Repo, tmp_path: Path) -> None:
@@ -115,13 +115,13 @@ def test_the_lever_engine_runs_once_per_staged_state(repo: Repo, tmp_path: Path)
     msg = tmp_path / "MSG"
     msg.write_text(GOOD_CLEANUP, encoding="utf-8")
     cold, warm = imported(repo, "leverguard-commit-msg", str(msg))
-    assert "leverguard.levers.transitions" in cold
-    assert "leverguard.levers.transitions" not in warm  # the changes of this index are cached
+    assert "leverguard.levers.transitions.diff" in cold
+    assert "leverguard.levers.transitions.diff" not in warm  # the changes of this index are cached
     repo.write("mpk/attn.cu", "// changed again\n")
     repo.git("add", "mpk/attn.cu")  # a new index state: computed afresh
     again = subprocess.run([sys.executable, "-X", "importtime", "-m", "leverguard", "hook",
                             "leverguard-commit-msg", str(msg)], cwd=repo.path, capture_output=True, text=True)
-    assert "leverguard.levers.transitions" in again.stderr
+    assert "leverguard.levers.transitions.diff" in again.stderr
 
 
 def test_plain_check_msg_calls_skip_click_and_odd_ones_get_its_help(repo: Repo, tmp_path: Path) -> None:

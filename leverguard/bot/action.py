@@ -28,7 +28,7 @@ def main(environ: Mapping[str, str]) -> int:
         config = session.config_at(base)
         result = verdict.evaluate(session, base, head, pr_number=int(pull["number"]), pr_text=_text(pull),
                                   labels=[str(label["name"]) for label in pull.get("labels") or []], config=config)
-    result = guards.with_sections(result, repo_dir, config, base, head)
+        result = guards.with_sections(result, session, config, base, head)
     _summary(environ.get("GITHUB_STEP_SUMMARY"), result.markdown)
     _outputs(environ.get("GITHUB_OUTPUT"), {"verdict": result.conclusion, "findings": str(result.findings)})
     for annotation in result.annotations:

@@ -4,6 +4,7 @@ Every guard takes BASE's configuration, read at the BASE commit (issue #9): the 
 lever changes are computed here with it, not by `check-msg`, which reads the configuration from
 disk (the App's bare cache has none; Actions mode's checkout holds the PR's own file). Each lever
 diff is computed once per PR: a one-commit PR's message is held to the Levers section's own diff.
+Every object both guards read comes through the PR's session reader (the revert check's too).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import TYPE_CHECKING, Any, Callable
 from leverguard import git
 from leverguard.bot.verdict import Verdict
 from leverguard.config import Config
+from leverguard.session import Session
 
 if TYPE_CHECKING:
-    from leverguard.levers.transitions import LeverDiff
+    from leverguard.levers.transitions.diff import LeverDiff
     from leverguard.message.model import Change
     from leverguard.message.settings import Settings as MessageSettings
 
@@ -34,24 +36,25 @@ class Section:
 class LeverWork:
     """The lever diffs of one PR with BASE's configuration, each range computed at most once."""
 
-    def __init__(self, root: str, config: Config) -> None:
-        self.root, self.config = root, config
+    def __init__(self, session: Session, config: Config) -> None:
+        self.session, self.config = session, config
+        self.root = session.repo
         self._diffs: dict[tuple[str, str], LeverDiff] = {}
         self.computed = 0  # how many diffs ran (tests hold it to one per range)
 
     def diff(self, base: str, head: str) -> LeverDiff:
-        from leverguard.levers.transitions import compute_diff
+        from leverguard.levers.transitions.diff import compute_diff
 
         key = (base, head)
         if key not in self._diffs:
-            self._diffs[key] = compute_diff(self.root, self.config, base, head)
+            self._diffs[key] = compute_diff(self.session, self.config, base, head)
             self.computed += 1
         return self._diffs[key]
 
     def changes(self, settings: MessageSettings, base: str, head: str) -> tuple[Change, ...]:
         """What BASE..HEAD does to each lever, for the message rules; the lever engine only when a
         lever-like line changed (the same `git diff -G` gate as the commit-msg hook)."""
-        from leverguard.levers.quick import lever_regex
+        from leverguard.levers.model.quick import lever_regex
         from leverguard.message.model import Change
 
         if (base, head) not in self._diffs:
@@ -91,28 +94,28 @@ def check_messages(work: LeverWork, base: str, head: str) -> list[Any]:
 
     info = sources.open_commits(work.root, work.config)
     outcomes = []
-    with git.ObjectReader(info.root) as reader:
-        for commit, parents in git.rev_list(f"{base}..{head}", info.root):
-            encoding, raw = git.commit_message(reader, commit)
-            message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
-            text = message.text.encode("utf-8", "surrogateescape")
-            trailers = git.parse_trailers(text, info.root) if message.lines else []
-            special = parse.special_kind(message, len(parents) > 1)
-            parent = parents[0] if parents else git.EMPTY_TREE
-            changes = work.changes(info.settings, parent, commit) if message.lines and not special else ()
-            outcomes.append(checker.check(message, trailers, changes, info.settings, path=commit[:12],
-                                          special=special, commit=commit, separators=info.separators))
+    for commit, parents in git.rev_list(f"{base}..{head}", info.root):
+        encoding, raw = git.commit_message(work.session.reader, commit)
+        message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
+        text = message.text.encode("utf-8", "surrogateescape")
+        trailers = git.parse_trailers(text, info.root) if message.lines else []
+        special = parse.special_kind(message, len(parents) > 1)
+        parent = parents[0] if parents else git.EMPTY_TREE
+        changes = work.changes(info.settings, parent, commit) if message.lines and not special else ()
+        outcomes.append(checker.check(message, trailers, changes, info.settings, path=commit[:12],
+                                      special=special, commit=commit, separators=info.separators))
     return outcomes
 
 
 GUARDS: tuple[Callable[[LeverWork, str, str], Section | None], ...] = (lever_section, message_section)
 
 
-def sections(root: str, config: Config, base: str, head: str) -> list[Section]:
+def sections(session: Session, config: Config, base: str, head: str) -> list[Section]:
     """Every guard's section; a guard that cannot run says so instead of staying silent."""
     from leverguard.bot.fetch import prefetch_blobs
 
-    work = LeverWork(root, config)
+    root = session.repo
+    work = LeverWork(session, config)
     try:
         commits = git.run(["rev-list", f"{base}..{head}"], root).stdout.decode().split()
         prefetch_blobs(root, needed_blobs(root, config, base, head, commits), [base, head, *commits])
@@ -161,6 +164,6 @@ def to_markdown(found: list[Section]) -> str:
     return "".join(f"\n\n{s.markdown}\n\n{INFORMATIONAL}" for s in found)
 
 
-def with_sections(result: Verdict, root: str, config: Config, base: str, head: str) -> Verdict:
+def with_sections(result: Verdict, session: Session, config: Config, base: str, head: str) -> Verdict:
     """The revert verdict with every other guard's section appended to its markdown."""
-    return replace(result, markdown=result.markdown + to_markdown(sections(root, config, base, head)))
+    return replace(result, markdown=result.markdown + to_markdown(sections(session, config, base, head)))

@@ -91,7 +91,7 @@ class Processor:
                 return verdict.broken_config(exc.message)
             result = verdict.evaluate(session, got.base_sha, got.head_sha, pr_number=pull.number,
                                       pr_text=pull.text, labels=pull.labels, config=config)
-        return guards.with_sections(result, got.path, config, got.base_sha, got.head_sha)
+            return guards.with_sections(result, session, config, got.base_sha, got.head_sha)
 
     def give_up(self, job: Job, reason: str) -> str:
         """A job failed for good: say why on the head's check run (never a silent gap), best effort."""

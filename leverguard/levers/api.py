@@ -1,10 +1,15 @@
-"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out."""
+"""Command bodies shared by the click CLI and the lean hook entry: options in, (text, exit code) out.
+
+Each opens the one repository session of its run: every object the engine reads comes through
+its reader, which starts only when a first object is read.
+"""
 
 from __future__ import annotations
 
 from leverguard import git
 from leverguard.config import Config, load
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS
+from leverguard.session import Session
 
 
 def _setup(repo: str) -> tuple[str, Config]:
@@ -14,10 +19,12 @@ def _setup(repo: str) -> tuple[str, Config]:
 
 def inventory_report(repo: str, rev: str | None, fmt: str) -> tuple[str, int]:
     """`levers`: the inventory at REV (None: the index) in the chosen format; exit 0."""
-    from leverguard.levers import inventory, render
+    from leverguard.levers.classify import inventory
+    from leverguard.levers import render
 
     root, config = _setup(repo)
-    doc = inventory.to_dict(inventory.inventory_at(root, config, _commit(root, rev)))
+    with Session(root) as session:
+        doc = inventory.to_dict(inventory.inventory_at(session, config, _commit(root, rev)))
     return render.inventory_as(doc, fmt), EXIT_CLEAN
 
 
@@ -55,17 +62,18 @@ def parse_range(root: str, spec: str | None) -> tuple[str, str | None]:
 def diff_report(repo: str, spec: str | None, fmt: str) -> tuple[str, int]:
     """`levers diff`: transitions and findings; exit 1 when a finding is left behind."""
     from leverguard.levers import render
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)
-    result = compute_diff(root, config, base, head)
+    with Session(root) as session:
+        result = compute_diff(session, config, base, head)
     return render.diff_as(result.to_dict(), fmt), EXIT_FINDINGS if result.failing else EXIT_CLEAN
 
 
 def abi_report(repo: str, against: str, head: str | None, fmt: str) -> tuple[str, int]:
     """`abi --against REV`: exit 1 when an ABI file changed or holds a forbidden token."""
-    from leverguard.levers import abi
+    from leverguard.levers.gates import abi
     from leverguard.report import to_json
 
     root, config = _setup(repo)
@@ -79,7 +87,7 @@ def abi_report(repo: str, against: str, head: str | None, fmt: str) -> tuple[str
 
 def default_build_report(repo: str, spec: str | None, message_file: str | None, fmt: str) -> tuple[str, int]:
     """`default-build`: violations exit 1, unless the message waives the gate (then gains and losses)."""
-    from leverguard.levers import gate
+    from leverguard.levers.gates import gate
 
     root, config = _setup(repo)
     base, head = parse_range(root, spec)
@@ -87,7 +95,8 @@ def default_build_report(repo: str, spec: str | None, message_file: str | None, 
         messages = [("", _read_message(message_file) or "")]
     else:  # a waiver in any commit message of the range counts (issue #12)
         messages = _range_messages(root, base, head) if head is not None else []
-    result = gate.run(root, config, base, head, messages)
+    with Session(root) as session:
+        result = gate.run(session, config, base, head, messages)
     return gate.render(result, fmt), EXIT_FINDINGS if result.violations and not result.waiver else EXIT_CLEAN
 
 

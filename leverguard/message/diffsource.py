@@ -13,6 +13,8 @@ TYPE_CHECKING = False  # the hook path imports this module: no typing
 if TYPE_CHECKING:
     from typing import Any
 
+    from leverguard.session import Session
+
 # The hooks of one `git commit` (prepare-commit-msg, then commit-msg) see the same index within
 # seconds: the first computes the lever changes, the next reads them. The age limit bounds what
 # the key cannot see (the untracked ledger that feeds the lever classes).
@@ -20,21 +22,23 @@ STAGED_CACHE = "staged-lever-changes.marshal"
 STAGED_MAX_AGE = 120.0
 
 
-def lever_changes(root: str, settings: Settings, base: str, head: str | None) -> LeverWork:
+def lever_changes(session: Session, settings: Settings, base: str, head: str | None) -> LeverWork:
     """What BASE..HEAD (HEAD None: the index) does to each lever, and the pitfalls it leaves, as plain data.
 
     A change that adds or removes no lever-like line in a lever source never imports the lever
     engine. The test is `levers.quick.mentions_levers`'s own: its regex (cached in the settings),
     one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
-    third of its budget. A change that touches no lever source at all stops after `git diff --raw`.
+    third of its budget. A change that touches no lever source at all stops after `git diff --raw`,
+    before the session's object reader starts. SESSION's repo is the working tree's top.
     """
+    root = session.repo
     regex = settings.lever_regex or _regex(settings)
     sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
     side = [head] if head is not None else ["--cached"]
-    large = _large_sources(root, settings, base, side, sources)
+    large = _large_sources(session, settings, base, side, sources)
     if large is None:
         return LeverWork()
-    from leverguard.levers.quick import unread_note
+    from leverguard.levers.model.quick import unread_note
 
     unread = tuple(unread_note(path, size, settings.max_file_size) for path, size in sorted(large.items()))
     # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
@@ -44,10 +48,10 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     if not git.start(args, root).result().stdout:
         return LeverWork(unread=unread)
     from leverguard import config
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     cfg = config.load(root)
-    diff = compute_diff(root, cfg, base, head)
+    diff = compute_diff(session, cfg, base, head)
     measured = _ledger_deltas(root, cfg, [t.lever for t in diff.transitions if t.kind == "HARD-WIRED"])
     changes = tuple(Change(t.lever, t.kind, tuple(t.evidence), *measured.get(t.lever, ("", "")))
                     for t in diff.transitions)
@@ -55,28 +59,24 @@ def lever_changes(root: str, settings: Settings, base: str, head: str | None) ->
     return LeverWork(changes, pitfalls, tuple(diff.unread))
 
 
-def _large_sources(root: str, settings: Settings, base: str, side: list[str],
+def _large_sources(session: Session, settings: Settings, base: str, side: list[str],
                    sources: list[str]) -> dict[str, int] | None:
     """path -> size of the changed lever sources over max_file_size; None when no lever source changed.
 
-    `git diff --raw` names the changed sources and their blobs without reading any; one
-    `cat-file --batch-check` gives the sizes (issue #11: `-G` would load a 200 MB source whole).
+    `git diff --raw` names the changed sources and their blobs without reading any; the session's
+    reader gives the sizes (issue #11: `-G` would load a 200 MB source whole), and starts only
+    when a lever source changed: the lever engine then reads its blobs through the same process.
     """
-    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources], root)
-    checked = git.start(["cat-file", "--batch-check", "-z"], root, later=True)  # starts while the diff runs
+    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources],
+                        session.repo)
     fields = git.split_z(listing.result().stdout)
     rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
-    oids = sorted({oid for pair, _ in rows for oid in pair if oid.strip(b"0")})
-    sizes = {}
-    for line in checked.result(input=b"".join(oid + b"\0" for oid in oids)).stdout.split(b"\n"):
-        parts = line.split(b" ")
-        if len(parts) == 3 and parts[2].isdigit():
-            sizes[parts[0]] = int(parts[2])
     if not rows:
         return None
+    sizes = session.reader.sizes(sorted({oid.decode() for pair, _ in rows for oid in pair if oid.strip(b"0")}))
     large = {}
     for pair, path in rows:
-        size = max(sizes.get(oid, 0) for oid in pair)
+        size = max(sizes.get(oid.decode(), ("", 0))[1] for oid in pair)
         if size > settings.max_file_size:
             large[path] = size
     return large
@@ -86,7 +86,7 @@ def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[st
     """lever -> (delta, `path:line`) from the last ledger row of each lever that records one."""
     if not levers:
         return {}
-    from leverguard.levers.ledger import read_rows
+    from leverguard.levers.classify.ledger import read_rows
 
     found = {}
     for row in read_rows(root, cfg, levers):
@@ -96,12 +96,12 @@ def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[st
 
 
 def _regex(settings: Settings) -> str:
-    from leverguard.levers.quick import lever_regex
+    from leverguard.levers.model.quick import lever_regex
 
     return lever_regex(list(settings.lever_patterns))
 
 
-def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None,
+def staged_changes(session: Session, git_dir: str, settings: Settings, head: str | None,
                    index_file: str | None = None, base: str | None = None) -> LeverWork:
     """`lever_changes` of the index against `base` (default HEAD, or the empty tree), once per index state.
 
@@ -109,6 +109,7 @@ def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None
     `git commit PATH`); `base` is HEAD's parent for an amend. The key is the index's identity,
     HEAD, the base and both configuration files'.
     """
+    root = session.repo
     index = os.path.join(root, index_file) if index_file else os.path.join(git_dir, "index")
     base = base or head or git.EMPTY_TREE
     key = (cache.config_identity(root), head, base, cache.file_identity(os.path.abspath(index)))
@@ -119,7 +120,7 @@ def staged_changes(root: str, git_dir: str, settings: Settings, head: str | None
             return _restore(*cached)
         except (TypeError, ValueError):
             pass  # a hand-damaged cache: compute the changes again
-    work = lever_changes(root, settings, base, None)
+    work = lever_changes(session, settings, base, None)
     cache.write(cache_path, key, (tuple(tuple(c) for c in work.changes), tuple(tuple(p) for p in work.pitfalls),
                                   work.unread))
     return work
@@ -150,7 +151,7 @@ def touches_scope(root: str, settings: Settings, base: str, head: str | None, wo
 def abi_status(root: str, base: str, head: str | None) -> list[tuple[str, int, list[str]]] | None:
     """(path, changed lines or -1 for binary, forbidden tokens present) per ABI file; None when none is configured."""
     from leverguard import config
-    from leverguard.levers.abi import abi_status as engine_abi_status
+    from leverguard.levers.gates.abi import abi_status as engine_abi_status
 
     cfg = config.load(root)
     if not cfg.get("levers.abi_files"):

@@ -119,7 +119,7 @@ def ledger_delta(ctx: Context) -> list[Violation]:
     recorded = {c.lever: c for c in ctx.changes if c.ledger}
     if not recorded:
         return []
-    from leverguard.levers.delta import agrees, deltas
+    from leverguard.levers.classify.delta import agrees, deltas
 
     found = []
     known = sec.aliases(list(recorded), ctx.settings.lever_prefixes)

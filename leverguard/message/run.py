@@ -6,6 +6,7 @@ import os
 
 from leverguard.errors import EXIT_CLEAN, EXIT_FINDINGS, GitError, LeverguardError
 from leverguard.message import parse, sources
+from leverguard.session import Session
 
 TYPE_CHECKING = False  # the hook path imports this module: no typing, no config module
 if TYPE_CHECKING:
@@ -27,12 +28,13 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
                               "not both and not neither")
     info = sources.open_commits(repo, config) if config is not None and range_ else sources.open_repo(repo)
-    if range_ is not None:
-        outcomes = sources.check_range(info, range_)
-    else:
-        assert msgfile is not None
-        outcomes = [sources.check_file(info, msgfile, edited=edited, index_file=index_file, amend=amend,
-                                       author=author)]
+    with Session(info.root) as session:  # one object reader for the run, started only if an object is read
+        if range_ is not None:
+            outcomes = sources.check_range(info, session, range_)
+        else:
+            assert msgfile is not None
+            outcomes = [sources.check_file(info, session, msgfile, edited=edited, index_file=index_file,
+                                           amend=amend, author=author)]
     from leverguard.message import render
 
     code = EXIT_FINDINGS if any(outcome.errors for outcome in outcomes) else EXIT_CLEAN
@@ -47,19 +49,20 @@ def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
 def template_text(repo: str, range_: str | None) -> str:
     """`template`: the template for the staged change, or for an existing range (a squash commit)."""
     info = sources.open_repo(repo)
-    return _build(info, range_, "#", None)
+    with Session(info.root) as session:
+        return _build(info, session, range_, "#", None)
 
 
-def _build(info: sources.RepoInfo, range_: str | None, comment: str, index_file: str | None) -> str:
+def _build(info: sources.RepoInfo, session: Session, range_: str | None, comment: str, index_file: str | None) -> str:
     from leverguard.message import template
     from leverguard.message.diffsource import abi_status, lever_changes, staged_changes, touches_scope
 
     if range_ is None:
         base, head = sources.staged_base(info), None
-        work = staged_changes(info.root, info.git_dir, info.settings, info.head, index_file)
+        work = staged_changes(session, info.git_dir, info.settings, info.head, index_file)
     else:
         base, head = sources.range_ends(info, range_)
-        work = lever_changes(info.root, info.settings, base, head)
+        work = lever_changes(session, info.settings, base, head)
     abi: list[tuple[str, int, list[str]]] | str | None = None
     try:
         abi = abi_status(info.root, base, head) if work.changes else None
@@ -85,14 +88,16 @@ def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | N
         from leverguard.message.diffsource import staged_changes
 
         base = sources.parent_of_head(info) if amend else None
-        staged_changes(info.root, info.git_dir, info.settings, info.head, index_file, base)
+        with Session(info.root) as session:
+            staged_changes(session, info.git_dir, info.settings, info.head, index_file, base)
         return EXIT_CLEAN
     raw = sources.read_file(msgfile)
     lines, _ = parse.decode(raw, info.cleanup.encoding)
     comment = parse.comment_prefix(lines, info.cleanup.comment_char)
     if any(line.strip() and not line.startswith(comment) for line in lines):  # someone wrote a message
         return EXIT_CLEAN
-    text = _build(info, None, comment, index_file)
+    with Session(info.root) as session:
+        text = _build(info, session, None, comment, index_file)
     if text:
         _write(msgfile, text.encode(parse.codec_name(info.cleanup.encoding)) + raw)
     return EXIT_CLEAN

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from leverguard.levers.delta import DELTA
+from leverguard.levers.classify.delta import DELTA
 from leverguard.message.parse import Line, Message
 from leverguard.message.records import NamedTuple
 from leverguard.message.trailers import TRAILER_KEYS, trailer_key

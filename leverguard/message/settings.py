@@ -101,7 +101,7 @@ def load_config_values(root: str) -> tuple[dict[str, Any], str | None]:
 def values_from_config(cfg: Any) -> tuple[dict[str, Any], str | None]:
     """The guard's values from a loaded `Config` (the file's, or BASE's for the PR bot)."""
     from leverguard import config
-    from leverguard.levers.quick import lever_regex
+    from leverguard.levers.model.quick import lever_regex
 
     values = {key: cfg.get(key) for key in KEYS.values()}
     defaults = config.defaults().get("message.sections")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from leverguard.message.check import Outcome
+    from leverguard.session import Session
 
 
 class RepoInfo(NamedTuple):
@@ -76,7 +77,7 @@ def parent_of_head(info: RepoInfo) -> str:
     return found.stdout.decode().strip() or git.EMPTY_TREE
 
 
-def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: str | None = None,
+def check_file(info: RepoInfo, session: Session, path: str, *, edited: bool = True, index_file: str | None = None,
                amend: bool = False, author: tuple[str, str] | None = None) -> Outcome:
     """The message file of the commit being made, against the staged diff (the commit-msg hook).
 
@@ -96,7 +97,7 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: st
     special = parse.special_kind(message, merging)
     base = parent_of_head(info) if amend and info.head else None
     bot = checker.bot_author(author, info.settings.bot_authors) is not None
-    work = LeverWork() if special or bot else staged_changes(info.root, info.git_dir, info.settings, info.head,
+    work = LeverWork() if special or bot else staged_changes(session, info.git_dir, info.settings, info.head,
                                                              index_file, base)
     scoped = not special and not bot and touches_scope(info.root, info.settings, base or staged_base(info), None, work)
     trailers = git.parse_trailers(encoded, info.root, pending)
@@ -105,26 +106,29 @@ def check_file(info: RepoInfo, path: str, *, edited: bool = True, index_file: st
                          unread=work.unread)
 
 
-def check_range(info: RepoInfo, spec: str) -> list[Outcome]:
-    """Every commit of A..B, oldest first, each against its own diff (for CI and the PR bot)."""
+def check_range(info: RepoInfo, session: Session, spec: str) -> list[Outcome]:
+    """Every commit of A..B, oldest first, each against its own diff (for CI and the PR bot).
+
+    The messages and every lever diff of the range are read through the session's one reader.
+    """
     from leverguard.message import check as checker
 
     outcomes = []
-    with git.ObjectReader(info.root) as reader:
-        for commit, parents in git.rev_list(range_spec(spec), info.root):
-            encoding, raw = git.commit_message(reader, commit)
-            author = git.commit_author(reader, commit)
-            message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
-            trailers = git.parse_trailers(_encoded(message), info.root) if message.lines else []
-            special = parse.special_kind(message, len(parents) > 1)
-            base = parents[0] if parents else git.EMPTY_TREE
-            plain = message.lines and not special and checker.bot_author(author, info.settings.bot_authors) is None
-            work = lever_changes(info.root, info.settings, base, commit) if plain else LeverWork()
-            scoped = bool(plain) and touches_scope(info.root, info.settings, base, commit, work)
-            outcomes.append(checker.check(message, trailers, work.changes, info.settings, path=commit[:12],
-                                          special=special, commit=commit, separators=info.separators,
-                                          pitfalls=work.pitfalls, scoped=scoped, author=author,
-                                          unread=work.unread))
+    reader = session.reader
+    for commit, parents in git.rev_list(range_spec(spec), info.root):
+        encoding, raw = git.commit_message(reader, commit)
+        author = git.commit_author(reader, commit)
+        message = parse.parse(raw, parse.STORED._replace(encoding=encoding))
+        trailers = git.parse_trailers(_encoded(message), info.root) if message.lines else []
+        special = parse.special_kind(message, len(parents) > 1)
+        base = parents[0] if parents else git.EMPTY_TREE
+        plain = message.lines and not special and checker.bot_author(author, info.settings.bot_authors) is None
+        work = lever_changes(session, info.settings, base, commit) if plain else LeverWork()
+        scoped = bool(plain) and touches_scope(info.root, info.settings, base, commit, work)
+        outcomes.append(checker.check(message, trailers, work.changes, info.settings, path=commit[:12],
+                                      special=special, commit=commit, separators=info.separators,
+                                      pitfalls=work.pitfalls, scoped=scoped, author=author,
+                                      unread=work.unread))
     return outcomes
 
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from leverguard.levers.model import GateSite, Span
+from leverguard.levers.model.lever import GateSite, Span
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _C_WORDS = frozenset("""

@@ -5,13 +5,12 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from leverguard.config import Config
-from leverguard.levers import cppexpr
-from leverguard.levers.cpp import Branch, Conditional, CppFile
-from leverguard.levers.pyscan import EnvRead, Injection, PyFile
-from leverguard.levers.quick import lever_regex
+from leverguard.levers.text import cppexpr
+from leverguard.levers.text.cpp import Branch, Conditional, CppFile
+from leverguard.levers.text.pyscan import EnvRead, Injection, PyFile
+from leverguard.levers.model.quick import lever_regex
 
 Span = tuple[int, int]  # first and last line, inclusive (last < first: empty)
 
@@ -150,7 +149,3 @@ def _candidates(names: LeverNames, gates: dict[str, list[GateSite]], injections:
     # No patterns: a lever is a macro gated in C-family code and injected or read in Python.
     return {n for n in gates if (n in injections or n in reads) and not names.ignored(n)}
 
-
-def on_lines(lever: Lever) -> list[tuple[str, Sequence[int]]]:
-    """(path, line numbers) of each body the lever turns on."""
-    return [(g.path, range(g.on[0], g.on[1] + 1)) for g in lever.gates if g.on is not None]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from leverguard.levers import geometry
-from leverguard.levers.ledger import LedgerRow
-from leverguard.levers.model import Lever
-from leverguard.levers.pyscan import Injection
+from leverguard.levers.classify import geometry
+from leverguard.levers.classify.ledger import LedgerRow
+from leverguard.levers.model.lever import Lever
+from leverguard.levers.text.pyscan import Injection
 
 CLASSES = ("ALREADY-ON", "WIN", "DEAD", "DIAGNOSTIC", "LEAVE-UNTOUCHED", "UNKNOWN")
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from leverguard.config import Config
-from leverguard.levers import delta
+from leverguard.levers.classify import delta
 
 # Ledger files above this size are skipped (levers.ledger): a ledger is a table of rows, not data.
 MAX_LEDGER_BYTES = 1 << 20

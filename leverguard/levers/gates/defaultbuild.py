@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leverguard import git
 from leverguard.config import Config
-from leverguard.levers import cpp, cppexpr, hunks, pyscan
-from leverguard.levers.inventory import is_c_source, source_suffixes
-from leverguard.levers.model import LeverNames
-from leverguard.levers.sides import Sides
+from leverguard.levers.text import cpp, cppexpr, pyscan
+from leverguard.levers.model import hunks
+from leverguard.levers.model.scan import is_c_source, source_suffixes
+from leverguard.levers.model.lever import LeverNames
+from leverguard.levers.model.sides import Sides
 from leverguard.report import Finding
+from leverguard.session import Session
 
 RULE = "default-build"
 
@@ -28,23 +29,22 @@ def _violation(path: str, line: int, message: str) -> Finding:
     return Finding(RULE, "default build unchanged", path, line, message)
 
 
-def check(repo: str, config: Config, base: str, head: str | None) -> tuple[list[Finding], list[str]]:
+def check(session: Session, config: Config, base: str, head: str | None) -> tuple[list[Finding], list[str]]:
     """Every changed line that the default build (no lever set) would see, with the reason; and a note for
     each changed lever source over `max_file_size`, whose lines were not read (issue #11)."""
     names = LeverNames(config)
     limit = config.get("max_file_size")
     found: list[Finding] = []
-    with git.ObjectReader(repo) as reader:
-        sides = Sides(repo, reader, base, head, limit)
-        for change in hunks.changes(repo, base, head, limit):
-            found += _surface(change, config)
-            if change.size:
-                if change.path.endswith(source_suffixes(config)):
-                    sides.unread[(head, change.path)] = change.size
-            elif is_c_source(change.path, config):
-                found += _c_file(sides, change, names)
-            elif change.path.endswith(".py"):
-                found += _py_file(sides, change, names)
+    sides = Sides(session.repo, session.reader, base, head, limit)
+    for change in hunks.changes(session.repo, base, head, limit, session.reader):
+        found += _surface(change, config)
+        if change.size:
+            if change.path.endswith(source_suffixes(config)):
+                sides.unread[(head, change.path)] = change.size
+        elif is_c_source(change.path, config):
+            found += _c_file(sides, change, names)
+        elif change.path.endswith(".py"):
+            found += _py_file(sides, change, names)
     return found, sides.notes()
 
 

@@ -1,14 +1,43 @@
-"""Run the default-build gate with its waiver, and say what a waived change gains and loses."""
+"""Run the default-build gate with its waiver, and say what a waived change gains and loses.
+
+The waiver: a lever-cleanup message (a lever section) or the trailer `Leverguard-Default-Build: intentional`.
+"""
 
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from typing import Iterable, Sequence
 
 from leverguard.config import Config
-from leverguard.levers import defaultbuild
-from leverguard.levers.defaultbuild import GateResult
-from leverguard.levers.waiver import waiver
+from leverguard.levers.gates import defaultbuild
+from leverguard.levers.gates.defaultbuild import GateResult
 from leverguard.report import to_json, to_text
+from leverguard.session import Session
+
+TRAILER = "Leverguard-Default-Build"
+
+
+def _lines(message: str) -> list[str]:
+    # git strips comment lines (core.commentChar '#') before the message is used.
+    return [line.rstrip() for line in message.splitlines() if not line.startswith("#")]
+
+
+def waiver(message: str | None, sections: Iterable[str]) -> str | None:
+    """Why the default-build gate is waived, or None when the message does not waive it."""
+    if not message:
+        return None
+    lines = _lines(message)
+    trailer = re.compile(rf"^{TRAILER}\s*:\s*(\S.*)$", re.IGNORECASE)
+    for line in lines:
+        match = trailer.match(line)
+        if match and match.group(1).strip().lower() == "intentional":
+            return f"waived by the trailer {TRAILER}: intentional"
+    names = {s.lower() for s in sections}
+    for line in lines:
+        head, colon, _ = line.partition(":")
+        if colon and head.strip().lower() in names and not line.startswith((" ", "\t")):
+            return f"waived: the message has the lever section {head.strip()}:"
+    return None
 
 
 # What waives the gate, said whenever it fails (issue #12).
@@ -17,15 +46,15 @@ HOW_TO_WAIVE = ("gate the change behind a default-off lever, or waive the gate w
                 "intentional`, in a commit message of the range or the --message-file")
 
 
-def run(repo: str, config: Config, base: str, head: str | None, messages: Sequence[tuple[str, str]]) -> GateResult:
+def run(session: Session, config: Config, base: str, head: str | None, messages: Sequence[tuple[str, str]]) -> GateResult:
     """The gate, waived by any of MESSAGES: (label, text) pairs, the label a commit id or ""."""
     sections = config.get("message.sections").values()
     reason = next((_labelled(label, found) for label, text in messages
                    if (found := waiver(text, sections)) is not None), None)
-    violations, notes = defaultbuild.check(repo, config, base, head)
+    violations, notes = defaultbuild.check(session, config, base, head)
     if reason is None:
         return GateResult(violations, notes=notes)
-    gains, loses = gains_and_losses(repo, config, base, head)
+    gains, loses = gains_and_losses(session, config, base, head)
     return GateResult(violations, reason, gains, loses, notes)
 
 
@@ -33,12 +62,12 @@ def _labelled(label: str, reason: str) -> str:
     return f"{reason} (commit {label[:12]})" if label else reason
 
 
-def gains_and_losses(repo: str, config: Config, base: str, head: str | None) -> tuple[list[str], list[str]]:
+def gains_and_losses(session: Session, config: Config, base: str, head: str | None) -> tuple[list[str], list[str]]:
     """What the default build (no lever set) gains and loses, lever by lever."""
-    from leverguard.levers.transitions import compute_diff
+    from leverguard.levers.transitions.diff import compute_diff
 
     gains, loses = [], []
-    for t in compute_diff(repo, config, base, head).transitions:
+    for t in compute_diff(session, config, base, head).transitions:
         if t.kind == "HARD-WIRED":
             gains.append(f"{t.lever}: its #if body is now compiled in every build")
             if any("#else gone" in e for e in t.evidence):

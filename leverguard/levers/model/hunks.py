@@ -65,25 +65,28 @@ def parse(patch: bytes) -> list[FileChange]:
     return [c for c in changes if c.old_path or c.new_path]
 
 
-def changes(repo: str, base: str, head: str | None, limit: int = git.MAX_FILE_SIZE) -> list[FileChange]:
+def changes(repo: str, base: str, head: str | None, limit: int = git.MAX_FILE_SIZE,
+            reader: git.ObjectReader | None = None) -> list[FileChange]:
     """Every changed file with its changed lines, read as text whatever the diff attributes say.
 
     A file with a side over LIMIT bytes (`max_file_size`) is compared by id and size only (issue #11:
     a 200 MB binary cost 16.6 s and 966 MB, and a 200 MB lever source is no better): it is listed
     with no lines and its size, and left out of the text patch. Callers say so; none reads it.
+    The sizes come from READER, the run's object reader, when there is one.
     """
-    large = _large_paths(repo, base, head, limit)
+    large = _large_paths(repo, base, head, limit, reader)
     found = parse(git.diff_patch(base, head, git.excluding(large), repo))  # only excludes: everything else
     for path, (status, size) in sorted(large.items()):
         found.append(FileChange(None if status == "A" else path, None if status == "D" else path, size=size))
     return found
 
 
-def _large_paths(repo: str, base: str, head: str | None, limit: int) -> dict[str, tuple[str, int]]:
-    """path -> (status letter, larger size) of each changed file with a side over LIMIT (one `cat-file --batch-check`)."""
+def _large_paths(repo: str, base: str, head: str | None, limit: int,
+                 reader: git.ObjectReader | None) -> dict[str, tuple[str, int]]:
+    """path -> (status letter, larger size) of each changed file with a side over LIMIT."""
     rows = git.diff_raw(base, head, repo)
     ids = sorted({oid for old, new, _, _ in rows for oid in (old, new) if oid.strip("0")})
-    sizes = git.object_sizes(ids, repo)
+    sizes = reader.sizes(ids) if reader is not None else git.object_sizes(ids, repo)
     large = {}
     for old, new, status, path in rows:
         size = max(sizes.get(oid, ("", 0))[1] for oid in (old, new))

@@ -6,8 +6,8 @@ import ast
 import functools
 from typing import Any, Mapping
 
-from leverguard.levers.tristate import UNKNOWN as _UNKNOWN
-from leverguard.levers.tristate import boolop, compare
+from leverguard.levers.text.tristate import UNKNOWN as _UNKNOWN
+from leverguard.levers.text.tristate import boolop, compare
 
 
 def evaluate(text: str, geometry: Mapping[str, Any]) -> bool | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from leverguard import git
-from leverguard.levers import ctext
-from leverguard.levers.quick import unread_note
+from leverguard.levers.text import ctext
+from leverguard.levers.model.quick import unread_note
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,16 @@ from typing import Any
 
 from leverguard import git
 from leverguard.config import Config
-from leverguard.levers import hunks
-from leverguard.levers.inventory import classify_levers, scan_tree, source_suffixes
-from leverguard.levers.judge import judge
-from leverguard.levers.model import Lever, LeverNames, Scanned, build_levers
-from leverguard.levers.orphans import orphaned_functions
-from leverguard.levers.quick import unread_note
-from leverguard.levers.results import FINDING_KINDS, KINDS, LeverFinding, Transition
-from leverguard.levers.sides import Sides
+from leverguard.levers.model import hunks
+from leverguard.levers.classify.inventory import classify_levers
+from leverguard.levers.model.scan import scan_tree, source_suffixes
+from leverguard.levers.transitions.judge import judge
+from leverguard.levers.model.lever import Lever, LeverNames, Scanned, build_levers
+from leverguard.levers.transitions.orphans import orphaned_functions
+from leverguard.levers.model.quick import unread_note
+from leverguard.levers.transitions.results import FINDING_KINDS, KINDS, LeverFinding, Transition
+from leverguard.levers.model.sides import Sides
+from leverguard.session import Session
 
 __all__ = ["compute_diff", "LeverDiff", "LeverFinding", "Transition", "KINDS", "FINDING_KINDS"]
 
@@ -52,37 +54,40 @@ class LeverDiff:
         return bool(self.findings)
 
 
-def compute_diff(repo: str, config: Config, base: str, head: str | None) -> LeverDiff:
-    """Transitions and findings of BASE..HEAD; HEAD None means the index (the commit being made)."""
-    root = git.work_root(repo)
+def compute_diff(session: Session, config: Config, base: str, head: str | None) -> LeverDiff:
+    """Transitions and findings of BASE..HEAD; HEAD None means the index (the commit being made).
+
+    Every object comes through the session's reader; its repo is the working tree's top (or a
+    bare repository's git dir), since the pathspecs are relative to it.
+    """
+    root = session.repo
     base_id = _resolve(base, root)
     head_id = git.rev_parse(head, root) if head is not None else None
     limit = config.get("max_file_size")
-    with git.ObjectReader(root) as reader:
-        sides = Sides(root, reader, base_id, head_id, limit)
-        sized = git.start(git.SIZED_TREE + (base_id,), root)  # BASE's sizes, listed while the diff is read
-        changed = hunks.changes(root, base_id, head_id, limit)
-        before_scan = scan_tree(root, config, base_id, large=git.sized_tree(sized, source_suffixes(config), limit))
-        large = {c.path: c.size for c in changed if c.size and c.path.endswith(source_suffixes(config))}
-        after_scan = scan_tree(root, config, head_id, before_scan, frozenset(c.path for c in changed), large)
-        names = LeverNames(config)
-        before, after = build_levers(before_scan, names), build_levers(after_scan, names)
-        # a lever with a site in a file read on one side only would seem moved: it is not judged, and said
-        one_sided = _one_sided(before_scan, after_scan)
-        blind = {n: paths for n in {*before, *after} if (paths := _sites(before.get(n), after.get(n)) & one_sided)}
-        for name in blind:
-            before.pop(name, None)
-            after.pop(name, None)
-        # Classify only the levers the change touched: the WIN check costs a `git log -S` each.
-        moved = {n: lever for n, lever in before.items() if _moved(lever, after.get(n), changed)}
-        history = base_id if base_id != git.EMPTY_TREE else None
-        transitions, findings = [], []
-        for entry in classify_levers(root, config, moved, history):
-            transition, found = judge(sides, entry, after.get(entry.lever.name))
-            transitions.append(transition)
-            findings.extend(found)
-        findings += _stale(before, after)
-        findings += orphaned_functions(sides, config, before_scan, changed, after_scan.unread)
+    sides = Sides(root, session.reader, base_id, head_id, limit)
+    sized = git.start(git.SIZED_TREE + (base_id,), root)  # BASE's sizes, listed while the diff is read
+    changed = hunks.changes(root, base_id, head_id, limit, session.reader)
+    before_scan = scan_tree(session, config, base_id, large=git.sized_tree(sized, source_suffixes(config), limit))
+    large = {c.path: c.size for c in changed if c.size and c.path.endswith(source_suffixes(config))}
+    after_scan = scan_tree(session, config, head_id, before_scan, frozenset(c.path for c in changed), large)
+    names = LeverNames(config)
+    before, after = build_levers(before_scan, names), build_levers(after_scan, names)
+    # a lever with a site in a file read on one side only would seem moved: it is not judged, and said
+    one_sided = _one_sided(before_scan, after_scan)
+    blind = {n: paths for n in {*before, *after} if (paths := _sites(before.get(n), after.get(n)) & one_sided)}
+    for name in blind:
+        before.pop(name, None)
+        after.pop(name, None)
+    # Classify only the levers the change touched: the WIN check costs a `git log -S` each.
+    moved = {n: lever for n, lever in before.items() if _moved(lever, after.get(n), changed)}
+    history = base_id if base_id != git.EMPTY_TREE else None
+    transitions, findings = [], []
+    for entry in classify_levers(root, config, moved, history):
+        transition, found = judge(sides, entry, after.get(entry.lever.name))
+        transitions.append(transition)
+        findings.extend(found)
+    findings += _stale(before, after)
+    findings += orphaned_functions(sides, config, before_scan, changed, after_scan.unread)
     label = f"{base}..{head}" if head is not None else f"{base}..index"
     warnings = [*before_scan.warnings, *after_scan.warnings]
     warnings += [f"{name}: not judged: {', '.join(sorted(paths))} holds some of its sites and was over "

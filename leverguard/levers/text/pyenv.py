@@ -1,15 +1,48 @@
-"""The value of a Python condition when no environment variable is set: the default build's branch."""
+"""Environment reads in Python, and the value of a condition when no variable is set: the default build's branch."""
 
 from __future__ import annotations
 
 import ast
 from typing import Any, Callable, Mapping
 
-from leverguard.levers.tristate import UNKNOWN as _UNKNOWN
-from leverguard.levers.tristate import boolop, compare
+from leverguard.levers.text.tristate import UNKNOWN as _UNKNOWN
+from leverguard.levers.text.tristate import boolop, compare
 
 _CASTS: dict[str, Callable[[Any], Any]] = {"int": int, "float": float, "str": str, "bool": bool}
 _METHODS = ("lower", "upper", "strip")
+
+
+def _is_environ(node: ast.AST) -> bool:
+    """`os.environ` or a bare `environ` (from os import environ)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"
+    return isinstance(node, ast.Name) and node.id == "environ"
+
+
+def _const_str(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def env_read(node: ast.AST) -> tuple[str, str] | None:
+    """(variable, how) when `node` reads one environment variable by a literal name."""
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault") and _is_environ(func.value):
+            name = _const_str(node.args[0])
+            return (name, "get") if name else None
+        is_getenv = (isinstance(func, ast.Attribute) and func.attr == "getenv") or (
+            isinstance(func, ast.Name) and func.id == "getenv")
+        if is_getenv:
+            name = _const_str(node.args[0])
+            return (name, "getenv") if name else None
+    if isinstance(node, ast.Subscript) and _is_environ(node.value):
+        name = _const_str(node.slice)
+        return (name, "subscript") if name else None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        if _is_environ(node.comparators[0]):
+            name = _const_str(node.left)
+            return (name, "in") if name else None
+    return None
 
 
 def default_truth(test: ast.expr, assigned: Mapping[str, ast.expr]) -> bool | None:
@@ -19,8 +52,6 @@ def default_truth(test: ast.expr, assigned: Mapping[str, ast.expr]) -> bool | No
 
 
 def _value(node: ast.AST, assigned: Mapping[str, ast.expr], depth: int) -> Any:
-    from leverguard.levers.pyscan import env_read
-
     if depth > 20:
         return _UNKNOWN
     hit = env_read(node)

@@ -6,12 +6,12 @@ from typing import Mapping
 
 from leverguard import git
 from leverguard.config import Config
-from leverguard.levers import cfuncs, cpp
-from leverguard.levers.hunks import FileChange
-from leverguard.levers.inventory import c_pathspecs, is_c_source, source_suffixes
-from leverguard.levers.model import Scanned
-from leverguard.levers.results import LeverFinding
-from leverguard.levers.sides import Sides
+from leverguard.levers.text import cfuncs, cpp
+from leverguard.levers.model.hunks import FileChange
+from leverguard.levers.model.scan import c_pathspecs, is_c_source, source_suffixes
+from leverguard.levers.model.lever import Scanned
+from leverguard.levers.transitions.results import LeverFinding
+from leverguard.levers.model.sides import Sides
 
 
 def _candidates(sides: Sides, config: Config, before: Scanned, changed: list[FileChange]) -> set[str]:

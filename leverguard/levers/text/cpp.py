@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from leverguard.levers import cppexpr
-from leverguard.levers.ctext import clean, decode, logical_lines
+from leverguard.levers.text import cppexpr
+from leverguard.levers.text.ctext import clean, decode, logical_lines
 
 CONDITIONALS = ("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from leverguard.levers.bodies import Fate, fate
-from leverguard.levers.inventory import Entry
-from leverguard.levers.model import GateSite, Lever
-from leverguard.levers.pyscan import Injection
-from leverguard.levers.results import LeverFinding, Transition
-from leverguard.levers.sides import Sides
+from leverguard.levers.transitions.bodies import Fate, fate
+from leverguard.levers.classify.inventory import Entry
+from leverguard.levers.model.lever import GateSite, Lever
+from leverguard.levers.text.pyscan import Injection
+from leverguard.levers.transitions.results import LeverFinding, Transition
+from leverguard.levers.model.sides import Sides
 
 Judged = tuple[Transition, list[LeverFinding]]
 WINNERS = ("WIN", "ALREADY-ON")

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from leverguard.levers.pyenv import default_truth
+from leverguard.levers.text.pyenv import default_truth, env_read
 
 _FLAG = re.compile(r"(?:^|[\s\"'=,(\[])-D([A-Za-z_]\w*)(?:=(\S*))?")
 
@@ -44,39 +44,6 @@ class PyFile:
     warnings: tuple[str, ...]
     # (first line, last line, env vars) of every arm taken only when an env var is set (the `if` line included)
     env_blocks: tuple[tuple[int, int, tuple[str, ...]], ...] = ()
-
-
-def _is_environ(node: ast.AST) -> bool:
-    """`os.environ` or a bare `environ` (from os import environ)."""
-    if isinstance(node, ast.Attribute):
-        return node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"
-    return isinstance(node, ast.Name) and node.id == "environ"
-
-
-def _const_str(node: ast.AST | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def env_read(node: ast.AST) -> tuple[str, str] | None:
-    """(variable, how) when `node` reads one environment variable by a literal name."""
-    if isinstance(node, ast.Call) and node.args:
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault") and _is_environ(func.value):
-            name = _const_str(node.args[0])
-            return (name, "get") if name else None
-        is_getenv = (isinstance(func, ast.Attribute) and func.attr == "getenv") or (
-            isinstance(func, ast.Name) and func.id == "getenv")
-        if is_getenv:
-            name = _const_str(node.args[0])
-            return (name, "getenv") if name else None
-    if isinstance(node, ast.Subscript) and _is_environ(node.value):
-        name = _const_str(node.slice)
-        return (name, "subscript") if name else None
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
-        if _is_environ(node.comparators[0]):
-            name = _const_str(node.left)
-            return (name, "in") if name else None
-    return None
 
 
 def flags_in(text: str) -> list[tuple[str, str | None]]:
