@@ -355,3 +355,48 @@ def test_the_first_push_hint_works_on_a_fresh_bare_remote(repo: Repo, tmp_path) 
     repo.git("push", "-q", "origin", "main")
     repo.git("remote", "set-head", "origin", "main")  # the hint, followed, works on that remote
     assert repo.git("symbolic-ref", "refs/remotes/origin/HEAD") == "refs/remotes/origin/main"
+
+
+def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
+    seed(repo)
+    bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
+    land(repo, "build: bundle", {"dist/app.js": bundle, "src/app.js": bundle})
+    land(repo, "fix: steps (#301)", {"dist/app.js": bundle + "var fixed = make(9);\n",
+                                     "src/app.js": bundle + "var fixed = make(9);\n"})
+    _topic(repo, {"dist/app.js": bundle, "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
+
+
+def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
+    seed(repo)
+    bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
+    land(repo, "build: bundle", {"dist/app.js": bundle, "src/app.js": bundle})
+    land(repo, "fix: steps (#301)", {"dist/app.js": bundle + "var fixed = make(9);\n",
+                                     "src/app.js": bundle + "var fixed = make(9);\n"})
+    _topic(repo, {"src/app.js": bundle, "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
+def _undo_a_merge_of(repo: Repo, branch: str, subject: str) -> dict:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", branch)
+    land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", branch, "-m", subject)
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    (finding,) = [f for f in report["findings"] if f["subject"] == subject]
+    return finding
+
+
+def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo) -> None:
+    finding = _undo_a_merge_of(repo, "2.0.x", "Merge branch '2.0.x'")
+    assert finding["severity"] == "notice" and "release line" in finding["reason"]
+
+
+def test_undoing_a_merged_hotfix_branch_fails(repo: Repo) -> None:
+    assert _undo_a_merge_of(repo, "hotfix/0.3.7", "Merge branch 'hotfix/0.3.7'")["severity"] == "error"
+
+
+def test_undoing_a_pull_of_master_into_master_fails(repo: Repo) -> None:
+    assert _undo_a_merge_of(repo, "up", "Merge branch 'master' of github.com:acme/tool")["severity"] == "error"
