@@ -400,3 +400,30 @@ def test_undoing_a_merged_hotfix_branch_fails(repo: Repo) -> None:
 
 def test_undoing_a_pull_of_master_into_master_fails(repo: Repo) -> None:
     assert _undo_a_merge_of(repo, "up", "Merge branch 'master' of github.com:acme/tool")["severity"] == "error"
+
+
+TCP_TEST = ("def test_fromsock_extra_info(self):\n    sock = socket.socket()\n    async def go():\n"
+            "        t, _ = await self.loop.create_connection(asyncio.Protocol, None, None, sock=sock)\n"
+            "        self.assertIs(t.get_extra_info('socket'), sock)\n        t.close()\n"
+            "    with sock:\n        self.loop.run_until_complete(go())\n")
+UNIX_TEST = ("def test_fromsock_extra_info(self):\n    async def go(sock):\n"
+             "        t, _ = await self.loop.create_unix_connection(asyncio.Protocol, None, sock=sock)\n"
+             "        self.assertIs(t.get_extra_info('socket'), sock)\n        t.close()\n"
+             "    s1, s2 = socket.socketpair(socket.AF_UNIX)\n    with s1, s2:\n"
+             "        self.loop.run_until_complete(go(s1))\n")
+
+
+def _test_moved_to_another_file(repo: Repo, arrived: str) -> dict:
+    old = seed(repo)
+    land(repo, "tests: extra info of a transport from a socket (#301)", {"src/mod1.py": old["src/mod1.py"] + TCP_TEST})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"] + arrived})
+    return by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+
+
+def test_a_test_moved_to_another_file_with_edits_is_a_move(repo: Repo) -> None:
+    assert _test_moved_to_another_file(repo, UNIX_TEST)["severity"] in ("none", "notice")
+
+
+def test_a_test_deleted_while_a_different_one_is_added_is_a_rollback(repo: Repo) -> None:
+    other = UNIX_TEST.replace("def test_fromsock_extra_info", "def test_unix_pair_extra_info")
+    assert _test_moved_to_another_file(repo, other)["severity"] == "error"
