@@ -85,8 +85,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     fresh = recent or (days is not None and days <= TINY_DAYS)
     # the change also puts whole files back (this commit's or another's): a stale tree at work
     corroborated = stale or whole_files
-    graded = [(h, *_grade(h, every_added or bool(folders), own, recent, fresh, corroborated, landed.merge))
-              for h in sorted(hits, key=lambda h: h.path)]
+    facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge)
+    graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
         level, reason = ERROR, "every change it made is undone"
@@ -138,10 +138,21 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     return level, reason
 
 
-def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool,
-           corroborated: bool, merge: bool) -> tuple[int, str]:
+class Circumstances(NamedTuple):
+    """What grading one path's evidence needs to know of the commit and of the change."""
+
+    every_added: bool  # every file the commit added is deleted (or whole folders of them)
+    own: bool  # the change's authors wrote the commit
+    recent: bool  # one of the last few commits before the change's base
+    fresh: bool  # recent, or at most TINY_DAYS old
+    corroborated: bool  # the change also puts whole files back: a stale tree at work
+    merge: bool  # the change holds a merge
+
+
+def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     """The severity one path's evidence deserves, and why. Size and authorship never excuse a whole-file
     rollback (REVERTS.md: a 2-line rollback was a real accident; own work is the common case)."""
+    own, recent, corroborated, merge = facts.own, facts.recent, facts.corroborated, facts.merge
     if hit.quiet:
         return NOTICE, hit.quiet
     if hit.kind == "rollback" and hit.additions_only and hit.lines < MIN_ROLLBACK_LINES and not hit.normalized:
@@ -159,11 +170,12 @@ def _grade(hit: PathHit, every_added: bool, own: bool, recent: bool, fresh: bool
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
     if hit.kind == "deleted-changed":
-        # people delete files on purpose, often soon after an edit (CI moves, clean-ups): alone it is weak
-        return (WARNING, "a file deleted soon after it edited it") if corroborated and fresh and \
+        # people delete files on purpose, often soon after an edit (CI moves, clean-ups, a build system
+        # migrated), and do not always say so: alone it is weak
+        return (WARNING, "a file deleted soon after it edited it") if corroborated and facts.fresh and \
             hit.lines >= MIN_HUNK_LINES else (NOTICE, "a file it edited deleted")
     if hit.kind == "deleted-added":
-        return (WARNING, "every file it added deleted") if every_added else (NOTICE, "a file it added deleted")
+        return (WARNING, "every file it added deleted") if facts.every_added else (NOTICE, "a file it added deleted")
     undo = hit.undo
     if undo is None:
         return NOTICE, "lines undone"
