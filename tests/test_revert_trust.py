@@ -357,24 +357,23 @@ def test_the_first_push_hint_works_on_a_fresh_bare_remote(repo: Repo, tmp_path) 
     assert repo.git("symbolic-ref", "refs/remotes/origin/HEAD") == "refs/remotes/origin/main"
 
 
-def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
+def _rolled_back(repo: Repo, path: str) -> str:
+    """Severity of putting PATH back, when one commit edited a source and its built bundle alike."""
     seed(repo)
     bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
     land(repo, "build: bundle", {"dist/app.js": bundle, "src/app.js": bundle})
     land(repo, "fix: steps (#301)", {"dist/app.js": bundle + "var fixed = make(9);\n",
                                      "src/app.js": bundle + "var fixed = make(9);\n"})
-    _topic(repo, {"dist/app.js": bundle, "kernel.c": "int t;\n"})
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
+    _topic(repo, {path: bundle, "kernel.c": "int t;\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]["severity"]
+
+
+def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
+    assert _rolled_back(repo, "dist/app.js") == "notice"
 
 
 def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
-    seed(repo)
-    bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
-    land(repo, "build: bundle", {"dist/app.js": bundle, "src/app.js": bundle})
-    land(repo, "fix: steps (#301)", {"dist/app.js": bundle + "var fixed = make(9);\n",
-                                     "src/app.js": bundle + "var fixed = make(9);\n"})
-    _topic(repo, {"src/app.js": bundle, "kernel.c": "int t;\n"})
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+    assert _rolled_back(repo, "src/app.js") == "error"
 
 
 def _undo_a_merge_of(repo: Repo, branch: str, subject: str) -> dict:
