@@ -65,3 +65,11 @@ def test_inside_a_stale_tree_a_code_shaped_name_excuses_only_what_it_names(repo:
 
 def test_inside_a_stale_tree_a_plain_word_excuses_nothing(repo: Repo) -> None:
     assert _stale_tree_titled(repo, "Remove the budget") == {"exit": 1, "301": "error", "302": "error"}
+
+
+def test_bringing_a_named_thing_back_is_described(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Bring back the retry_budget knob")["severity"] == "notice"
+
+
+def test_re_adding_a_named_thing_is_described(repo: Repo) -> None:
+    assert _rollback_titled(repo, "Re-add retry_budget")["severity"] == "notice"

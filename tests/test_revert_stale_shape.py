@@ -205,3 +205,44 @@ def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
 def test_a_file_named_as_back_again_is_described(repo: Repo) -> None:
     finding = _rollback_with_subjects(repo, "refactor: errors in one module (#301)", "errors live in src/mod1.py again")
     assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
+
+
+def _hunks_undone_after(repo: Repo, later_commits: int) -> dict:
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
+    for i in range(later_commits):
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i % 15}.py": body(f"o{i}", 4)})
+    _stale_topic(repo, lines)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_hunks_of_work_50_commits_before_the_base_are_still_a_warning(repo: Repo) -> None:
+    assert _hunks_undone_after(repo, 50)["severity"] == "warning"
+
+
+def test_hunks_of_work_over_50_commits_before_the_base_are_a_notice(repo: Repo) -> None:
+    finding = _hunks_undone_after(repo, 51)
+    assert finding["severity"] == "notice" and "over 50 commits" in finding["reason"]
+
+
+TEMPLATE = ("## Unreleased\n\n### Highlights\n\n<!-- Include any especially major or disruptive changes here -->\n\n"
+            "### Fixes\n\n<!-- Changes that fix bugs in the formatter -->\n\n")
+RELEASED = "## 1.0.0\n\n- the first release of the formatter\n"
+
+
+def _template_restored(repo: Repo, path: str) -> str:
+    seed(repo)
+    land(repo, "docs: changelog", {path: "# Change log\n\n" + TEMPLATE + RELEASED})
+    land(repo, "Prepare release 1.1.0 (#301)", {path: "# Change log\n\n" + RELEASED})  # the template stripped
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Add new changelog", {path: "# Change log\n\n" + TEMPLATE + RELEASED + "\n- one more fix\n"},
+         author=CAROL)
+    return by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})["severity"]
+
+
+def test_a_changelog_template_coming_back_after_a_release_loses_nothing(repo: Repo) -> None:
+    assert _template_restored(repo, "CHANGES.md") in ("none", "notice")
+
+
+def test_the_same_lines_coming_back_in_another_file_are_an_undo(repo: Repo) -> None:
+    assert _template_restored(repo, "docs/guide.md") == "error"  # every change #301 made is undone

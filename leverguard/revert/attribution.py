@@ -22,6 +22,7 @@ OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo ho
 OLD_FILE_DAYS = 90  # whole files, stronger evidence, get twice that; a file brought back from the dead never ages
 TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
+FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 
 
@@ -94,6 +95,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     explanation = _explanation(commit, inner, landed)
     if not explanation:
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale)
+    if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
+            all(h.kind == "inverse-hunk" for h in hits):
+        level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
     evidence = tuple(_evidence(h, lvl, commits) for h, lvl, _ in graded)

@@ -16,6 +16,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from leverguard.revert.patch import FilePatch, Hunk
 
 RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
+CHANGELOG = re.compile(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
@@ -71,6 +72,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """
+    # a changelog's lines coming back lose nothing: the release cycle re-adds the `Unreleased`
+    # template that preparing a release stripped
+    changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
     pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
     pools = [p for p in pools if not p.empty()]
     if not pools:
@@ -106,7 +110,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added):
+            elif _stands(undo, used, hunk, pools, elsewhere_added) and not (undo.kind == "restored" and changelog):
                 kept.append((undo, hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
