@@ -85,6 +85,25 @@ def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
 
 
+def _reverted_file_back(repo: Repo, subject: str) -> dict:
+    old = seed(repo)
+    land(repo, "docs: ad script (#301)", {"docs/_static/native.js": body("ads", 6)})
+    land(repo, 'Revert "docs: ad script (#301)" (#302)', {"docs/_static/native.js": None})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"docs/_static/native.js": body("ads", 6), "src/mod1.py": old["src/mod1.py"] + "x = y(1)\n"},
+         author=CAROL)
+    return by_pr(check(repo, "main..topic", window=1)[1])[302]
+
+
+def test_a_reverted_file_back_under_a_message_naming_it_is_a_re_land(repo: Repo) -> None:
+    finding = _reverted_file_back(repo, "Integrate the Native ad units by BuySellAds")
+    assert finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+def test_a_reverted_file_back_without_a_word_is_silent(repo: Repo) -> None:
+    assert _reverted_file_back(repo, "docs: tidy the sidebar")["severity"] == "error"
+
+
 def test_ack_file_at_base_silences_a_reviewed_finding(repo: Repo) -> None:
     _story(repo, "kernel: restructure")
     land(repo, "chore: acks", {".leverguard-acks": "# reviewed findings\n#221 reviewed with Bob: the fusion goes\n"})

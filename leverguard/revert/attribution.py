@@ -8,7 +8,7 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       merges_a_release_line, names_undone, pr_number, same_work, says_relanded)
+                                       merges_a_release_line, names_paths, names_undone, pr_number, same_work, says_relanded)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -92,7 +92,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
-    explanation = _explanation(commit, inner, landed)
+    explanation = _explanation(commit, inner, landed, paths)
     if not explanation:
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale)
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
@@ -240,7 +240,7 @@ def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> b
     return bool(added) and added <= deleted
 
 
-def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed) -> str:
+def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed, paths: list[str]) -> str:
     inner_shas = [sha for sha, _, _ in inner]
     ref = landed.declarations.matches(commit, inner_shas)
     if ref is not None:
@@ -249,7 +249,8 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
     if ack is not None:
         reason = landed.acks.reasons.get(ack.lower(), "")
         return f"acknowledged in the ack file ({ack}{': ' + reason if reason else ''})"
-    if is_revert(commit) and says_relanded(landed.message):
+    if is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths)):
+        # a re-land said in words, or one whose message names what comes back ("Integrate Native CPC")
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
     return ""
 

@@ -143,7 +143,7 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
     wanted = list(paths)
     if not lines or not wanted:
         return ""
-    if all(any(_names(line, path) for line in lines) for path in wanted):
+    if names_paths("\n".join(lines), wanted):
         return "paths"
     topic = _words(undone_subject)
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
@@ -173,6 +173,13 @@ def _names_in(line: str, code_only: bool) -> set[str]:
                 (not code_only and len(lower) >= MIN_NAMED):
             found.add(lower)
     return found
+
+
+def names_paths(message: str, paths: Iterable[str]) -> bool:
+    """Whether some line of MESSAGE names each of PATHS (its name, stem or folder), in any wording."""
+    lines = [line.lower() for line in message.splitlines()]
+    wanted = list(paths)
+    return bool(wanted) and all(any(_names(line, path) for line in lines) for path in wanted)
 
 
 def _words(text: str) -> set[str]:
