@@ -7,8 +7,10 @@ name a little of everything), and inside a stale tree only a name shaped like co
 
 from __future__ import annotations
 
-from conftest import Repo
-from revert_helpers import CAROL, by_pr, check, land, seed
+import json
+
+from conftest import Repo, run_leverguard
+from revert_helpers import CAROL, by_pr, check, land, merge_pr, seed
 
 RETRY = ("retry_budget = RetryBudget(limit=5)\nretry_budget.window_s = 30\n"
          "client.use(retry_budget)\nlog_retry_budget(client)\n")
@@ -73,3 +75,34 @@ def test_bringing_a_named_thing_back_is_described(repo: Repo) -> None:
 
 def test_re_adding_a_named_thing_is_described(repo: Repo) -> None:
     assert _rollback_titled(repo, "Re-add retry_budget")["severity"] == "notice"
+
+
+def _merged_pr_titled(repo: Repo, title: str) -> dict:
+    old = seed(repo)
+    land(repo, "feat: a retry knob for the client (#301)", {"src/mod1.py": old["src/mod1.py"] + RETRY})
+    repo.git("checkout", "-q", "-b", "tidy")
+    land(repo, "wip", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "tidy", 305, title)
+    proc = run_leverguard("audit", "--all", "--format", "json", cwd=repo.path)
+    (result,) = json.loads(proc.stdout)["results"]
+    return by_pr(result)[301]
+
+
+def test_audit_reads_a_merged_prs_title_for_what_goes_away(repo: Repo) -> None:
+    finding = _merged_pr_titled(repo, "Remove the retry_budget knob")
+    assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
+
+
+def test_a_merged_prs_title_naming_something_else_still_fails(repo: Repo) -> None:
+    assert _merged_pr_titled(repo, "Remove the warm_cache helper")["severity"] == "error"
+
+
+def test_check_revert_reads_the_pr_title_given_with_the_description(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: a retry knob for the client (#301)", {"src/mod1.py": old["src/mod1.py"] + RETRY})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "wip", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    named = by_pr(check(repo, "main..topic", pr_body="Remove the retry_budget knob\n\nIt confused users.")[1])[301]
+    silent = by_pr(check(repo, "main..topic", pr_body="Tidy the kernel\n\nNothing else.")[1])[301]
+    assert (named["severity"], silent["severity"]) == ("notice", "error")

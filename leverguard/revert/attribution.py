@@ -43,6 +43,7 @@ class Landed(NamedTuple):
     base_position: int = 0  # the merge base's position among the candidates: stale trees undo what came just before
     bot: bool = False  # the change was authored by a dependency bot (Dependabot, Renovate)
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
+    title: str = ""  # what the change calls itself besides its subject: the PR's or merged PR's title
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
     merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
 
@@ -118,7 +119,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
         return NOTICE, reason + "; the change's message names what goes away"
     # a shared word proves less than a stale tree; a name shaped like code still counts
-    if level > NOTICE and names_undone(landed.subject, (line for h in hits for line in h.undone_text()), stale):
+    if level > NOTICE and names_undone((landed.subject, landed.title), (line for h in hits for line in h.undone_text()), stale):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"

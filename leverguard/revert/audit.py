@@ -256,7 +256,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
                   parent_position, bot=is_dependency_bot(commit.author_name, commit.author_email),
-                  subject=commit.subject, time=commit.time, merge=commit.is_merge)
+                  subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge)
 
 
 def _branch_name(repo: str, branch: str) -> str:

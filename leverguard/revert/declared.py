@@ -149,13 +149,13 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
 
 
-def names_undone(subject: str, lines: Iterable[bytes], code_only: bool = False) -> bool:
-    """Whether SUBJECT, with removal or reversal wording, names something in the undone LINES ("Remove
-    typeshed iscoroutine workaround", "Drop Python 3.9" for a 3.9 classifier); with CODE_ONLY, only
-    names shaped like code count (`RequestKey`, `XSS`, `3.6`, `sp-repo-review`). Only the title counts:
+def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
+    """Whether one of TITLES, with removal or reversal wording, names something in the undone LINES
+    ("Remove typeshed iscoroutine workaround", "Drop Python 3.9" for a 3.9 classifier); with CODE_ONLY,
+    only names shaped like code count (`RequestKey`, `XSS`, `3.6`, `sp-repo-review`). Only titles count:
     long bodies and squashed commit lists name a little of everything. Lines are compared without
     whitespace, as the patches hold them."""
-    names = _names_in(subject, code_only) if GOES_AWAY.search(subject) else set()
+    names = {name for title in titles if GOES_AWAY.search(title) for name in _names_in(title, code_only)}
     if not names:
         return False
     text = b"\n".join(lines).decode("utf-8", "replace").lower()

@@ -192,6 +192,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
                   bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
+                  title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r[1] for r in rows))
 
 
