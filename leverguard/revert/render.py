@@ -52,6 +52,8 @@ def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD"
         lines.append(f"  {item.path}: {item.kind}: {item.detail}")
     if len(finding.evidence) > MAX_PATHS:
         lines.append(f"  ... and {len(finding.evidence) - MAX_PATHS} more paths")
+    if finding.severity == "notice":  # why it is only a notice: what lowered it, or its evidence's weakness
+        lines.append(f"  why: {finding.reason}")
     if finding.severity in ("warning", "error") and not finding.explanation:
         lines.append(f"  why: {finding.reason}")
         if finding.repair:
