@@ -246,3 +246,12 @@ def test_a_changelog_template_coming_back_after_a_release_loses_nothing(repo: Re
 
 def test_the_same_lines_coming_back_in_another_file_are_an_undo(repo: Repo) -> None:
     assert _template_restored(repo, "docs/guide.md") == "error"  # every change #301 made is undone
+
+
+def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "ci: stop testing Python 3.6 until 3.6b4 is out (#301)", "ci: test on 3.6")
+    assert finding["severity"] == "notice" and "temporary" in finding["reason"]
+
+
+def test_undoing_a_change_that_said_nothing_of_the_kind_fails(repo: Repo) -> None:
+    assert _rollback_with_subjects(repo, "ci: stop testing Python 3.6 (#301)", "ci: test on 3.6")["severity"] == "error"

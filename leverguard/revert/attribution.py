@@ -8,7 +8,8 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       merges_a_release_line, names_paths, names_undone, pr_number, same_work, says_relanded)
+                                       merges_a_release_line, names_paths, names_undone, pr_number, same_work, says_relanded,
+                                       says_temporary)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -125,6 +126,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and same_work(landed.subject, commit.subject):
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
+    if level > NOTICE and says_temporary(commit.subject):
+        return NOTICE, reason + "; the undone commit said it was temporary"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:

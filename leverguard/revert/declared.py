@@ -44,6 +44,7 @@ COMMON_WORDS = frozenset(
     "replace replaced merge merged branch pull request master main test tests file files code support fixes "
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
+TEMPORARY = re.compile(r"\b(until|temporar\w*|for now)\b", re.IGNORECASE)
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 CODE_SHAPED = re.compile(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
@@ -210,6 +211,11 @@ def same_work(subject: str, other: str) -> bool:
 def is_merge_of_branch(subject: str) -> bool:
     """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR."""
     return bool(BRANCH_MERGE.match(subject))
+
+
+def says_temporary(subject: str) -> bool:
+    """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`: a change meant to be undone."""
+    return bool(TEMPORARY.search(subject))
 
 
 def merges_a_release_line(subject: str) -> bool:
