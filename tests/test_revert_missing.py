@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
-import pytest
 
 from conftest import Repo, run_leverguard
 from revert_helpers import body, land, seed
@@ -188,18 +190,41 @@ def test_the_config_cache_is_written_only_into_the_users_own_repository(repo: Re
     assert proc.returncode == 1 and (other / ".git" / "leverguard" / "revert-config").is_file()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders; the mirror test covers it")
-def test_a_read_only_repository(repo: Repo, tmp_path: Path) -> None:
+def _as_reader(home: Path) -> tuple[list[str], dict[str, str]]:
+    """How to run leverguard as someone who may only read: root writes anywhere, so root runs it as
+    `nobody` (git's ownership check waived for that user alone, as a shared mirror's readers do)."""
+    if os.geteuid() != 0:
+        return [], {}
+    home.mkdir(mode=0o777)
+    return (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
+            {"HOME": str(home), "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
+             "GIT_CONFIG_VALUE_0": "*"})
+
+
+def test_a_read_only_repository(repo: Repo) -> None:
     build_224(repo)
-    subprocess.run(["chmod", "-R", "a-w", str(repo.path / ".git")], check=True)
+    outside = Path(tempfile.mkdtemp(prefix="lg-readonly-"))  # pytest's own folders are root's alone
     try:
-        before = _snapshot(repo.path / ".git")
-        assert run_leverguard("check-revert", "main..carol", cwd=repo.path).returncode == 1
-        assert run_leverguard("check-revert", "--repo", str(repo.path), "main..carol", cwd=tmp_path).returncode == 1
-        assert run_leverguard("audit", "--repo", str(repo.path), "carol", cwd=tmp_path).returncode == 1
-        assert _snapshot(repo.path / ".git") == before
+        os.chmod(outside, 0o755)
+        shared = outside / "repo"
+        shutil.copytree(repo.path, shared, symlinks=True)
+        subprocess.run(["chmod", "-R", "a-w,a+rX", str(shared)], check=True)
+        prefix, env = _as_reader(outside / "home")
+
+        def leverguard(*args: str, cwd: Path) -> int:
+            proc = subprocess.run([*prefix, sys.executable, "-m", "leverguard", *args], cwd=cwd,
+                                  capture_output=True, text=True, env={**os.environ, **env})
+            assert proc.returncode in (0, 1), proc.stderr
+            return proc.returncode
+
+        before = _snapshot(shared / ".git")
+        assert leverguard("check-revert", "main..carol", cwd=shared) == 1
+        assert leverguard("check-revert", "--repo", str(shared), "main..carol", cwd=outside) == 1
+        assert leverguard("audit", "--repo", str(shared), "carol", cwd=outside) == 1
+        assert _snapshot(shared / ".git") == before
     finally:
-        subprocess.run(["chmod", "-R", "u+w", str(repo.path / ".git")], check=True)
+        subprocess.run(["chmod", "-R", "u+w", str(outside)], check=True)
+        shutil.rmtree(outside)
 
 
 def test_the_patch_stream_survives_odd_paths_and_contents(repo: Repo) -> None:
