@@ -255,3 +255,25 @@ def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo) -> 
 
 def test_undoing_a_change_that_said_nothing_of_the_kind_fails(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "ci: stop testing Python 3.6 (#301)", "ci: test on 3.6")["severity"] == "error"
+
+
+def test_a_title_sharing_the_undone_commits_topic_reworks_it(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "refactor: prefer interfaces (#301)", "fix(types): interfaces only for the public api")
+    assert finding["severity"] == "notice" and "topic" in finding["reason"]
+
+
+def test_a_short_shared_word_is_no_topic(repo: Repo) -> None:
+    assert _rollback_with_subjects(repo, "feat: queue retries (#301)", "fix: queue sizes")["severity"] == "error"
+
+
+def test_a_shared_organisation_in_merge_subjects_is_no_topic(repo: Repo) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "retries")
+    land(repo, "retries", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "retries", "-m", "Merge pull request #301 from nextcloud/retries")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Merge pull request #305 from nextcloud/kernel", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"},
+         author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+

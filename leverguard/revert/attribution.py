@@ -8,8 +8,8 @@ from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       merges_a_release_line, names_paths, names_undone, pr_number, same_work, says_relanded,
-                                       says_temporary)
+                                       merges_a_release_line, names_paths, names_undone, pr_number, pr_title, same_work,
+                                       says_relanded, says_temporary, shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -128,6 +128,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and says_temporary(commit.subject):
         return NOTICE, reason + "; the undone commit said it was temporary"
+    # a merge's resolution that dropped lines is an accident whatever the topic
+    if level > NOTICE and not stale and not _dropped_by_merge(hits) and \
+            shares_topic([landed.title or landed.subject], [pr_title(commit)]):
+        return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
@@ -155,6 +159,10 @@ class Circumstances(NamedTuple):
     fresh: bool  # recent, or at most TINY_DAYS old
     corroborated: bool  # the change also puts whole files back: a stale tree at work
     merge: bool  # the change holds a merge
+
+
+def _dropped_by_merge(hits: list[PathHit]) -> bool:
+    return any(u.merge for h in hits if h.undo is not None for u in h.undo.undone)
 
 
 def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:

@@ -45,6 +45,7 @@ COMMON_WORDS = frozenset(
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
 TEMPORARY = re.compile(r"\b(until|temporar\w*|for now)\b", re.IGNORECASE)
+MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 CODE_SHAPED = re.compile(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
@@ -211,6 +212,16 @@ def same_work(subject: str, other: str) -> bool:
 def is_merge_of_branch(subject: str) -> bool:
     """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR."""
     return bool(BRANCH_MERGE.match(subject))
+
+
+def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
+    """Whether a title of the change and one of the undone commit share a distinctive word: a long one
+    (`interfaces`, `lifespan`) or one shaped like code (`credential_provider`, `build-watch`). The
+    same topic again is work continued or reworked; a stale tree undoes other people's topics too."""
+    def topic(texts: Iterable[str]) -> set[str]:  # a merge's own subject names a branch, not a topic
+        return {w for text in texts if not text.startswith("Merge ") for w in _words(text)
+                if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
+    return bool(topic(titles) & topic(others))
 
 
 def says_temporary(subject: str) -> bool:
