@@ -75,7 +75,7 @@ def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
     land(repo, "feat: feature, exactly as before", {"src/mod1.py": new}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []  # the revert's own rollback, undone: a re-land
-    land(repo, "feat: feature, fixed", {"src/mod1.py": new + "fixed_value = compute_fix(1)\n"}, author=CAROL)
+    land(repo, "fix: compute the fix", {"src/mod1.py": new + "fixed_value = compute_fix(1)\n"}, author=CAROL)
     assert check(repo, "main..topic", "--strict")[1]["findings"] == []  # #301's lines come back: a re-land
     code, report = check(repo, "main..topic", "--strict", window=1)  # #301 outside the window
     assert code == 1 and by_pr(report)[302]["severity"] == "error"  # the revert undone without a word: silent
