@@ -924,6 +924,24 @@ def rev_parse_repository(revs: Sequence[str], cwd: str | None = None) -> tuple[R
     return Repository(git_dir, bare, objects), rev_parse_all(revs, cwd)
 
 
+def rev_parse_range(base: str, head: str, cwd: str | None = None) -> tuple[Repository, list[str], list[str] | None]:
+    """`rev_parse_repository([BASE, HEAD])` and the merge bases of the two (`merge_bases`) from the same
+    `git rev-parse`: `A...B` prints A, B and each merge base as `^BASE` (git's own order, as merge-base
+    --all). The bases are None when that call fails (unrelated histories, odd names): ask `merge_bases`."""
+    if not base.startswith("-") and not head.startswith("-"):
+        peeled = [f"{base}^{{commit}}", f"{head}^{{commit}}"]
+        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--path-format=absolute", "--git-path",
+                "objects", *peeled, "...".join(peeled), "--"]
+        result = run(args, cwd, ok_codes=(0, 128))
+        lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dirs may hold spaces
+        shas = [line for line in lines[3:] if line and line != "--" and not line.startswith("^")]
+        if result.returncode == 0 and len(shas) == 4 and len(lines) > 3:
+            bases = [line[1:] for line in lines[3:] if line.startswith("^")]
+            return Repository(lines[0], lines[1] == "true", lines[2]), shas[:2], bases
+    where, shas = rev_parse_repository([base, head], cwd)
+    return where, shas, None
+
+
 def missing_in_history(tip: str, max_count: int | None, cwd: str | None = None) -> frozenset[str]:
     """Objects the first-parent history of TIP (its newest MAX_COUNT commits) lacks, from one walk.
 

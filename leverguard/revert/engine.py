@@ -1,6 +1,6 @@
 """check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits.
 
-At most eight git processes: rev-parse, merge-base, merge-tree, the landing change with its
+At most eight git processes: rev-parse (with the merge bases), merge-tree, the landing change with its
 `-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for the candidates
 that share a path with the change, and (only when something was found) the range's log.
 """
@@ -74,7 +74,7 @@ class RevertReport(NamedTuple):
 
 def check_range(session: Session, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
-    repo, (base_sha, head_sha) = session.repo, session.resolve([base, head])
+    repo, (base_sha, head_sha, bases) = session.repo, session.resolve_range(base, head)
     git_dir, reader = session.work_git_dir, session.reader
     try:
         conf = settings.load(session, base_sha, options.config, git_dir if options.write_cache else None)
@@ -89,7 +89,7 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
         raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
     if since:
         git.date_bound(since, repo)
-    land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
+    land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid), bases)
     base_time = _commit_time(reader, land.merge_base)
     if land.empty:
         note = "HEAD is already contained in BASE: landing it changes nothing"
@@ -139,9 +139,13 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
         # whole patches when the candidates are of ordinary size: the same call then counts their lines
         whole = len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
         paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
+        # a candidate whose reported paths are all asked for comes whole in a limited read too: its lines
+        # are counted from it, not from a second diff-tree once it is found (issue: at most 8 git processes)
+        counted = {c.sha for c in commits if whole or (c.parents and len(c.changes) <= MAX_COUNTED_FILES and (
+            not paths or all(ch.path in wanted for ch in c.changes if ctx.reported(ch.path))))}
         for header, files in parse_commits(git.commit_patches(shas, paths, repo, ctx.isolation)):
             sha = header.decode("ascii", "replace").strip()
-            if whole:
+            if sha in counted:
                 ctx.known_lines(sha, ctx.reported_lines(files))
             for patch in files:
                 if patch.change.path in wanted:

@@ -42,12 +42,14 @@ def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
 
 
 def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
-             isolation: tuple[str, ...] = (), size_of: SizeOf | None = None) -> Landing:
+             isolation: tuple[str, ...] = (), size_of: SizeOf | None = None,
+             merge_bases: list[str] | None = None) -> Landing:
     """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors).
 
     SIZE_OF (object id -> size, e.g. through the check's running object reader) lets the change
-    leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread."""
-    bases = git.merge_bases(base, head, repo)
+    leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread. MERGE_BASES,
+    when the caller already has them (`git.rev_parse_range`), spare a `merge-base` call."""
+    bases = git.merge_bases(base, head, repo) if merge_bases is None else merge_bases
     if not bases:
         if git.is_shallow(repo):
             raise GitError(f"{base_rev} and {head_rev} share no commit in this shallow clone: {SHALLOW_ADVICE}")
