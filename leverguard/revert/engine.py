@@ -89,13 +89,21 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
         raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
     if since:
         git.date_bound(since, repo)
-    land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid), bases)
+    started = candidates.start_window(repo, base_sha, size, since)  # git walks it while the landing is computed
+    try:
+        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid), bases)
+    except BaseException:
+        if started is not None:
+            started.close()
+        raise
     base_time = _commit_time(reader, land.merge_base)
     if land.empty:
+        if started is not None:
+            started.close()
         note = "HEAD is already contained in BASE: landing it changes nothing"
         return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
                             base_time, notes=(note,))
-    window = candidates.window(repo, base_sha, size, since)
+    window = candidates.read_window(started)
     ctx = Context(repo, reader, conf.rules, isolation)
     # approximate (the branch's own diff): it cannot have undone main commits it never contained
     lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
@@ -143,13 +151,19 @@ def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: Pa
         # are counted from it, not from a second diff-tree once it is found (issue: at most 8 git processes)
         counted = {c.sha for c in commits if whole or (c.parents and len(c.changes) <= MAX_COUNTED_FILES and (
             not paths or all(ch.path in wanted for ch in c.changes if ctx.reported(ch.path))))}
-        for header, files in parse_commits(git.commit_patches(shas, paths, repo, ctx.isolation)):
-            sha = header.decode("ascii", "replace").strip()
-            if sha in counted:
-                ctx.known_lines(sha, ctx.reported_lines(files))
-            for patch in files:
-                if patch.change.path in wanted:
-                    store[(sha, patch.change.path)] = patch
+        blocks = git.commit_patch_blocks(shas, paths, repo, ctx.isolation)  # parsed while git diffs the rest
+        try:
+            for header, files in parse_commits(b"", blocks):
+                sha = header.decode("ascii", "replace").strip()
+                if sha in counted:
+                    ctx.known_lines(sha, ctx.reported_lines(files))
+                for patch in files:
+                    if patch.change.path in wanted:
+                        store[(sha, patch.change.path)] = patch
+        except GitError:
+            for _ in blocks:  # a patch cut short: git's own failure (a missing object) says why
+                pass
+            raise
 
     def patch_of(position: int, path: bytes) -> FilePatch | None:
         return store.get((index.commits[position].sha, path))
