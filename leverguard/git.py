@@ -623,6 +623,36 @@ class Started:
             raise _error(self.args, stderr, code, self.cwd)
 
 
+class Drained(Started):
+    """A started git process whose output a thread reads as it comes: git never waits on a full pipe while
+    the caller is busy elsewhere (subprocess imports threading anyway)."""
+
+    def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
+                 input: bytes | None = None) -> None:
+        import threading
+
+        super().__init__(args, cwd, isolation, input)
+        self._out: list[bytes] = []
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        self._out.extend(iter(lambda: self.proc.stdout.read(1 << 16), b""))  # type: ignore[union-attr]
+
+    def blocks(self) -> Iterator[bytes]:
+        self._thread.join()
+        self._done = True
+        self.close()
+        yield from self._out
+
+    def close(self) -> None:
+        if not self._done and self.proc.returncode is None:
+            self.proc.kill()
+        self._thread.join()
+        super().close()
+
+
 # ---- revert engine ----
 
 
@@ -930,6 +960,16 @@ def commit_patch_blocks(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: s
     if len(names) > PIPE_INPUT:
         return iter((commit_patches(shas, paths, cwd, isolation),))
     return stream_blocks(_commit_patch_args(paths), cwd, isolation, names)
+
+
+def start_commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
+                         isolation: Sequence[str] = ()) -> Drained | None:
+    """`commit_patches` started now and drained by a thread: git diffs them while the caller waits on another
+    git (the landing's patch, on a second core). None when there are too many names to write up front."""
+    names = "".join(f"{sha}\n" for sha in shas).encode()
+    if not shas or len(names) > PIPE_INPUT:
+        return None
+    return Drained(_commit_patch_args(paths), cwd, isolation, names)
 
 
 def _commit_patch_args(paths: Sequence[bytes]) -> list[str]:
