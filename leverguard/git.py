@@ -625,26 +625,30 @@ class Started:
 
 class Drained(Started):
     """A started git process whose output a thread reads as it comes: git never waits on a full pipe while
-    the caller is busy elsewhere (subprocess imports threading anyway)."""
+    the caller is busy elsewhere, and the caller parses each block as it arrives (subprocess imports
+    threading anyway)."""
 
     def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
                  input: bytes | None = None) -> None:
         import threading
+        from queue import SimpleQueue
 
         super().__init__(args, cwd, isolation, input)
-        self._out: list[bytes] = []
+        self._out: SimpleQueue[bytes] = SimpleQueue()
         self._thread = threading.Thread(target=self._drain, daemon=True)
         self._thread.start()
 
     def _drain(self) -> None:
         assert self.proc.stdout is not None
-        self._out.extend(iter(lambda: self.proc.stdout.read(1 << 16), b""))  # type: ignore[union-attr]
+        for block in iter(lambda: self.proc.stdout.read1(1 << 16), b""):  # type: ignore[union-attr,attr-defined]
+            self._out.put(block)
+        self._out.put(b"")
 
     def blocks(self) -> Iterator[bytes]:
+        yield from iter(self._out.get, b"")
         self._thread.join()
         self._done = True
         self.close()
-        yield from self._out
 
     def close(self) -> None:
         if not self._done and self.proc.returncode is None:
