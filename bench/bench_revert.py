@@ -10,7 +10,7 @@ files as they were 60 commits earlier (undoing dozens of commits), and clean one
 through a `git` shim on PATH); peak memory of the check (ru_maxrss of a child); and `leverguard
 audit --max-count 1000` in ms per commit.
 
-    python bench/bench_revert.py [--repeat 5] [--commits 20000] [--small 2000] [--lines 400]
+    python bench/bench_revert.py [--repeat 5] [--commits 20000] [--small 2000] [--lines 400] [--baseline EXE]
 """
 
 from __future__ import annotations
@@ -123,8 +123,9 @@ def make_shim(tmp: str) -> str:
     return shim
 
 
-def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str) -> dict[str, tuple[float, float, float, int]]:
-    """Per PR: (floor, check-revert, peak MB, git processes)."""
+def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str,
+               baseline: list[str] | None = None) -> dict[str, tuple[float, float, float, int, float]]:
+    """Per PR: (floor, check-revert, peak MB, git processes, BASELINE's check-revert or 0), interleaved."""
     tree = {}
     for pr in PRS:
         tree[pr] = subprocess.run(["git", "merge-tree", "--write-tree", "main", pr], cwd=root,
@@ -134,10 +135,13 @@ def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str) -> dict
     for pr in PRS:
         commands[f"diff-{pr}"] = ["git", "diff", "--raw", "-z", "main", tree[pr]]
         commands[f"check-{pr}"] = [*leverguard, "check-revert", f"main..{pr}"]
+        if baseline:
+            commands[f"base-{pr}"] = [*baseline, "check-revert", f"main..{pr}"]
     times = medians(commands, root, repeat, env=ENV)
     return {pr: (times["python"] + times["log"] + times[f"diff-{pr}"], times[f"check-{pr}"],
                  peak_mb([*leverguard, "check-revert", f"main..{pr}"], root),
-                 git_processes([*leverguard, "check-revert", f"main..{pr}"], root, shim)) for pr in PRS}
+                 git_processes([*leverguard, "check-revert", f"main..{pr}"], root, shim),
+                 times.get(f"base-{pr}", 0.0)) for pr in PRS}
 
 
 def bench_audit(root: str, leverguard: list[str], count: int, repeat: int) -> tuple[float, float]:
@@ -158,6 +162,8 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=2000)
     parser.add_argument("--audit", type=int, default=1000)
     parser.add_argument("--lines", type=int, default=400, help="two source lines each (400: about 20 KB a file)")
+    parser.add_argument("--baseline", help="another leverguard executable (e.g. a venv of main) timed in the same "
+                        "rounds: a before/after ratio that load drifts hit alike")
     args = parser.parse_args()
     global LINES
     LINES = args.lines
@@ -170,14 +176,15 @@ def main() -> int:
             start = time.perf_counter()
             generate(root, commits)
             print(f"generated {commits} commits x {FILES} files in {time.perf_counter() - start:.1f} s")
-            results[commits] = bench_repo(root, leverguard, args.repeat, shim)
+            results[commits] = bench_repo(root, leverguard, args.repeat, shim,
+                                          [args.baseline] if args.baseline else None)
         print(f"\n{'repo':>7} {'PR':>15} {'floor':>10} {'check-revert':>12} {'ratio':>6} {'target':>6} {'peak':>8} "
-              f"{'git':>4}")
+              f"{'git':>4}" + ("  baseline ratio" if args.baseline else ""))
         for commits, rows in results.items():
-            for pr, (floor, check, peak, processes) in rows.items():
+            for pr, (floor, check, peak, processes, base) in rows.items():
                 target = 6 if pr == "stale-1" else 3
                 print(f"{commits:>7} {pr:>15} {ms(floor)} {ms(check):>12} {check / floor:5.1f}x {target:>5}x "
-                      f"{peak:6.0f} MB {processes:>4}")
+                      f"{peak:6.0f} MB {processes:>4}" + (f"  {ms(base)} {base / floor:5.1f}x" if base else ""))
         per_commit, peak = bench_audit(os.path.join(tmp, f"r{args.commits}"), leverguard, args.audit, 3)
         print(f"\naudit --max-count {args.audit} on {args.commits} commits: {per_commit:.1f} ms/commit "
               f"(target <= 40), peak {peak:.0f} MB")

@@ -7,10 +7,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
+# re-exported: where callers have always found them
+from leverguard.config_file import DEDICATED_FILE as DEDICATED_FILE
+from leverguard.config_file import PYPROJECT as PYPROJECT
+from leverguard.config_file import committed_file as committed_file
 from leverguard.errors import ConfigError
 
-DEDICATED_FILE = ".leverguard.toml"
-PYPROJECT = "pyproject.toml"
 DEFAULT_ORIGIN = "default"
 # Lock files regenerate constantly: an old one coming back is the usual churn of a dependency bump,
 # and their diffs are the slowest to read (REVERTS.md, traps). Whole-file evidence only, at notice.
@@ -163,16 +165,6 @@ def load(root: str) -> Config:
     except OSError as exc:
         raise ConfigError(f"{name}: cannot read it ({exc.strerror}): fix its permissions") from exc
     return parse(text, name)
-
-
-def committed_file(read: Callable[[str], tuple[str, bytes] | None], commit: str) -> tuple[str | None, bytes]:
-    """(file name, content) of the configuration file committed at COMMIT (`.leverguard.toml` wins), or
-    (None, b""); READ is an object reader's `read`. The one way every engine and the bot find it."""
-    for name in (DEDICATED_FILE, PYPROJECT):
-        found = read(f"{commit}:{name}")
-        if found is not None and found[0] == "blob":
-            return name, found[1]
-    return None, b""
 
 
 def at_commit(read: Callable[[str], tuple[str, bytes] | None], commit: str) -> Config:

@@ -549,13 +549,7 @@ def _read_exact(stream: IO[bytes], size: int) -> bytes:
 
 def stream(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Iterator[bytes]:
     """Yield `-z` fields of a long git output as they arrive (`stream_blocks` split at NUL)."""
-    pending = b""
-    for block in stream_blocks(args, cwd, isolation):
-        pending += block
-        *fields, pending = pending.split(b"\0")
-        yield from fields
-    if pending:
-        yield pending
+    yield from fields(stream_blocks(args, cwd, isolation))
 
 
 def date_bound(since: str, cwd: str | None = None) -> int:
@@ -572,27 +566,95 @@ def date_bound(since: str, cwd: str | None = None) -> int:
     return bound
 
 
-def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Iterator[bytes]:
+def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
+                  input: bytes | None = None) -> Iterator[bytes]:
     """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read."""
-    import subprocess
-
-    args, cwd = [*isolation, *args], _run_dir(isolation, cwd)
-    proc = subprocess.Popen(["git", *args], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_run_env(isolation))
-    assert proc.stdout is not None and proc.stderr is not None
-    finished = False
+    started = Started(args, cwd, isolation, input)
     try:
-        yield from iter(lambda: proc.stdout.read(1 << 16), b"")  # type: ignore[union-attr]
-        finished = True
+        yield from started.blocks()
     finally:
-        if not finished:  # the reader stopped early: stop git too
+        started.close()
+
+
+PIPE_INPUT = 1 << 15  # input written whole before the output is read: far below a pipe's buffer, so never stuck
+
+
+class Started:
+    """A git process started now and read later: git works (the window's log, a candidate's patch) while
+    the caller does something else. INPUT, at most PIPE_INPUT bytes, is written whole at the start."""
+
+    def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
+                 input: bytes | None = None) -> None:
+        import subprocess
+
+        assert input is None or len(input) <= PIPE_INPUT
+        self.args, self.cwd = [*isolation, *args], _run_dir(isolation, cwd)
+        self.proc = subprocess.Popen(["git", *self.args], cwd=self.cwd, env=_run_env(isolation),
+                                     stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if input is not None:
+            assert self.proc.stdin is not None
+            try:
+                self.proc.stdin.write(input)
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass  # it died: its exit code and stderr say why
+        self._done = False
+
+    def blocks(self) -> Iterator[bytes]:
+        proc = self.proc
+        assert proc.stdout is not None and proc.stderr is not None
+        yield from iter(lambda: proc.stdout.read(1 << 16), b"")  # type: ignore[union-attr]
+        self._done = True
+        self.close()
+
+    def close(self) -> None:
+        """Wait for git (stopped first when its output was not read to the end); a failing exit is a GitError."""
+        proc = self.proc
+        if proc.returncode is not None or proc.stdout is None or proc.stderr is None:
+            return
+        if not self._done:  # the reader stopped early: stop git too
             proc.kill()
         proc.stdout.close()
         stderr = proc.stderr.read()
         proc.stderr.close()
         code = proc.wait()
-    if code != 0:
-        raise _error(args, stderr, code, cwd)
+        if code != 0 and self._done:
+            raise _error(self.args, stderr, code, self.cwd)
+
+
+class Drained(Started):
+    """A started git process whose output a thread reads as it comes: git never waits on a full pipe while
+    the caller is busy elsewhere, and the caller parses each block as it arrives (subprocess imports
+    threading anyway)."""
+
+    def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
+                 input: bytes | None = None) -> None:
+        import threading
+        from queue import SimpleQueue
+
+        super().__init__(args, cwd, isolation, input)
+        self._out: SimpleQueue[bytes] = SimpleQueue()
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for block in iter(lambda: self.proc.stdout.read1(1 << 16), b""):  # type: ignore[union-attr,attr-defined]
+            self._out.put(block)
+        self._out.put(b"")
+
+    def blocks(self) -> Iterator[bytes]:
+        yield from iter(self._out.get, b"")
+        self._thread.join()
+        self._done = True
+        self.close()
+
+    def close(self) -> None:
+        if not self._done and self.proc.returncode is None:
+            self.proc.kill()
+        self._thread.join()
+        super().close()
 
 
 # ---- revert engine ----
@@ -729,13 +791,28 @@ def merge_tree(base: str, head: str, cwd: str | None = None) -> str | None:
 def first_parent_log(rev: str, fmt: str, cwd: str | None = None, *, max_count: int | None = None,
                      since: str | None = None) -> Iterator[bytes]:
     """Stream `git log --first-parent --raw -z`: one pipeline for a whole window or history."""
+    return stream(first_parent_args(rev, fmt, max_count, since), cwd)
+
+
+def first_parent_args(rev: str, fmt: str, max_count: int | None = None, since: str | None = None) -> list[str]:
     args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev",
             "-z", f"--format={fmt}"]
     if max_count is not None:
         args.append(f"--max-count={max_count}")
     if since:
         args.append(f"--since={since}")
-    return stream([*args, rev, "--"], cwd)
+    return [*args, rev, "--"]
+
+
+def fields(blocks: Iterator[bytes]) -> Iterator[bytes]:
+    """`-z` fields of output arriving in BLOCKS."""
+    pending = b""
+    for block in blocks:
+        pending += block
+        *done, pending = pending.split(b"\0")
+        yield from done
+    if pending:
+        yield pending
 
 
 def range_log(rev_range: str, fmt: str, cwd: str | None = None) -> list[bytes]:
@@ -874,11 +951,34 @@ def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | 
     """First-parent `--raw -p -U0 -z` of many commits from one `diff-tree --stdin`, limited to PATHS."""
     if not shas:
         return b""
-    args = [*isolation, "diff-tree", "--stdin", *PATCH_ARGS, "--no-renames", "--diff-merges=first-parent",
-            "--format=%x1e%H"]
-    pathspecs = [":(literal)" + fsdecode(p) for p in paths]
-    return run([*args, "--", *pathspecs], _run_dir(isolation, cwd), env=_run_env(isolation),
+    return run([*isolation, *_commit_patch_args(paths)], _run_dir(isolation, cwd), env=_run_env(isolation),
                input="".join(f"{sha}\n" for sha in shas).encode()).stdout
+
+
+def commit_patch_blocks(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
+                        isolation: Sequence[str] = ()) -> Iterator[bytes]:
+    """`commit_patches` in blocks as git writes them: the caller parses one part while git diffs the next."""
+    names = "".join(f"{sha}\n" for sha in shas).encode()
+    if not shas:
+        return iter(())
+    if len(names) > PIPE_INPUT:
+        return iter((commit_patches(shas, paths, cwd, isolation),))
+    return stream_blocks(_commit_patch_args(paths), cwd, isolation, names)
+
+
+def start_commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
+                         isolation: Sequence[str] = ()) -> Drained | None:
+    """`commit_patches` started now and drained by a thread: git diffs them while the caller waits on another
+    git (the landing's patch, on a second core). None when there are too many names to write up front."""
+    names = "".join(f"{sha}\n" for sha in shas).encode()
+    if not shas or len(names) > PIPE_INPUT:
+        return None
+    return Drained(_commit_patch_args(paths), cwd, isolation, names)
+
+
+def _commit_patch_args(paths: Sequence[bytes]) -> list[str]:
+    return ["diff-tree", "--stdin", *PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H",
+            "--", *(":(literal)" + fsdecode(p) for p in paths)]
 
 
 def remerge_patches(rev_range: str, cwd: str | None = None, isolation: Sequence[str] = ()) -> bytes:
@@ -922,6 +1022,24 @@ def rev_parse_repository(revs: Sequence[str], cwd: str | None = None) -> tuple[R
     git_dir, objects = repository_dirs(cwd)
     bare = output(["rev-parse", "--is-bare-repository"], cwd) == "true"
     return Repository(git_dir, bare, objects), rev_parse_all(revs, cwd)
+
+
+def rev_parse_range(base: str, head: str, cwd: str | None = None) -> tuple[Repository, list[str], list[str] | None]:
+    """`rev_parse_repository([BASE, HEAD])` and the merge bases of the two (`merge_bases`) from the same
+    `git rev-parse`: `A...B` prints A, B and each merge base as `^BASE` (git's own order, as merge-base
+    --all). The bases are None when that call fails (unrelated histories, odd names): ask `merge_bases`."""
+    if not base.startswith("-") and not head.startswith("-"):
+        peeled = [f"{base}^{{commit}}", f"{head}^{{commit}}"]
+        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--path-format=absolute", "--git-path",
+                "objects", *peeled, "...".join(peeled), "--"]
+        result = run(args, cwd, ok_codes=(0, 128))
+        lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dirs may hold spaces
+        shas = [line for line in lines[3:] if line and line != "--" and not line.startswith("^")]
+        if result.returncode == 0 and len(shas) == 4 and len(lines) > 3:
+            bases = [line[1:] for line in lines[3:] if line.startswith("^")]
+            return Repository(lines[0], lines[1] == "true", lines[2]), shas[:2], bases
+    where, shas = rev_parse_repository([base, head], cwd)
+    return where, shas, None
 
 
 def missing_in_history(tip: str, max_count: int | None, cwd: str | None = None) -> frozenset[str]:

@@ -39,6 +39,14 @@ class Session:
         self._where, shas = git.rev_parse_repository(revs, self.repo)
         return shas
 
+    def resolve_range(self, base: str, head: str) -> tuple[str, str, list[str] | None]:
+        """`resolve([BASE, HEAD])` and, when the same git process could tell, their merge bases (None: ask)."""
+        if self._where is not None:
+            base_sha, head_sha = git.rev_parse_all([base, head], self.repo)
+            return base_sha, head_sha, None
+        self._where, shas, bases = git.rev_parse_range(base, head, self.repo)
+        return shas[0], shas[1], bases
+
     @property
     def where(self) -> git.Repository:
         if self._where is None:

@@ -43,9 +43,23 @@ def _commit(header: list[str], changes: list[Change]) -> Commit:
 
 def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
     """BASE and its first-parent ancestors, newest first: at most SIZE, none older than SINCE."""
+    return read_window(start_window(repo, base, size, since))
+
+
+def start_window(repo: str, base: str, size: int, since: str | None) -> git.Started | None:
+    """`window`'s log, started now and read by `read_window`: git walks it while the landing is computed."""
     if size <= 0:
+        return None
+    return git.Started(git.first_parent_args(base, LOG_FORMAT, size, since or None), repo)
+
+
+def read_window(started: git.Started | None) -> list[Commit]:
+    if started is None:
         return []
-    return list(parse_log(git.first_parent_log(base, LOG_FORMAT, repo, max_count=size, since=since or None)))
+    try:
+        return list(parse_log(git.fields(started.blocks())))
+    finally:
+        started.close()
 
 
 

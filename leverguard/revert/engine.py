@@ -1,8 +1,10 @@
 """check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits.
 
-At most eight git processes: rev-parse, merge-base, merge-tree, the landing change with its
-`-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for the candidates
-that share a path with the change, and (only when something was found) the range's log.
+At most eight git processes: rev-parse (with the merge bases), merge-tree, the landing change's raw
+records and then its `-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for
+the candidates that share a path with the change, and (only when something was found) the range's
+log. The log starts first and the candidates' diff-tree as soon as the raw records name the paths,
+so git works on two cores while Python parses what has arrived.
 """
 
 from __future__ import annotations
@@ -13,23 +15,21 @@ from leverguard import git
 from leverguard.errors import GitError, LeverguardError
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
-from leverguard.revert.context import MAX_COUNTED_FILES, Context
+from leverguard.revert.context import Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities, is_dependency_bot
-from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Commit, display
-from leverguard.revert.patch import FilePatch, parse_commits
+from leverguard.revert.patch import FilePatch
+from leverguard.revert.reading import Early, low, candidate_patches
 from leverguard.revert.remerge import Resolutions
-from leverguard.revert.signals import PatchOf, PathHit, collect
+from leverguard.revert.signals import PathHit, collect
 
 if TYPE_CHECKING:
     from leverguard.config import Config
     from leverguard.session import Session
 
 RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%B"
-WHOLE_PATCHES = 12  # up to this many candidates, their whole patches come in the one call (and count their lines)
-MAX_PATHSPECS = 500  # more landing paths than this: candidates' patches are read whole and filtered here
 
 
 class RevertOptions(NamedTuple):
@@ -74,7 +74,7 @@ class RevertReport(NamedTuple):
 
 def check_range(session: Session, base: str, head: str, options: RevertOptions) -> RevertReport:
     """What landing HEAD on BASE would undo; works in bare and blobless repositories."""
-    repo, (base_sha, head_sha) = session.repo, session.resolve([base, head])
+    repo, (base_sha, head_sha, bases) = session.repo, session.resolve_range(base, head)
     git_dir, reader = session.work_git_dir, session.reader
     try:
         conf = settings.load(session, base_sha, options.config, git_dir if options.write_cache else None)
@@ -89,18 +89,21 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
         raise LeverguardError(f"a window of {size} commits checks nothing: give --window 1 or more (default 150)")
     if since:
         git.date_bound(since, repo)
-    land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid))
-    base_time = _commit_time(reader, land.merge_base)
-    if land.empty:
-        note = "HEAD is already contained in BASE: landing it changes nothing"
-        return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
-                            base_time, notes=(note,))
-    window = candidates.window(repo, base_sha, size, since)
     ctx = Context(repo, reader, conf.rules, isolation)
-    # approximate (the branch's own diff): it cannot have undone main commits it never contained
-    lo = next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0) if land.approximate else 0
-    index = PathIndex(window)
-    patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx)
+    early = Early(repo, candidates.start_window(repo, base_sha, size, since), ctx)  # git walks it meanwhile
+    try:
+        land = landing.resolved(repo, base, head, base_sha, head_sha, isolation, lambda oid: _size(reader, oid), bases,
+                                early.listed)
+        base_time = _commit_time(reader, land.merge_base)
+        if land.empty:
+            note = "HEAD is already contained in BASE: landing it changes nothing"
+            return RevertReport(land.base, land.head, land.merge_base, False, (), options.strict, True,
+                                base_time, notes=(note,))
+        window, index = early.window()
+        lo = low(window, land.merge_base, land.approximate)
+        patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx, early.take(land.patches, lo))
+    finally:
+        early.close()
     resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
     hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions)
     head_time = _commit_time(reader, land.head) if hits else 0
@@ -120,37 +123,6 @@ def judge(hits: list[PathHit], commits: Sequence[Commit], ctx: Context, landed: 
     """Findings from HITS; LANDED (authors, declarations) is built only now that something was found."""
     ctx.count_lines(commits[p] for p in sorted({h.position for h in hits}))
     return findings(hits, commits, landed(), ctx)
-
-
-def candidate_patches(repo: str, landing_patches: Sequence[FilePatch], index: PathIndex, lo: int, hi: int,
-                      ctx: Context) -> PatchOf:
-    """The `-U0` patches of the candidates sharing a reported path with the change, from one git call."""
-    wanted: dict[bytes, list[int]] = {}
-    for patch in landing_patches:
-        path = patch.renamed_from or patch.change.path
-        if ctx.reported(path) and not ctx.rules.lock_file(path):
-            positions = [p for p, _ in index.touching(path, lo, hi)]
-            if positions:
-                wanted[path] = positions
-    commits = {index.commits[p] for positions in wanted.values() for p in positions}
-    shas = sorted(c.sha for c in commits)
-    store: dict[tuple[str, bytes], FilePatch] = {}
-    if shas:
-        # whole patches when the candidates are of ordinary size: the same call then counts their lines
-        whole = len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
-        paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
-        for header, files in parse_commits(git.commit_patches(shas, paths, repo, ctx.isolation)):
-            sha = header.decode("ascii", "replace").strip()
-            if whole:
-                ctx.known_lines(sha, ctx.reported_lines(files))
-            for patch in files:
-                if patch.change.path in wanted:
-                    store[(sha, patch.change.path)] = patch
-
-    def patch_of(position: int, path: bytes) -> FilePatch | None:
-        return store.get((index.commits[position].sha, path))
-
-    return patch_of
 
 
 def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str, str]]:

@@ -11,6 +11,7 @@ from leverguard.revert.patch import FilePatch, parse_changes
 
 MAX_RENAME_PATHS = 2000  # more added and deleted paths than this: no rename pairing (git's own limit is 1000)
 SizeOf = Callable[[str], "int | None"]  # an object id's size, None when missing
+Listed = Callable[[list["FilePatch"], str, bool], None]  # (the raw records, merge base, approximate)
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
 
@@ -42,12 +43,16 @@ def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
 
 
 def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
-             isolation: tuple[str, ...] = (), size_of: SizeOf | None = None) -> Landing:
+             isolation: tuple[str, ...] = (), size_of: SizeOf | None = None,
+             merge_bases: list[str] | None = None, listed: Listed | None = None) -> Landing:
     """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors).
 
     SIZE_OF (object id -> size, e.g. through the check's running object reader) lets the change
-    leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread."""
-    bases = git.merge_bases(base, head, repo)
+    leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread. MERGE_BASES,
+    when the caller already has them (`git.rev_parse_range`), spare a `merge-base` call. LISTED is
+    told the raw records (read first with SIZE_OF) before git diffs the change, so that the caller can
+    start work that needs only the paths, e.g. the candidates' patches."""
+    bases = git.merge_bases(base, head, repo) if merge_bases is None else merge_bases
     if not bases:
         if git.is_shallow(repo):
             raise GitError(f"{base_rev} and {head_rev} share no commit in this shallow clone: {SHALLOW_ADVICE}")
@@ -56,15 +61,22 @@ def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
     if merge_base == head:
         return Landing(base, head, merge_base, False, True, ())
     if merge_base == base:  # fast-forward: a merge or squash commit on top of BASE, or a PR that is current
-        return Landing(base, head, merge_base, False, False, *_diff(repo, base, head, isolation, size_of))
+        return Landing(base, head, merge_base, False, False,
+                       *_diff(repo, base, head, isolation, size_of, _told(listed, merge_base, False)))
     tree = git.merge_tree(base, head, repo)
     if tree is None:  # conflicts: the branch's own change stands in for what landing would do
-        return Landing(base, head, merge_base, True, False, *_diff(repo, merge_base, head, isolation, size_of))
-    return Landing(base, head, merge_base, False, False, *_diff(repo, base, tree, isolation, size_of))
+        return Landing(base, head, merge_base, True, False,
+                       *_diff(repo, merge_base, head, isolation, size_of, _told(listed, merge_base, True)))
+    return Landing(base, head, merge_base, False, False,
+                   *_diff(repo, base, tree, isolation, size_of, _told(listed, merge_base, False)))
 
 
-def _diff(repo: str, old: str, new: str, isolation: tuple[str, ...],
-          size_of: SizeOf | None = None) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
+def _told(listed: Listed | None, merge_base: str, approximate: bool) -> Callable[[list[FilePatch]], None] | None:
+    return None if listed is None else lambda raw: listed(raw, merge_base, approximate)
+
+
+def _diff(repo: str, old: str, new: str, isolation: tuple[str, ...], size_of: SizeOf | None = None,
+          listed: Callable[[list[FilePatch]], None] | None = None) -> tuple[tuple[Change, ...], tuple[FilePatch, ...]]:
     """`diff-tree --raw -p -U0`: the paths changed and their hunks; moves paired by git (`-M`) in a second
     call over the added and deleted paths only, when there are both (rename detection costs every check).
 
@@ -78,6 +90,8 @@ def _diff(repo: str, old: str, new: str, isolation: tuple[str, ...],
         raw = parse_changes(git.change_patch(old, new, repo, isolation=isolation, patch=False))
         large = {p.change.path for p in raw if (p.change.old is None) != (p.change.new is None)
                  and _blob_size(p.change, size_of) > limit}
+        if listed is not None:
+            listed(raw)
     patches = tuple(parse_changes(git.change_patch(old, new, repo, isolation=isolation, excludes=sorted(large))))
     if large:  # in git's order, each large path with its raw record alone
         read = {p.change.path: p for p in patches}

@@ -52,13 +52,15 @@ def cached_config_at(reader: git.ObjectReader, commit: str, git_dir: str) -> Val
     """
     from leverguard import __file__ as package_file
     from leverguard import cache
-    from leverguard import config as config_module
+    from leverguard.config_file import committed_file
 
-    name, data = config_module.committed_file(reader.read, commit)
+    name, data = committed_file(reader.read, commit)
     key = (CACHE_NAME, cache.file_identity(os.path.join(os.path.dirname(package_file), "config.py")), name, data)
     path = cache.path(git_dir, CACHE_NAME)
     values = cache.read(path, key)
     if not isinstance(values, dict):
+        from leverguard import config as config_module  # dataclasses and TOML: only when the cache misses
+
         parsed = config_module.defaults() if name is None else config_module.parse(data, name)  # read once
         values = dict(parsed.values)
         cache.write(path, key, values)
