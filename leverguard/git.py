@@ -300,11 +300,6 @@ def rev_parse(rev: str, cwd: str | None = None) -> str:
     return result.stdout.decode().strip()
 
 
-def config_get(key: str, cwd: str | None = None) -> str | None:
-    result = run(["config", "--get", key], cwd, ok_codes=(0, 1))
-    return result.stdout.decode("utf-8", "replace").strip() if result.returncode == 0 else None
-
-
 # ----------------------------------------------------------------------------- index
 
 
@@ -770,8 +765,6 @@ class PatchReader:
         self.close()
 
 
-
-
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:
     """Every best common ancestor of A and B (several for criss-cross merges); empty when unrelated."""
     result = run(["merge-base", "--all", a, b], cwd, ok_codes=(0, 1))
@@ -784,14 +777,6 @@ def merge_tree(base: str, head: str, cwd: str | None = None) -> str | None:
     if result.returncode == 1:
         return None
     return result.stdout.decode().split()[0]
-
-
-
-
-def first_parent_log(rev: str, fmt: str, cwd: str | None = None, *, max_count: int | None = None,
-                     since: str | None = None) -> Iterator[bytes]:
-    """Stream `git log --first-parent --raw -z`: one pipeline for a whole window or history."""
-    return stream(first_parent_args(rev, fmt, max_count, since), cwd)
 
 
 def first_parent_args(rev: str, fmt: str, max_count: int | None = None, since: str | None = None) -> list[str]:
@@ -827,24 +812,6 @@ def symbolic_ref(name: str, cwd: str | None = None) -> str | None:
 
 def ref_exists(ref: str, cwd: str | None = None) -> bool:
     return run(["rev-parse", "--verify", "-q", ref], cwd, ok_codes=(0, 1)).returncode == 0
-
-
-def read_objects(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple[str, bytes]]:
-    """Many objects from one `cat-file --batch` run, without a round trip per object; missing ones left out."""
-    if not oids:
-        return {}
-    encoded = [oid.encode("utf-8", "surrogateescape") for oid in oids]
-    out = run(["cat-file", "--batch", "-z"], cwd, input=b"".join(name + b"\0" for name in encoded)).stdout
-    found: dict[str, tuple[str, bytes]] = {}
-    pos = 0
-    for oid, name in zip(oids, encoded):
-        header, pos = _batch_header(out, pos, name)
-        if header is None:  # "NAME missing": NAME may hold spaces and newlines
-            continue
-        _, kind, size = header.rsplit(b" ", 2)
-        found[oid] = (kind.decode(), out[pos:pos + int(size)])
-        pos += int(size) + 1
-    return found
 
 
 def object_sizes(oids: Sequence[str], cwd: str | None = None) -> dict[str, tuple[str, int]]:
@@ -884,8 +851,6 @@ def fetch_objects(oids: Sequence[str], remote: str, cwd: str | None = None) -> N
     if result.returncode != 0:
         raise GitError(f"this partial clone cannot fetch missing objects from {remote!r} "
                        f"({_first_line(result.stderr)}): check that git fetch {remote} works")
-
-
 
 
 # Every patch leverguard judges: no external diff, no textconv, no colour, hunks never fused by
@@ -1100,20 +1065,10 @@ def _tree_args(rev: str | None) -> list[str]:
     return ["--cached"] if rev is None else [rev]
 
 
-def grep_files(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str], cwd: str | None = None) -> list[str]:
-    """Paths at REV (or in the index) holding a line that matches any extended regex, in one call."""
-    args = [*LEVER_GREP, "-l", "-E"]
-    for pattern in patterns:
-        args += ["-e", pattern]
-    result = run([*args, *_tree_args(rev), "--", *pathspecs], cwd, ok_codes=(0, 1))
-    prefix = f"{rev}:" if rev is not None else ""
-    return [fsdecode(name)[len(prefix):] for name in split_z(result.stdout)]
-
-
-
 def grep_files_stream(patterns: Sequence[str], rev: str | None, pathspecs: Sequence[str],
                       cwd: str | None = None) -> Iterator[str]:
-    """`grep_files`, yielding each path as git prints it so the caller can read and parse meanwhile."""
+    """Paths whose content matches any of PATTERNS (`git grep -l`), yielded as git prints them so the
+    caller can read and parse meanwhile."""
     args = [*LEVER_GREP, "-l", "-E"]
     for pattern in patterns:
         args += ["-e", pattern]
@@ -1202,13 +1157,6 @@ def diff_raw(base: str, head: str | None, cwd: str | None = None) -> list[tuple[
     return rows
 
 
-def diff_names_matching(base: str, head: str | None, regex: str, cwd: str | None = None) -> list[bytes]:
-    """Paths whose added or removed lines match an extended regex (`git diff -G`), in one call."""
-    args = ["diff", "--name-only", "-z", *OWN_DIFF, f"-G{regex}", base,
-            *([head] if head is not None else ["--cached"])]
-    return split_z(run(args, cwd).stdout)
-
-
 def numstat(base: str, head: str | None, pathspecs: Sequence[str], cwd: str | None = None,
             limit: int = MAX_FILE_SIZE) -> list[tuple[int, int, str]]:
     """(added, deleted, path) per changed file; binary files, and files over LIMIT bytes (never read), count as (-1, -1)."""
@@ -1243,7 +1191,6 @@ def list_paths(rev: str | None, pathspecs: Sequence[str], cwd: str | None = None
     else:
         args = ["diff-tree", "-r", "-z", "--name-only", "--no-renames", EMPTY_TREE, rev, "--", *pathspecs]
     return [fsdecode(name) for name in split_z(run(args, cwd).stdout)]
-
 
 
 def large_files(rev: str | None, suffixes: Sequence[str], limit: int, cwd: str | None = None) -> dict[str, int]:
@@ -1296,13 +1243,6 @@ def excluding(paths: Iterable[str]) -> list[str]:
     """Pathspecs that leave PATHS out of a git command (git 2.13+ accepts excludes alone)."""
     return [f":(exclude,literal){path}" for path in sorted(paths)]
 
-
-def read_blobs(specs: Sequence[str], cwd: str | None = None) -> dict[str, bytes]:
-    """Blobs named `REV:PATH` (or `:0:PATH`) through one `cat-file --batch` run, all names sent at once.
-
-    Pipelining the requests avoids a round trip per file; missing names and non-blobs are left out.
-    """
-    return {spec: data for spec, (kind, data) in read_objects(specs, cwd).items() if kind == "blob"}
 
 # ---- message engine ----
 

@@ -17,14 +17,6 @@ def seeded(repo: Repo) -> Repo:
     return repo
 
 
-def test_batch_reads_skip_missing_names_even_with_spaces(seeded: Repo) -> None:
-    names = ["HEAD:no such file.txt", "HEAD:a file.txt", "HEAD:src", "HEAD:src/b.py"]
-    found = git.read_objects(names, str(seeded.path))
-    assert found["HEAD:a file.txt"] == ("blob", b"spaced\n")
-    assert found["HEAD:src"][0] == "tree" and "HEAD:no such file.txt" not in found
-    assert git.read_blobs(names, str(seeded.path)) == {"HEAD:a file.txt": b"spaced\n", "HEAD:src/b.py": b"b = 1\n"}
-
-
 def test_long_lived_reader_answers_missing_names_with_spaces(seeded: Repo) -> None:
     with git.ObjectReader(str(seeded.path)) as reader:
         assert reader.read("HEAD:no such file.txt") is None

@@ -1,4 +1,4 @@
-"""`default-build`, `abi`, `mentions_levers` and the two lever hooks, through real commits and the real CLI."""
+"""`default-build`, `abi` and the two lever hooks, through real commits and the real CLI."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from levers_helpers import edit, mpk_repo
 
 from leverguard.config import load
 from leverguard.levers.gates.abi import abi_status
-from leverguard.levers.model.quick import mentions_levers
 
 NEW_GATED = """\
 #ifdef MPK_DSV3_WIDER_TILES
@@ -151,20 +150,6 @@ def test_abi_hook_is_silent_without_configuration(repo: Repo) -> None:
     repo.git("add", "graph.cc")
     proc = run_leverguard("hook", "leverguard-abi", cwd=repo.path)
     assert (proc.returncode, proc.stderr) == (0, "")
-
-
-def test_mentions_levers(repo: Repo) -> None:
-    mpk_repo(repo)
-    config = load(str(repo.path))
-    repo.write("README.txt", "MPK is fast\n")
-    repo.git("add", "README.txt")
-    assert not mentions_levers(str(repo.path), config, "HEAD", None)
-    edit(repo, "mpk/kernels/attn.cu", "#if MPK_DSV3_NOOP_MOE\n", "#if MPK_DSV3_NOOP_MOE2\n")
-    repo.git("add", "mpk")
-    assert mentions_levers(str(repo.path), config, "HEAD", None)
-    head = repo.commit("rename")
-    assert mentions_levers(str(repo.path), config, "HEAD~1", head)
-    assert not mentions_levers(str(repo.path), config, "HEAD", None)
 
 
 def test_reverting_a_default_off_lever_keeps_the_default_build(repo: Repo) -> None:

@@ -26,8 +26,8 @@ def lever_changes(session: Session, settings: Settings, base: str, head: str | N
     """What BASE..HEAD (HEAD None: the index) does to each lever, and the pitfalls it leaves, as plain data.
 
     A change that adds or removes no lever-like line in a lever source never imports the lever
-    engine. The test is `levers.quick.mentions_levers`'s own: its regex (cached in the settings),
-    one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
+    engine. The test is the lever patterns as one regex (`levers.model.quick.lever_regex`, cached in the
+    settings) and one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
     third of its budget. A change that touches no lever source at all stops after `git diff --raw`,
     before the session's object reader starts. SESSION's repo is the working tree's top.
     """

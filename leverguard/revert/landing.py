@@ -36,16 +36,11 @@ def split_range(text: str) -> tuple[str, str]:
     raise GitError(f"not a range: {text!r}: give BASE..HEAD, e.g. origin/main..HEAD")
 
 
-def compute(repo: str, base_rev: str, head_rev: str) -> Landing:
-    """The landing change of HEAD onto BASE; a clear error for unrelated or shallow histories."""
-    base, head = git.rev_parse_all([base_rev, head_rev], repo)
-    return resolved(repo, base_rev, head_rev, base, head)
-
-
 def resolved(repo: str, base_rev: str, head_rev: str, base: str, head: str,
              isolation: tuple[str, ...] = (), size_of: SizeOf | None = None,
              merge_bases: list[str] | None = None, listed: Listed | None = None) -> Landing:
-    """`compute` for revisions already resolved to the commit ids BASE and HEAD (the names are for errors).
+    """The landing change of HEAD onto BASE, revisions already resolved to commit ids (the names are for errors);
+    a clear error for unrelated or shallow histories.
 
     SIZE_OF (object id -> size, e.g. through the check's running object reader) lets the change
     leave added and deleted blobs over the `core.bigFileThreshold` in ISOLATION unread. MERGE_BASES,

@@ -51,14 +51,6 @@ class FilePatch(NamedTuple):
         return sum(len(h.removed) + len(h.added) for h in self.hunks if not h.cosmetic)
 
 
-def normalize(line: bytes) -> bytes | None:
-    """A line without any whitespace, or None when it is trivial."""
-    squeezed = line.translate(None, _SPACE)
-    if squeezed in TRIVIAL or len(squeezed.translate(None, _NON_ALNUM)) < MIN_ALNUM:
-        return None
-    return squeezed
-
-
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0) -> Hunk:
     cosmetic = b"".join(removed).translate(None, _COSMETIC) == b"".join(added).translate(None, _COSMETIC)
     gone, new = _punctuation_only(_non_trivial(removed), _non_trivial(added))

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from leverguard import git
-
-if TYPE_CHECKING:
-    from leverguard.config import Config
 
 # Without lever_patterns: any conditional directive, environment access or -D flag may matter.
 _BROAD = r"#[[:space:]]*(if|elif)|environ|getenv|-D[A-Za-z_]"
@@ -30,8 +25,3 @@ def lever_regex(patterns: list[str]) -> str:
         converted.append(f"({pattern})")
     return "|".join(converted)
 
-
-def mentions_levers(repo: str, config: Config, base: str, head: str | None) -> bool:
-    """Whether BASE..HEAD (HEAD None: BASE against the index) adds or removes a line naming a lever."""
-    regex = lever_regex(list(config.get("levers.lever_patterns")))
-    return bool(git.diff_names_matching(base, head, regex, repo))
