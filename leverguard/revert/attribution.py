@@ -69,6 +69,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
 
 
 def _age_days(commit: Commit, landed: Landed) -> float:
+    """How old the undone work was when the change landed (0 when the change's time is unknown)."""
     return (landed.time - commit.time) / 86400 if landed.time else 0.0
 
 
@@ -84,8 +85,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = position <= landed.base_position + RECENT_COMMITS
-    days = (landed.time - commit.time) / 86400 if landed.time else None
-    fresh = recent or (days is not None and days <= TINY_DAYS)
+    fresh = recent or (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
     # the change also puts whole files back (this commit's or another's): a stale tree at work
     corroborated = stale or whole_files
     facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge)
@@ -139,13 +139,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and merges_a_release_line(commit.subject):
         # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
-    age = landed.time - commit.time if landed.time else 0
-    lines = sum(h.lines for h in hits)
-    if level == WARNING and age > OLD_DAYS * 86400:
+    days = _age_days(commit, landed)
+    if level == WARNING and days > OLD_DAYS:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
-    if level == ERROR and age > OLD_FILE_DAYS * 86400 and all(h.kind != "resurrected" for h in hits):
+    if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
-    if level > NOTICE and lines <= TINY_LINES and age > TINY_DAYS * 86400:
+    if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     return level, reason
 
