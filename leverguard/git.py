@@ -714,10 +714,9 @@ class PatchReader:
 
     def _start(self) -> subprocess.Popen[bytes]:
         import subprocess
-        import tempfile
 
         if self._proc is None:
-            self._stderr = tempfile.TemporaryFile()  # a file: warnings can never fill a pipe and stall git
+            self._stderr = _anonymous_file()  # a file: warnings can never fill a pipe and stall git
             self._proc = subprocess.Popen(["git", *self._args], cwd=_run_dir(self._isolation, self._cwd),
                                           env=_run_env(self._isolation), stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=self._stderr)
@@ -1029,6 +1028,21 @@ def is_own_repository(git_dir: str, start: str | None = None) -> bool:
     """Is GIT_DIR the repository the user works in (the one around START, the cwd), not one passed by --repo?"""
     found = find_root(start or os.getcwd())
     return found is not None and os.path.realpath(found[1]) == os.path.realpath(git_dir)
+
+
+def _anonymous_file() -> IO[bytes]:
+    """An unnamed temporary file; `O_TMPFILE` where the system has it, since `tempfile` costs a check-revert
+    5 ms of imports (shutil, random, bz2, lzma)."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    for folder in (os.environ.get("TMPDIR"), "/tmp") if flag else ():
+        if folder:
+            try:
+                return os.fdopen(os.open(folder, flag | os.O_RDWR, 0o600), "w+b")
+            except OSError:
+                continue  # a folder without O_TMPFILE support (some network file systems)
+    import tempfile
+
+    return tempfile.TemporaryFile()
 
 
 class scratch_objects:  # noqa: N801 - `with git.scratch_objects(objects_dir):`

@@ -273,3 +273,13 @@ def test_editing_a_candidates_lines_while_adding_work_elsewhere_is_not_a_revert(
     _stale_branch(repo, {"src/mod1.py": "".join(base[:3]) + edited + "".join(base[3:]) + body("more", 12)})
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_exclude_patterns_match_as_git_wildmatch_and_no_wider() -> None:
+    from leverguard.revert import rules
+
+    path_rules = rules.build(["CHANGES/*", "docs/api/", "/build"], "*.pb.go linguist-generated\n", ["dist/**"])
+    assert not path_rules.reported(b"CHANGES/123.bugfix") and not path_rules.reported(b"docs/api/x/index.md")
+    assert not path_rules.reported(b"build") and not path_rules.reported(b"pkg/a.pb.go")
+    assert path_rules.reported(b"CHANGES.md") and path_rules.reported(b"src/build") and path_rules.reported(b"docs/api.md")
+    assert path_rules.lock_file(b"dist/app.js") and not path_rules.lock_file(b"distinct/app.js")

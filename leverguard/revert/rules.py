@@ -68,6 +68,7 @@ def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
 
 
 def _literal(pattern: str) -> str:
-    """The longest run of a pattern without wildcards, leading `!` and slashes at the ends dropped."""
+    """The longest run of a pattern without wildcards that every matching path contains: a leading `!` and
+    leading slashes (anchors) dropped, a trailing one kept (`CHANGES/*` needs `CHANGES/`, not `CHANGES.md`)."""
     runs = re.split(r"[*?\[\]\\]", pattern.lstrip("!"))
-    return max((run.strip("/") for run in runs), key=len, default="")
+    return max((run.lstrip("/") for run in runs), key=len, default="")
