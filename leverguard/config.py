@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
 # re-exported: where callers have always found them
@@ -123,12 +123,11 @@ for _key in KEYS:
 SECTIONS = tuple(_KEYS_BY_SECTION)
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """The effective configuration: every key's value and where it came from."""
 
     values: Mapping[str, Any]
-    origins: Mapping[str, str] = field(default_factory=dict)
+    origins: Mapping[str, str] = MappingProxyType({})
     source: str | None = None  # the file read, relative to the root, or None
 
     def get(self, dotted: str) -> Any:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 FORMATS = ("text", "json", "markdown")
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One violation: printed `path:line: rule-id: message`, the same data in JSON."""
 
     rule: str  # the rule id, e.g. "co-author"
@@ -29,12 +27,15 @@ def to_text(findings: Sequence[Finding]) -> str:
 
 
 def to_json(payload: Any) -> str:
-    """One JSON document; dataclasses become objects with their field names."""
+    """One JSON document; dataclasses become objects with their field names (a NamedTuple, like `Finding`,
+    would be an array: pass its `_asdict()`)."""
     return json.dumps(payload, default=_encode, indent=2, ensure_ascii=False)
 
 
 def _encode(value: Any) -> Any:
     if hasattr(value, "__dataclass_fields__"):
+        from dataclasses import asdict  # the lever engine's records; a check-revert imports no dataclasses
+
         return asdict(value)
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)

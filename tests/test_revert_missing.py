@@ -172,8 +172,11 @@ def test_a_mirror_is_left_byte_identical(repo: Repo, tmp_path: Path) -> None:
     mirror = tmp_path / "mirror.git"
     repo.git("clone", "-q", "--mirror", str(repo.path), str(mirror))
     before = _snapshot(mirror)
-    check = run_leverguard("check-revert", "--repo", str(mirror), "main..carol", cwd=tmp_path)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    check = run_leverguard("check-revert", "--repo", str(mirror), "main..carol", cwd=tmp_path, env={"TMPDIR": str(scratch)})
     assert check.returncode == 1 and "#221" in check.stdout, check.stderr
+    assert list(scratch.iterdir()) == []  # merge-tree's scratch objects are gone with the check
     audit = run_leverguard("audit", "--repo", str(mirror), "--format", "json", "carol", cwd=tmp_path)
     assert audit.returncode == 1 and json.loads(audit.stdout)["unchecked"] == []
     assert _snapshot(mirror) == before

@@ -83,7 +83,7 @@ def gains_and_losses(session: Session, config: Config, base: str, head: str | No
 
 def render(result: GateResult, fmt: str) -> str:
     if fmt == "json":
-        return to_json({"waiver": result.waiver, "violations": result.violations,
+        return to_json({"waiver": result.waiver, "violations": [v._asdict() for v in result.violations],
                         "gains": result.gains, "loses": result.loses,
                         "how_to_waive": HOW_TO_WAIVE if result.violations and result.waiver is None else None,
                         "notes": result.notes})
