@@ -38,9 +38,7 @@ def lever_changes(session: Session, settings: Settings, base: str, head: str | N
     large = _large_sources(session, settings, base, side, sources)
     if large is None:
         return LeverWork()
-    from leverguard.levers.model.quick import unread_note
-
-    unread = tuple(unread_note(path, size, settings.max_file_size) for path, size in sorted(large.items()))
+    unread = _unread_notes(large, settings.max_file_size) if large else ()
     # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
     # names a lever moves none; and none over max_file_size, which git would load whole.
     args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--", *sources,
@@ -80,6 +78,12 @@ def _large_sources(session: Session, settings: Settings, base: str, side: list[s
         if size > settings.max_file_size:
             large[path] = size
     return large
+
+
+def _unread_notes(large: dict[str, int], limit: int) -> tuple[str, ...]:
+    from leverguard.levers.model.quick import unread_note
+
+    return tuple(unread_note(path, size, limit) for path, size in sorted(large.items()))
 
 
 def _ledger_deltas(root: str, cfg: Any, levers: list[str]) -> dict[str, tuple[str, str]]:

@@ -6,6 +6,7 @@ import os
 import sys
 
 from leverguard.errors import LeverguardError, guarded
+from leverguard.message import parse
 
 TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
 if TYPE_CHECKING:
@@ -18,12 +19,13 @@ PREPARE_USAGE = "usage: leverguard hook leverguard-template MSGFILE [SOURCE [SHA
 def _commit_msg(argv: Sequence[str]) -> int:
     if len(argv) != 1:
         raise LeverguardError(f"{COMMIT_MSG_USAGE}; got {len(argv)} arguments")
+    started = parse.start_reads(".")  # git runs while the checker is imported
     from leverguard.message import run
 
     # git sets GIT_EDITOR=: for the hook when no editor ran (builtin/commit.c, run_commit_hook).
     edited = os.environ.get("GIT_EDITOR") != ":"
     text, code = run.check_msg(".", argv[0], None, "text", edited=edited, index_file=_index_file(),
-                               amend=bool(_amending()), author=_author())
+                               amend=bool(_amending()), author=_author(), started=started)
     if text:
         print(text)
     return code
@@ -34,13 +36,14 @@ def _prepare(argv: Sequence[str]) -> int:
         raise LeverguardError(f"{PREPARE_USAGE}; got {len(argv)} arguments")
     # The pre-commit framework passes only the file and puts git's SOURCE in its environment.
     source = argv[1] if len(argv) > 1 else os.environ.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
+    started = parse.start_reads(".") if source != "merge" else None  # git runs while the checker is imported
     from leverguard.message import run
 
     sha = argv[2] if len(argv) > 2 else os.environ.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
     amend = _amending()
     if amend is None:  # no /proc: an editor-amend is SOURCE `commit` with SHA `HEAD` (so is `-c HEAD`)
         amend = (source, sha) == ("commit", "HEAD")
-    return run.prepare_commit_msg(".", argv[0], source, _index_file(), amend)
+    return run.prepare_commit_msg(".", argv[0], source, _index_file(), amend, started)
 
 
 def _amending(levels: int = 6) -> bool | None:

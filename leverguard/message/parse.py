@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 
+from leverguard import git
 from leverguard.errors import LeverguardError
 from leverguard.message.records import NamedTuple
 
@@ -71,6 +72,12 @@ class Cleanup(NamedTuple):
 
 STORED = Cleanup(mode="whitespace")  # a stored commit's message: already clean, `#` lines are text
 GIT_CONFIG_KEYS = ("core.commentchar", "commit.cleanup", "i18n.commitencoding", "trailer.separators")
+
+
+def start_reads(cwd: str) -> tuple[git.Pending, git.Pending]:
+    """The repository's state and these keys (`sources.open_repo`), both started at once: a hook pays one
+    git start-up, not two, and starts them before it imports the checker, which then loads while git runs."""
+    return git.start(git.REPO_STATE_ARGS, cwd), git.start(git.config_args(GIT_CONFIG_KEYS), cwd)
 
 
 def codec_name(encoding: str) -> str:

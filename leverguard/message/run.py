@@ -11,6 +11,7 @@ from leverguard.session import Session
 TYPE_CHECKING = False  # the hook path imports this module: no typing, no config module
 if TYPE_CHECKING:
     from leverguard.config import Config
+    from leverguard.git import Pending
 
 # prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
 OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
@@ -18,16 +19,18 @@ OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
               edited: bool = True, index_file: str | None = None, amend: bool = False,
-              config: Config | None = None, author: tuple[str, str] | None = None) -> tuple[str, int]:
+              config: Config | None = None, author: tuple[str, str] | None = None,
+              started: tuple[Pending, Pending] | None = None) -> tuple[str, int]:
     """`check-msg`: one message file against the staged diff, or every commit of a range.
 
     CONFIG (a range only) replaces the working tree's configuration: the PR bot passes BASE's,
     and its repository may be bare. AUTHOR (a message file only) is the commit's (name, email).
+    STARTED: the repository reads a hook began (`parse.start_reads`) before importing this module.
     """
     if (msgfile is None) == (range_ is None):
         raise LeverguardError("check-msg: give a MSGFILE (as the commit-msg hook does) or --range BASE..HEAD, "
                               "not both and not neither")
-    info = sources.open_commits(repo, config) if config is not None and range_ else sources.open_repo(repo)
+    info = sources.open_commits(repo, config) if config is not None and range_ else sources.open_repo(repo, started)
     with Session(info.root) as session:  # one object reader for the run, started only if an object is read
         if range_ is not None:
             outcomes = sources.check_range(info, session, range_)
@@ -74,7 +77,7 @@ def _build(info: sources.RepoInfo, session: Session, range_: str | None, comment
 
 
 def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None,
-                       amend: bool = False) -> int:
+                       amend: bool = False, started: tuple[Pending, Pending] | None = None) -> int:
     """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote.
 
     A message someone wrote still gets its lever changes computed (except a merge, which only
@@ -83,7 +86,7 @@ def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | N
     """
     if source == "merge":
         return EXIT_CLEAN
-    info = sources.open_repo(repo)
+    info = sources.open_repo(repo, started)
     if source in OWNED_SOURCES:
         from leverguard.message.diffsource import staged_changes
 

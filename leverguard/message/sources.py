@@ -32,10 +32,10 @@ class RepoInfo(NamedTuple):
     settings: Settings
 
 
-def open_repo(cwd: str) -> RepoInfo:
-    """The repository at `cwd` with its message settings: two git calls and, warm, no TOML parsing."""
-    state = git.start(git.REPO_STATE_ARGS, cwd)  # both at once: a hook pays one git start-up, not two
-    config = git.start(git.config_args(parse.GIT_CONFIG_KEYS), cwd)
+def open_repo(cwd: str, started: tuple[git.Pending, git.Pending] | None = None) -> RepoInfo:
+    """The repository at `cwd` with its message settings: two git calls (STARTED, when the caller
+    started them) and, warm, no TOML parsing."""
+    state, config = started or parse.start_reads(cwd)
     root, git_dir, head = git.repo_state(cwd, state)
     values = git.config_values(parse.GIT_CONFIG_KEYS, root, config)
     separators = values.get("trailer.separators") or ":"
