@@ -962,25 +962,31 @@ class Repository:
     """Where a repository is: its git dir, whether it is bare, its object directory (no `typing`
     import for a record: hooks import this module)."""
 
-    __slots__ = ("git_dir", "bare", "objects")
+    __slots__ = ("git_dir", "bare", "objects", "shallow")
 
-    def __init__(self, git_dir: str, bare: bool, objects: str) -> None:
-        self.git_dir, self.bare, self.objects = git_dir, bare, objects
+    def __init__(self, git_dir: str, bare: bool, objects: str, shallow: bool) -> None:
+        self.git_dir, self.bare, self.objects, self.shallow = git_dir, bare, objects, shallow
+
+
+LOCATE_ARGS = ("--absolute-git-dir", "--is-bare-repository", "--is-shallow-repository", "--path-format=absolute",
+               "--git-path", "objects")  # four lines before the revisions
+
+
+def _located(lines: list[str]) -> Repository:
+    return Repository(lines[0], lines[1] == "true", lines[3], lines[2] == "true")
 
 
 def rev_parse_repository(revs: Sequence[str], cwd: str | None = None) -> tuple[Repository, list[str]]:
     """The repository at CWD and `rev_parse_all(REVS)`, in one `git rev-parse` when the names are plain."""
     if not any(rev.startswith("-") for rev in revs):
-        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--path-format=absolute", "--git-path",
-                "objects", *[f"{rev}^{{commit}}" for rev in revs], "--"]
+        args = ["rev-parse", *LOCATE_ARGS, *[f"{rev}^{{commit}}" for rev in revs], "--"]
         result = run(args, cwd, ok_codes=(0, 128))
         lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dirs may hold spaces
-        shas = [line for line in lines[3:] if line and line != "--"]
-        if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 3:
-            return Repository(lines[0], lines[1] == "true", lines[2]), shas
-    git_dir, objects = repository_dirs(cwd)
-    bare = output(["rev-parse", "--is-bare-repository"], cwd) == "true"
-    return Repository(git_dir, bare, objects), rev_parse_all(revs, cwd)
+        shas = [line for line in lines[4:] if line and line != "--"]
+        if result.returncode == 0 and len(shas) == len(revs) and len(lines) > 4:
+            return _located(lines), shas
+    lines = output(["rev-parse", *LOCATE_ARGS], cwd).split("\n")
+    return _located(lines), rev_parse_all(revs, cwd)
 
 
 def rev_parse_range(base: str, head: str, cwd: str | None = None) -> tuple[Repository, list[str], list[str] | None]:
@@ -989,14 +995,13 @@ def rev_parse_range(base: str, head: str, cwd: str | None = None) -> tuple[Repos
     --all). The bases are None when that call fails (unrelated histories, odd names): ask `merge_bases`."""
     if not base.startswith("-") and not head.startswith("-"):
         peeled = [f"{base}^{{commit}}", f"{head}^{{commit}}"]
-        args = ["rev-parse", "--absolute-git-dir", "--is-bare-repository", "--path-format=absolute", "--git-path",
-                "objects", *peeled, "...".join(peeled), "--"]
+        args = ["rev-parse", *LOCATE_ARGS, *peeled, "...".join(peeled), "--"]
         result = run(args, cwd, ok_codes=(0, 128))
         lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")  # the dirs may hold spaces
-        shas = [line for line in lines[3:] if line and line != "--" and not line.startswith("^")]
-        if result.returncode == 0 and len(shas) == 4 and len(lines) > 3:
-            bases = [line[1:] for line in lines[3:] if line.startswith("^")]
-            return Repository(lines[0], lines[1] == "true", lines[2]), shas[:2], bases
+        shas = [line for line in lines[4:] if line and line != "--" and not line.startswith("^")]
+        if result.returncode == 0 and len(shas) == 4 and len(lines) > 4:
+            bases = [line[1:] for line in lines[4:] if line.startswith("^")]
+            return _located(lines), shas[:2], bases
     where, shas = rev_parse_repository([base, head], cwd)
     return where, shas, None
 
@@ -1010,13 +1015,6 @@ def missing_in_history(tip: str, max_count: int | None, cwd: str | None = None) 
     args = ["rev-list", "--objects", "--missing=print", "--no-object-names", "--first-parent",
             *([f"--max-count={max_count}"] if max_count is not None else []), tip, "--"]
     return frozenset(line[1:] for line in output(args, cwd).split() if line.startswith("?"))
-
-
-def repository_dirs(cwd: str | None = None) -> tuple[str, str]:
-    """(absolute git dir, absolute object directory) of the repository at CWD, in one call."""
-    lines = output(["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-path", "objects"],
-                   cwd).split("\n")
-    return lines[0], lines[-1]
 
 
 def is_own_repository(git_dir: str, start: str | None = None) -> bool:

@@ -31,6 +31,7 @@ class Session:
         self._where: git.Repository | None = None
         self._reader: git.ObjectReader | None = None
         self._committed: dict[str, Config] = {}
+        self._ranges: dict[tuple[str, str], tuple[str, str, list[str] | None]] = {}
 
     def resolve(self, revs: Sequence[str]) -> list[str]:
         """Full commit ids of REVS; the first call locates the repository in the same git process."""
@@ -40,12 +41,16 @@ class Session:
         return shas
 
     def resolve_range(self, base: str, head: str) -> tuple[str, str, list[str] | None]:
-        """`resolve([BASE, HEAD])` and, when the same git process could tell, their merge bases (None: ask)."""
-        if self._where is not None:
-            base_sha, head_sha = git.rev_parse_all([base, head], self.repo)
-            return base_sha, head_sha, None
-        self._where, shas, bases = git.rev_parse_range(base, head, self.repo)
-        return shas[0], shas[1], bases
+        """`resolve([BASE, HEAD])` and, when the same git process could tell, their merge bases (None: ask);
+        asked again, the same answer without a git call."""
+        if (base, head) not in self._ranges:
+            if self._where is not None:
+                base_sha, head_sha = git.rev_parse_all([base, head], self.repo)
+                self._ranges[(base, head)] = base_sha, head_sha, None
+            else:
+                self._where, shas, bases = git.rev_parse_range(base, head, self.repo)
+                self._ranges[(base, head)] = shas[0], shas[1], bases
+        return self._ranges[(base, head)]
 
     @property
     def where(self) -> git.Repository:

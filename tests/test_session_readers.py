@@ -83,3 +83,18 @@ def test_the_readers_sizes_match_a_batch_check_across_chunks(repo: Repo) -> None
     with git.ObjectReader(str(repo.path)) as reader:
         assert reader.sizes(oids) == git.object_sizes(oids, str(repo.path))
         assert len(reader.sizes(oids)) == 300 and reader.read("HEAD:f/7.txt") == ("blob", b"xxxxxxx\n")
+
+
+def test_check_revert_of_another_repository_locates_it_in_the_ranges_rev_parse(repo: Repo, tmp_path: Path) -> None:
+    from test_revert_story import build_224
+
+    build_224(repo)  # main..carol: a stale PR that does not fast-forward
+    trace = tmp_path / "trace.txt"
+    result = run_leverguard("check-revert", "--repo", str(repo.path), "main..carol", cwd=tmp_path,
+                            env={"GIT_TRACE": str(trace)})
+    assert result.returncode == 1 and "#221" in result.stdout, result.stderr
+    started = [line.split("built-in: git ", 1)[1] for line in trace.read_text(encoding="utf-8").splitlines()
+               if "built-in: git " in line]
+    # one rev-parse finds the repository, both ends and their merge bases; no merge-base call after it
+    assert sum(cmd.startswith("rev-parse") for cmd in started) == 1, started
+    assert not any(cmd.startswith("merge-base") for cmd in started), started

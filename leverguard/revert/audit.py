@@ -134,7 +134,7 @@ def _audit(session: Session, branch: str, max_count: int | None, since: str | No
             progress(position, history.expected(max_count, bound))
     history.close()
     gaps = _unchecked(repo, unchecked, history.partial_clone)
-    notes = _notes(repo, history.commits, position, size) + _gap_notes(repo, history, position, gaps)
+    notes = _notes(session.where.shallow, history.commits, position, size) + _gap_notes(repo, history, position, gaps)
     return AuditReport(_branch_name(repo, branch), tip, position - len(gaps), tuple(results), strict, notes,
                        bool(notes) or bool(gaps), gaps)
 
@@ -266,8 +266,8 @@ def _branch_name(repo: str, branch: str) -> str:
     return branch
 
 
-def _notes(repo: str, commits: list[Commit], audited: int, size: int) -> tuple[str, ...]:
-    if git.is_shallow(repo) and commits and not commits[-1].parents:
+def _notes(shallow: bool, commits: list[Commit], audited: int, size: int) -> tuple[str, ...]:
+    if shallow and commits and not commits[-1].parents:
         return (f"shallow clone: history ends after {len(commits)} commits, so older work cannot be checked; "
                 "fetch it with git fetch --unshallow (in GitHub Actions: fetch-depth: 0)",)
     return ()

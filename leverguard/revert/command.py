@@ -31,7 +31,7 @@ def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict
 
     base, head = split_range(rev_range)
     with git.offline(), Session(repo) as session:
-        own, objects = _own_and_writable(session)
+        own, objects = _own_and_writable(session, base, head)
         options = RevertOptions(window=window, since=since, strict=strict, pr_body=pr_body, write_cache=own)
         if own:
             report = check_range(session, base, head, options)
@@ -47,10 +47,11 @@ def run_check(repo: str, fmt: str, window: int | None, since: str | None, strict
     return report.exit_code()
 
 
-def _own_and_writable(session: Session) -> tuple[bool, str]:
+def _own_and_writable(session: Session, base: str, head: str) -> tuple[bool, str]:
     """(REPO is the cwd's repository and leverguard may write into it, its object directory).
 
-    The common case (`--repo .` in a writable working tree) costs no git call.
+    The common case (`--repo .` in a writable working tree) costs no git call; otherwise the range's
+    resolution, which the check reuses, locates the repository in the same `git rev-parse`.
     """
     import os
 
@@ -62,7 +63,8 @@ def _own_and_writable(session: Session) -> tuple[bool, str]:
         objects = os.path.join(found[1], "objects")
         if os.access(found[1], os.W_OK) and os.access(objects, os.W_OK):
             return True, objects
-    git_dir, objects = session.where.git_dir, session.where.objects  # the check's own rev-parse tells
+    session.resolve_range(base, head)
+    git_dir, objects = session.where.git_dir, session.where.objects
     writable = os.access(git_dir, os.W_OK) and os.access(objects, os.W_OK)
     return writable and git.is_own_repository(git_dir), objects
 

@@ -109,7 +109,7 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
     head_time = _commit_time(reader, land.head) if hits else 0
     found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
     large = _large_files(reader, land.patches, limit)
-    notes = _notes(repo, window, size, land.approximate) + large
+    notes = _notes(session.where.shallow, window, size, land.approximate) + large
     truncated = any(note.startswith("shallow clone") for note in notes)
     if truncated and not any(blocks(f, options.strict) for f in found):
         # evidence short of a failure proves nothing when the history it was looked for in is missing
@@ -205,11 +205,11 @@ def _large_files(reader: git.ObjectReader, patches: Sequence[FilePatch], limit: 
             f"id and size only, no line-level check: {named}",)
 
 
-def _notes(repo: str, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:
+def _notes(shallow: bool, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:
     notes = []
     if approximate:
         notes.append("landing HEAD conflicts with BASE: the branch's own change (merge base to HEAD) was checked instead")
-    if len(window) < size and window and not window[-1].parents and git.is_shallow(repo):
+    if shallow and len(window) < size and window and not window[-1].parents:
         notes.append(f"shallow clone: only {len(window)} of {size} candidate commits are present; "
                      f"{landing.SHALLOW_ADVICE}")
     return tuple(notes)
