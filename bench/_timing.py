@@ -55,7 +55,9 @@ def user_venv(extra: Sequence[str] = ()) -> str:
         # pips write console scripts that `import re` first (~15 ms on every hook run).
         subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                        check=True)
-        subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", ROOT, *extra], check=True)
+        subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", ROOT], check=True)
+    if extra:  # each script's peers, also into a venv another script created first
+        subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", *extra], check=True)
     subprocess.run([os.path.join(bin_dir, "python"), "-m", "pip", "install", "--quiet", "--no-deps",
                     "--force-reinstall", ROOT], check=True)
     return bin_dir
