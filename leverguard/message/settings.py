@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 SECTION_KEYS = ("hard_wired", "reverted", "diagnostics", "abi", "verification", "pre_merge_gate")
 CO_AUTHOR_MODES = ("levers", "required", "validate")
 PITFALL_KINDS = ("WIN-BODY-MISSING", "STALE-INJECTION", "PARTIAL", "ORPHANED-FUNCTION")
+# The rule ids `[message] disable` and `Leverguard-Skip` may name, in the order `rules.RULES` runs them
+# (a test pins the two together): known here, so that validating a configuration imports no rule.
+RULE_IDS = ("co-author", "subject", "lever-sections", "lever-delta", "lever-coverage", "pre-merge-gate",
+            "lever-pitfalls", "ledger-delta")
 KEYS = {  # Settings field -> dotted configuration key
     "disable": "message.disable", "co_author": "message.co_author", "co_authors": "message.co_authors",
     "co_author_paths": "message.co_author_paths", "bot_authors": "message.bot_authors",
@@ -49,12 +53,8 @@ class Settings(NamedTuple):
     source: str = ".leverguard.toml"  # where a user would change them
 
 
-def from_values(values: dict[str, Any], source: str | None, *, cached: bool = False) -> Settings:
-    """Settings from the dotted values of a loaded `Config`; a clear error for a bad value.
-
-    `cached` values were validated before they were cached: the rule ids are not checked again
-    (that would import the rules into the template hook, which needs none of them).
-    """
+def from_values(values: dict[str, Any], source: str | None) -> Settings:
+    """Settings from the dotted values of a loaded `Config`; a clear error for a bad value."""
     fields = {name: values[key] for name, key in KEYS.items()}
     sections = dict(fields["sections"])
     unknown = sorted(set(sections) - set(SECTION_KEYS))
@@ -62,8 +62,7 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
     if unknown or not all(isinstance(v, str) and v.strip() for v in sections.values()):
         raise ConfigError(f"{where}: [message] sections: keys must be among {', '.join(SECTION_KEYS)} "
                           f"and values non-empty names (got {', '.join(unknown) or 'an empty name'})")
-    if not cached:
-        _check_rule_ids(fields["disable"], where)
+    _check_rule_ids(fields["disable"], where)
     if fields["co_author"] not in CO_AUTHOR_MODES:
         raise ConfigError(f"{where}: [message] co_author must be 'levers', 'required' or 'validate', "
                           f"not {fields['co_author']!r}")
@@ -83,8 +82,6 @@ def from_values(values: dict[str, Any], source: str | None, *, cached: bool = Fa
 
 
 def _check_rule_ids(disable: list[str], where: str) -> None:
-    from leverguard.message.rules import RULE_IDS
-
     unknown = sorted(set(disable) - set(RULE_IDS))
     if unknown:
         raise ConfigError(f"{where}: [message] disable: unknown rule {', '.join(map(repr, unknown))}: "
@@ -117,7 +114,7 @@ def load(root: str, git_dir: str) -> Settings:
     cached = cache.read(cache_path, key)
     if isinstance(cached, tuple) and len(cached) == 2 and isinstance(cached[0], dict):
         try:
-            return from_values(*cached, cached=True)
+            return from_values(*cached)
         except (KeyError, TypeError, ValueError, AttributeError, ConfigError):
             pass  # a hand-damaged cache: rebuild it from the configuration files
     values, source = load_config_values(root)
