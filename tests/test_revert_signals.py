@@ -283,3 +283,14 @@ def test_exclude_patterns_match_as_git_wildmatch_and_no_wider() -> None:
     assert not path_rules.reported(b"build") and not path_rules.reported(b"pkg/a.pb.go")
     assert path_rules.reported(b"CHANGES.md") and path_rules.reported(b"src/build") and path_rules.reported(b"docs/api.md")
     assert path_rules.lock_file(b"dist/app.js") and not path_rules.lock_file(b"distinct/app.js")
+
+
+def test_towncrier_fragments_are_excluded_by_default_and_changelogs_are_not() -> None:
+    from leverguard import config
+    from leverguard.revert import rules
+
+    path_rules = rules.build(config.defaults().get("revert.exclude"), "", ())
+    for fragment in (b"changelog/546.feature.rst", b"changelog/12.bugfix.md", b"newsfragments/7.misc", b"CHANGES/9.doc"):
+        assert not path_rules.reported(fragment), fragment
+    for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst"):
+        assert path_rules.reported(kept), kept

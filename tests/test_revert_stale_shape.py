@@ -277,3 +277,44 @@ def test_a_shared_organisation_in_merge_subjects_is_no_topic(repo: Repo) -> None
          author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
 
+
+
+def test_a_message_citing_the_undone_commit_knows_what_it_undoes(repo: Repo) -> None:
+    old = seed(repo)
+    undone = land(repo, "chore: unpin the towncrier (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"Fix a typo in the SPDX comment\n\nIt came in with {undone[:9]}.",
+         {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "notice" and "names the undone commit" in finding["reason"]
+
+
+def test_a_message_citing_another_commit_still_fails(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "chore: unpin the towncrier (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    other = repo.git("rev-parse", "main~1").strip()
+    land(repo, f"Fix a typo in the SPDX comment\n\nIt came in with {other[:9]}.",
+         {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
+def test_a_change_that_takes_out_stray_changes_says_so(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "Use the codspeed macro (#301)", "Remove spurious changes")
+    assert finding["severity"] == "notice" and "slipped in" in finding["reason"]
+
+
+def test_stray_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: providers retry (#301)", {"src/mod1.py": old["src/mod1.py"] + body("r1", 4)})
+    land(repo, "feat: providers cache (#302)", {"src/mod2.py": old["src/mod2.py"] + body("r2", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Drop a stray debug print", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"]},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[301]["severity"] == "error" and found[302]["severity"] == "error"
+
+
+def test_undoing_a_workaround_is_a_notice(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "Work around the CodSpeed/cffi incompatibility (#301)", "Benchmarks run again")
+    assert finding["severity"] == "notice" and "temporary" in finding["reason"]

@@ -9,7 +9,7 @@ from typing import NamedTuple, Sequence
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
                                        merges_a_release_line, names_paths, names_undone, pr_number, pr_title, same_work,
-                                       says_relanded, says_temporary, shares_topic)
+                                       cites_commit, says_relanded, says_stray, says_temporary, shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -122,6 +122,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), (line for h in hits for line in h.undone_text()), stale):
         return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and cites_commit(landed.message, commit.sha):
+        return NOTICE, reason + "; the change's message names the undone commit"
+    if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
+        return NOTICE, reason + "; the change says it takes out changes that slipped in"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and same_work(landed.subject, commit.subject):

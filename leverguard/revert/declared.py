@@ -44,7 +44,9 @@ COMMON_WORDS = frozenset(
     "replace replaced merge merged branch pull request master main test tests file files code support fixes "
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
-TEMPORARY = re.compile(r"\b(until|temporar\w*|for now)\b", re.IGNORECASE)
+TEMPORARY = re.compile(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?)\b", re.IGNORECASE)
+# `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
+STRAY = re.compile(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
@@ -224,8 +226,20 @@ def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
     return bool(topic(titles) & topic(others))
 
 
+def cites_commit(message: str, sha: str) -> bool:
+    """Does MESSAGE name the commit SHA (seven or more of its hex digits)? A stale tree never knows
+    which commit it undoes; `Fix a typo from 1a2b3c4` does."""
+    return any(sha.startswith(token.lower()) for token in SHA.findall(message))
+
+
+def says_stray(titles: Iterable[str]) -> bool:
+    """`Remove spurious changes`, `Revert stray edits to the docs`: undoing on purpose what slipped in."""
+    return any(STRAY.search(title) for title in titles if title)
+
+
 def says_temporary(subject: str) -> bool:
-    """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`: a change meant to be undone."""
+    """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`: a change
+    meant to be undone."""
     return bool(TEMPORARY.search(subject))
 
 
