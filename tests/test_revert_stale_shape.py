@@ -279,24 +279,21 @@ def test_a_shared_organisation_in_merge_subjects_is_no_topic(repo: Repo) -> None
 
 
 
+def _one_hunk_undone_under(repo: Repo, message: str) -> dict:
+    """One of three hunks of #301 undone next to new work (a warning), under MESSAGE ({sha}: #301's id)."""
+    lines = _module(repo)
+    undone = land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 20, 38]))})
+    _stale_topic(repo, _tune(lines, [2, 38]), message.format(sha=undone[:9], other=repo.git("rev-parse", "main~1")[:9]))
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
 def test_a_message_citing_the_undone_commit_knows_what_it_undoes(repo: Repo) -> None:
-    old = seed(repo)
-    undone = land(repo, "chore: unpin the towncrier (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, f"Fix a typo in the SPDX comment\n\nIt came in with {undone[:9]}.",
-         {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
-    finding = by_pr(check(repo, "main..topic")[1])[301]
+    finding = _one_hunk_undone_under(repo, "Fix a typo in the SPDX comment\n\nIt came in with {sha}.")
     assert finding["severity"] == "notice" and "names the undone commit" in finding["reason"]
 
 
-def test_a_message_citing_another_commit_still_fails(repo: Repo) -> None:
-    old = seed(repo)
-    land(repo, "chore: unpin the towncrier (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4)})
-    repo.git("checkout", "-q", "-b", "topic")
-    other = repo.git("rev-parse", "main~1").strip()
-    land(repo, f"Fix a typo in the SPDX comment\n\nIt came in with {other[:9]}.",
-         {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+def test_a_message_citing_another_commit_still_warns(repo: Repo) -> None:
+    assert _one_hunk_undone_under(repo, "Fix a typo in the SPDX comment\n\nIt came in with {other}.")["severity"] == "warning"
 
 
 def test_a_change_that_takes_out_stray_changes_says_so(repo: Repo) -> None:
@@ -318,3 +315,38 @@ def test_stray_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
 def test_undoing_a_workaround_is_a_notice(repo: Repo) -> None:
     finding = _rollback_with_subjects(repo, "Work around the CodSpeed/cffi incompatibility (#301)", "Benchmarks run again")
     assert finding["severity"] == "notice" and "temporary" in finding["reason"]
+
+
+def test_citing_the_commit_does_not_excuse_putting_its_files_back(repo: Repo) -> None:
+    old = seed(repo)
+    undone = land(repo, "chore: unpin the towncrier (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4),
+                                                             "src/mod2.py": old["src/mod2.py"] + body("cj", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"Rework the pins\n\nThis builds on {undone[:9]}.", {"src/mod1.py": old["src/mod1.py"],
+                                                                   "src/mod2.py": old["src/mod2.py"]})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"  # every file put back: an error
+
+
+def _entry_moved(repo: Repo, path: str, cited: str = "#4318") -> str:
+    """#301 adds a line under one heading; the change drops it and words it anew (citing CITED) under another."""
+    seed(repo)
+    head = "# Change log\n\n## Unreleased\n\n### Stable style\n\n- keep comments\n\n### Parser\n\n- faster tokenizer\n"
+    land(repo, "docs: changelog", {path: head})
+    entry = "- Add support to style function definitions containing newlines before stubs (#4318)\n"
+    land(repo, "Style function stubs (#301)", {path: head + entry})
+    repo.git("checkout", "-q", "-b", "topic")
+    moved = head.replace("- keep comments\n", f"- keep comments\n- Fix a crash on indented dummy functions ({cited})\n")
+    land(repo, "Move changelog entry to right section", {path: moved}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})["severity"]
+
+
+def test_a_changelog_entry_taken_out_loses_nothing(repo: Repo) -> None:
+    assert _entry_moved(repo, "CHANGES.md") in ("none", "notice")
+
+
+def test_an_entry_taken_out_of_another_document_is_reported(repo: Repo) -> None:
+    assert _entry_moved(repo, "docs/guide.md") == "warning"
+
+
+def test_a_changelog_entry_taken_out_for_another_one_is_reported(repo: Repo) -> None:
+    assert _entry_moved(repo, "CHANGES.md", cited="#43") == "warning"  # #4318's entry is gone, not moved

@@ -122,7 +122,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), (line for h in hits for line in h.undone_text()), stale):
         return NOTICE, reason + "; the change's message names what goes away"
-    if level > NOTICE and cites_commit(landed.message, commit.sha):
+    if level == WARNING and cites_commit(landed.message, commit.sha):  # lines; files need "undo" said
         return NOTICE, reason + "; the change's message names the undone commit"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"

@@ -16,6 +16,7 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from leverguard.revert.patch import FilePatch, Hunk
 
 RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
+ENTRY_REF = re.compile(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = re.compile(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
@@ -110,7 +111,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added) and not (undo.kind == "restored" and changelog):
+            elif _stands(undo, used, hunk, pools, elsewhere_added) and not (changelog and (
+                    undo.kind == "restored" or undo.kind == "deleted" and _entry_moved(hunk.added, elsewhere_added))):
                 kept.append((undo, hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
@@ -234,6 +236,13 @@ def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
 def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
     text = b"\n".join(lines)
     return {text[i:i + 3] for i in range(len(text) - 2)}
+
+
+def _entry_moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
+    """Changelog entries taken out whose references (`#4318`, `pull/4318`) all reappear in what the change
+    adds: the entries were moved to another section or reworded, not lost."""
+    refs = {ref for line in lines for ref in ENTRY_REF.findall(line)}
+    return bool(refs) and refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
 
 
 def moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
