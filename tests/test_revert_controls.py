@@ -157,3 +157,22 @@ def test_bringing_back_lines_a_silent_revert_removed_is_not_a_revert(repo: Repo)
     land(repo, "test: restore the lost tests", {"src/mod1.py": "# kernel v2\n" + tests + "check_restored = 1\n"}, author=BOB)
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and report["findings"] == []
+
+
+def test_a_rollback_of_lint_markers_only_is_cosmetic(repo: Repo) -> None:
+    old = seed(repo)
+    marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 3)
+    land(repo, "chore: silence E721 after the ruff bump (#301)", {"src/mod1.py": marked})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Allow using type() in tests", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "notice" and "formatting only" in finding["evidence"][0]["detail"]
+
+
+def test_a_rollback_that_also_changes_code_behind_a_marker_is_not_cosmetic(repo: Repo) -> None:
+    old = seed(repo)
+    marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 1).replace("value", "other_value", 1)
+    land(repo, "chore: silence E721 after the ruff bump (#301)", {"src/mod1.py": marked})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Allow using type() in tests", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"

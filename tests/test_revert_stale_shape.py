@@ -350,3 +350,14 @@ def test_an_entry_taken_out_of_another_document_is_reported(repo: Repo) -> None:
 
 def test_a_changelog_entry_taken_out_for_another_one_is_reported(repo: Repo) -> None:
     assert _entry_moved(repo, "CHANGES.md", cited="#43") == "warning"  # #4318's entry is gone, not moved
+
+
+def test_lint_markers_put_back_hunk_by_hunk_still_count(repo: Repo) -> None:
+    """Only a whole file rolled back to before its markers is cosmetic; a stale copy that drops one of
+    three `# noqa` hunks among new work is reported like any other hunk."""
+    lines = _module(repo)
+    marked = [line.replace("\n", "  # noqa\n") if i in (2, 20, 38) else line for i, line in enumerate(lines)]
+    land(repo, "Flake8 style fixes (#301)", {"src/m.py": "".join(marked)})
+    kept = [line.replace("\n", "  # noqa\n") if i in (2, 38) else line for i, line in enumerate(lines)]
+    _stale_topic(repo, kept)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"

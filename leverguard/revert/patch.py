@@ -8,6 +8,7 @@ dropped, because they prove nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator, NamedTuple
 
 from leverguard.errors import GitError
@@ -26,6 +27,20 @@ HEADER = b"\x1e"  # the record separator leverguard puts before each commit in `
 _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b"index ", b"similarity index",
              b"dissimilarity index", b"rename from", b"rename to", b"copy from", b"copy to", b"Binary files",
              b"--- ", b"+++ ", b"GIT binary patch", b"remerge ")  # remerge: a merge's conflict notes
+
+
+# Comments that only silence a linter or a type checker (noqa, type-ignore, eslint-disable, pragma
+# no-cover, NOLINT markers): adding or dropping one changes no behaviour. Matched on normalized lines.
+_LINT_MARKER = re.compile(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|branch)\b|pylint:disable|nosec\b"
+                          rb"|pyright:ignore\b|eslint-disable|@ts-ignore\b|@ts-expect-error\b|nolint\b|NOLINT"
+                          rb"|prettier-ignore\b).*$")
+
+
+def lint_markers_only(hunk: Hunk) -> bool:
+    """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`)?"""
+    def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
+        return tuple(bare for line in lines if (bare := _LINT_MARKER.sub(b"", line)))
+    return (hunk.removed != hunk.added) and unmarked(hunk.removed) == unmarked(hunk.added)
 
 
 class Hunk(NamedTuple):

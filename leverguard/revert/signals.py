@@ -14,7 +14,7 @@ from leverguard.revert.declared import is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import FilePatch
+from leverguard.revert.patch import FilePatch, lint_markers_only
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
@@ -141,8 +141,9 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     lines = patch.lines if patch is not None else 0
     if kind != "rollback":
         quiet = ""  # a lock file deleted or brought back is no regeneration churn
-    elif not quiet and patch is not None and patch.text and patch.hunks and all(h.cosmetic for h in patch.hunks):
-        quiet = "formatting only"
+    elif not quiet and patch is not None and patch.text and patch.hunks and \
+            all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
+        quiet = "formatting only"  # whitespace, punctuation, lint-silencing comments: a file, not hunks
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
