@@ -943,8 +943,9 @@ def _commit_patch_args(paths: Sequence[bytes]) -> list[str]:
 def remerge_patches(rev_range: str, cwd: str | None = None, isolation: Sequence[str] = ()) -> bytes:
     """`--raw -p -U0 -z` of each merge in REV_RANGE against git's automatic re-merge of its parents:
     what the recorded resolution changed (`--diff-merges=remerge`, git 2.36+)."""
-    args = [*isolation, "log", "--merges", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames", "--format=%x1e%H",
-            rev_range, "--"]
+    # two-parent merges only: git re-merges no octopus, and says so on stdout, inside the patch stream
+    args = [*isolation, "log", "--merges", "--max-parents=2", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames",
+            "--format=%x1e%H", rev_range, "--"]
     return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
 
 

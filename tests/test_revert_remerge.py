@@ -70,3 +70,51 @@ def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
     assert Resolutions(str(repo.path), "main..topic").dropped(b"src/mod5.py") == {}  # read, nothing dropped
     code, report = check(repo, "main..topic")
     assert code == 0 and report["findings"] == []  # a changed file kept against a deletion: new content
+
+
+WORKFLOW = "steps:\n  - uses: actions/checkout@v2\n  - uses: actions/setup-node@v2\n  - run: make test\n"
+FLOW = ".github/workflows/test.yml"
+
+
+def _other_side_taken(repo: Repo, subject: str, merge: bool = True) -> dict:
+    """#301 bumps the actions to @v4; a branch moved them to @v3; merging it takes its side, so #301's
+    lines are replaced by other text, not by the old ones (the shape of a real incident)."""
+    seed(repo)
+    land(repo, "ci: workflow", {FLOW: WORKFLOW})
+    repo.git("checkout", "-q", "-b", "other")
+    land(repo, "ci: checkout v3 everywhere", {FLOW: WORKFLOW.replace("@v2", "@v3")}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "ci: bump the actions to v4 (#301)", {FLOW: WORKFLOW.replace("@v2", "@v4")})
+    if merge:
+        repo.git("merge", "-q", "other", "-m", subject, check=False)  # conflicts
+    repo.write(FLOW, WORKFLOW.replace("@v2", "@v3"))  # "take theirs"
+    repo.commit(subject)
+    return by_pr(check(repo, "HEAD^1..HEAD")[1]).get(301, {"severity": "none"})
+
+
+def test_a_resolution_that_took_the_other_sides_text_is_a_warning(repo: Repo) -> None:
+    finding = _other_side_taken(repo, "Merge branch 'main' into v5")
+    assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
+
+
+def test_a_release_line_merged_forward_may_take_its_side(repo: Repo) -> None:
+    finding = _other_side_taken(repo, "Merge branch '3.0.x'")
+    assert finding["severity"] == "notice" and "conflict resolution of merge" in finding["evidence"][0]["detail"]
+
+
+def test_the_same_lines_rewritten_by_a_plain_commit_are_a_rewrite(repo: Repo) -> None:
+    assert _other_side_taken(repo, "ci: use checkout v3", merge=False)["severity"] in ("none", "notice")
+
+
+def test_an_octopus_merge_in_the_range_is_read_without_a_re_merge(repo: Repo) -> None:
+    """git re-merges no octopus (it prints a warning into the patch stream instead): skipped, not a crash."""
+    old = seed(repo)
+    for name in ("a", "b"):
+        repo.git("checkout", "-q", "-b", name, "main")
+        land(repo, f"feat: {name}", {f"src/{name}.py": f"{name} = 1\n"}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: mod1 grows (#301)", {"src/mod1.py": old["src/mod1.py"] + "grown = more(1)\n"})
+    repo.git("merge", "-q", "--no-ff", "a", "b", "-m", "Merge branches 'a' and 'b'")
+    assert Resolutions(str(repo.path), "main~1..main").dropped(b"src/mod1.py") == {}
+    proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
