@@ -136,11 +136,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not _dropped_by_merge(hits) and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    dropped = _dropped_by_merge(hits)  # a resolution that threw one side away: the accident, whatever its age
-    # a branch merged forward brings its own deliberate changes; a resolution that then drops one side is
-    # an accident (`Merge branch 'main' into v5` losing v5's bumps), unless a release line came forward
-    if is_merge_of_branch(landed.subject) and (level == WARNING and not dropped or
-                                                level > NOTICE and dropped and merges_a_release_line(landed.subject)):
+    if level == WARNING and is_merge_of_branch(landed.subject):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
@@ -148,7 +144,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     days = _age_days(commit, landed)
-    if level == WARNING and days > OLD_DAYS and not dropped:
+    # lines a merge's resolution threw away are lost however old they are: the merge, not a stale tree, did it
+    if level == WARNING and days > OLD_DAYS and not _dropped_by_merge(hits):
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"

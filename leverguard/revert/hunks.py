@@ -91,12 +91,6 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         group_of[position] = _groups(hunks)
         for hunk in hunks:
             claim = _match(hunk, pools, by_removed, by_added)
-            if claim is None and dropped is not None and hunk.removed and _removed_by_landing(hunk.added, by_removed):
-                # its old lines need not come back: a resolution that took the other side writes that side's
-                # text in their place (`@v3` for its `@v4`); the re-merge tells whether the merge dropped them
-                lost = dropped()
-                if sum(1 for line in hunk.added if line in lost) >= SHARE * len(hunk.added):
-                    claim = _match(hunk._replace(removed=()), pools, by_removed, by_added)
             if claim is None:
                 continue
             undid = older[position].get(_signature(hunk))
@@ -177,10 +171,6 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines, text=hunk.added + hunk.removed), best
-
-
-def _removed_by_landing(lines: tuple[bytes, ...], by_removed: dict[bytes, list[int]]) -> bool:
-    return sum(1 for line in lines if line in by_removed) >= SHARE * len(lines)
 
 
 def _covers(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
