@@ -191,15 +191,20 @@ def test_a_subject_that_says_this_reverts_is_no_silent_error(repo: Repo) -> None
     assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
 
 
-def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
+def _stale_tree_under(repo: Repo, subject: str) -> tuple[int, dict[int, dict]]:
+    """#301 and #302 both rolled back by one change titled SUBJECT: a stale tree."""
     old = seed(repo)
     land(repo, "feat: providers retry (#301)", {"src/mod1.py": old["src/mod1.py"] + body("r1", 4)})
     land(repo, "feat: providers cache (#302)", {"src/mod2.py": old["src/mod2.py"] + body("r2", 4)})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "refactor(providers): rename the retry knob", {"src/mod1.py": old["src/mod1.py"],
-                                                                "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
     code, report = check(repo, "main..topic")
-    assert code == 1 and by_pr(report)[301]["severity"] == "error" and by_pr(report)[302]["severity"] == "error"
+    return code, by_pr(report)
+
+
+def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
+    code, found = _stale_tree_under(repo, "refactor(providers): rename the retry knob")
+    assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"
 
 
 def test_a_file_named_as_back_again_is_described(repo: Repo) -> None:
@@ -302,14 +307,8 @@ def test_a_change_that_takes_out_stray_changes_says_so(repo: Repo) -> None:
 
 
 def test_stray_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
-    old = seed(repo)
-    land(repo, "feat: providers retry (#301)", {"src/mod1.py": old["src/mod1.py"] + body("r1", 4)})
-    land(repo, "feat: providers cache (#302)", {"src/mod2.py": old["src/mod2.py"] + body("r2", 4)})
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Drop a stray debug print", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"]},
-         author=CAROL)
-    found = by_pr(check(repo, "main..topic")[1])
-    assert found[301]["severity"] == "error" and found[302]["severity"] == "error"
+    code, found = _stale_tree_under(repo, "Drop a stray debug print")
+    assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"
 
 
 def test_undoing_a_workaround_is_a_notice(repo: Repo) -> None:
