@@ -360,3 +360,27 @@ def test_lint_markers_put_back_hunk_by_hunk_still_count(repo: Repo) -> None:
     kept = [line.replace("\n", "  # noqa\n") if i in (2, 38) else line for i, line in enumerate(lines)]
     _stale_topic(repo, kept)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"
+
+
+def _merged_branch_undoing_a_hunk(repo: Repo, branch_subject: str) -> dict:
+    """A PR branch whose commit BRANCH_SUBJECT takes one of #301's three hunks out next to new work,
+    landed as a merge commit that names only the branch."""
+    lines = _module(repo)
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 20, 38]))})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, branch_subject, {"src/m.py": "".join(_tune(lines, [2, 38])) + "new_work = fresh_call(1)\n"},
+         author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "topic", "-m", "Merge pull request #320 from team/topic")
+    proc = run_leverguard("audit", "--all", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return next(f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301)
+
+
+def test_a_merged_branchs_own_revert_commit_says_what_the_merge_does_not(repo: Repo) -> None:
+    finding = _merged_branch_undoing_a_hunk(repo, "revert the value_m_20 scale")
+    assert finding["severity"] == "notice" and "merged branch says it undoes" in finding["reason"]
+
+
+def test_a_merged_branch_that_says_nothing_still_warns(repo: Repo) -> None:
+    assert _merged_branch_undoing_a_hunk(repo, "kernel: tune")["severity"] == "warning"

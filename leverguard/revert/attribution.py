@@ -47,6 +47,7 @@ class Landed(NamedTuple):
     title: str = ""  # what the change calls itself besides its subject: the PR's or merged PR's title
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
     merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
+    subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -116,6 +117,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
+    if level == WARNING and not stale and _branch_says_it_undoes(landed, hits):
+        return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
         return NOTICE, reason + "; the change's message names what goes away"
@@ -163,6 +166,15 @@ class Circumstances(NamedTuple):
     fresh: bool  # recent, or at most TINY_DAYS old
     corroborated: bool  # the change also puts whole files back: a stale tree at work
     merge: bool  # the change holds a merge
+
+
+def _branch_says_it_undoes(landed: Landed, hits: list[PathHit]) -> bool:
+    """A merged branch's own commit titled as a revert (`revert iteration speed column`) or as removal
+    wording naming the undone lines (`Remove Python3.11 beta 5 from CI`): the merge subject hides it."""
+    if not landed.merge or not landed.subjects:
+        return False
+    return any(calls_itself_a_revert(subject) for subject in landed.subjects) or \
+        names_undone(landed.subjects, (line for h in hits for line in h.undone_text()))
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:

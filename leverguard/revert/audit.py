@@ -11,7 +11,7 @@ from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number, pr_title
-from leverguard.revert.engine import identities, judge, range_commits
+from leverguard.revert.engine import branch_subjects, identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import is_dependency_bot
 from leverguard.revert.index import PathIndex
@@ -256,7 +256,8 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
                   parent_position, bot=is_dependency_bot(commit.author_name, commit.author_email),
-                  subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge)
+                  subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
+                  subjects=branch_subjects(rows) if commit.is_merge else ())
 
 
 def _branch_name(repo: str, branch: str) -> str:

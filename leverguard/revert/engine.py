@@ -153,6 +153,11 @@ def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Dec
     return declarations.with_shas(shas)
 
 
+def branch_subjects(rows: Sequence[tuple[str, str, str, str]]) -> tuple[str, ...]:
+    """The subjects of the range's commits that are no merges (a merge's own subject names a branch)."""
+    return tuple(r[3].split("\n", 1)[0] for r in rows if r[1])
+
+
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
             window: Sequence[Commit], head_time: int) -> Landed:
     rows = range_commits(repo, f"{land.merge_base}..{land.head}")
@@ -165,7 +170,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
-                  merge=any(not r[1] for r in rows))
+                  merge=any(not r[1] for r in rows), subjects=branch_subjects(rows))
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:
