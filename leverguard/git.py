@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import IO, Iterable, Iterator, Mapping, Sequence
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+NO_GIT = "git is not installed or not on PATH: install git 2.38 or newer"
 # The default of the `max_file_size` key: a file above it is compared by object id and size, never read
 # or diffed as text (issue #11). git's own `core.bigFileThreshold` (512 MiB) would load 200 MB blobs whole.
 MAX_FILE_SIZE = 8 << 20
@@ -193,7 +194,7 @@ def run(
     except FileNotFoundError as exc:
         if cwd is not None and not os.path.isdir(cwd):
             raise GitError(f"no such directory: {cwd}: pass an existing repository with --repo DIR") from exc
-        raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
+        raise GitError(NO_GIT) from exc
     if proc.returncode not in ok_codes:
         raise _error(args, proc.stderr, proc.returncode, cwd)
     return Result(proc.returncode, proc.stdout, proc.stderr)
@@ -315,28 +316,25 @@ def staged_names(cwd: str | None = None) -> list[bytes]:
 
 
 def spawn_output(args: Sequence[str], cwd: str | None = None) -> Result:
-    """`run` for the hook path: one git process through os.posix_spawnp, without importing subprocess.
+    """`run` for the hook path: one git process through os.posix_spawnp, without importing subprocess."""
+    return start(args, cwd).result()
 
-    stdout is drained before stderr; git writes at most a line or two to stderr on failure,
-    far below a pipe's buffer, so this cannot deadlock.
-    """
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    actions = [(os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2),
-               (os.POSIX_SPAWN_CLOSE, out_r), (os.POSIX_SPAWN_CLOSE, err_r)]
-    argv = ["git", *(["-C", cwd] if cwd else []), *args]
+
+def _spawn(args: Sequence[str], cwd: str | None, stdio: tuple[int, int, int], ours: Sequence[int]) -> int:
+    """`git [-C CWD] ARGS` through os.posix_spawnp (no subprocess import), STDIO as its standard input,
+    output and error; those ends are closed here once git holds them, and OURS too when git cannot start.
+    The pipes' other ends are close-on-exec (os.pipe), so git inherits no more than its three."""
+    actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(stdio)]
     try:
-        pid = os.posix_spawnp("git", argv, os.environ, file_actions=actions)
+        return os.posix_spawnp("git", ["git", *(["-C", cwd] if cwd else []), *args], os.environ,
+                               file_actions=actions)
     except FileNotFoundError as exc:
-        raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
+        for fd in ours:
+            os.close(fd)
+        raise GitError(NO_GIT) from exc
     finally:
-        os.close(out_w)
-        os.close(err_w)
-    stdout, stderr = _drain(out_r), _drain(err_r)
-    returncode = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    if returncode != 0:
-        raise _error(args, stderr, returncode)
-    return Result(returncode, stdout, stderr)
+        for fd in stdio:
+            os.close(fd)
 
 
 def _drain(fd: int) -> bytes:
@@ -1298,20 +1296,7 @@ class Pending:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         in_r, in_w = os.pipe() if input is not None or later else (os.open(os.devnull, os.O_RDONLY), -1)
-        actions = [(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, err_w, 2),
-                   (os.POSIX_SPAWN_CLOSE, out_r), (os.POSIX_SPAWN_CLOSE, err_r)]
-        actions += [(os.POSIX_SPAWN_CLOSE, in_w)] if in_w >= 0 else []
-        argv = ["git", *(["-C", cwd] if cwd else []), *args]
-        try:
-            self.pid = os.posix_spawnp("git", argv, os.environ, file_actions=actions)
-        except FileNotFoundError as exc:
-            for fd in (out_r, err_r, in_w):
-                if fd >= 0:
-                    os.close(fd)
-            raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
-        finally:
-            for fd in (in_r, out_w, err_w):
-                os.close(fd)
+        self.pid = _spawn(args, cwd, (in_r, out_w, err_w), [fd for fd in (out_r, err_r, in_w) if fd >= 0])
         self.fds = (in_w, out_r, err_r)
 
     def result(self, ok_codes: Sequence[int] = (0,), input: bytes | None = None) -> Result:
@@ -1339,18 +1324,7 @@ class Piped:
     def __init__(self, args: Sequence[str], cwd: str | None) -> None:
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
-        null = os.open(os.devnull, os.O_WRONLY)
-        actions = [(os.POSIX_SPAWN_DUP2, in_r, 0), (os.POSIX_SPAWN_DUP2, out_w, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
-        try:
-            self.pid = os.posix_spawnp("git", ["git", *(["-C", cwd] if cwd else []), *args], os.environ,
-                                       file_actions=actions)
-        except FileNotFoundError as exc:
-            os.close(in_w)
-            os.close(out_r)
-            raise GitError("git is not installed or not on PATH: install git 2.38 or newer") from exc
-        finally:
-            for fd in (in_r, out_w, null):
-                os.close(fd)
+        self.pid = _spawn(args, cwd, (in_r, out_w, os.open(os.devnull, os.O_WRONLY)), (in_w, out_r))
         self.stdin, self.stdout = os.fdopen(in_w, "wb"), os.fdopen(out_r, "rb")
 
     def wait(self) -> int:

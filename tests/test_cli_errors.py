@@ -124,3 +124,16 @@ def test_a_clean_check_piped_to_head_keeps_exit_0(repo: Repo, buffered: bool, co
                             ("audit --format json main", "head -1")):
         proc = pipeline(repo, command, reader, buffered)
         assert proc.returncode in codes and (proc.stdout, proc.stderr) == ("{" if reader == "head -c1" else "{\n", ""), command
+
+
+@pytest.mark.parametrize("args", [("check-paths",), ("hook", "leverguard-commit-msg", "MSG"),
+                                  ("hook", "leverguard-template", "MSG", "")])
+def test_the_hooks_without_git_say_so(repo: Repo, tmp_path: Path, args: tuple[str, ...]) -> None:
+    """The hooks start git through posix_spawn, not subprocess: no git on PATH is the same one-line error."""
+    repo.write("README.md", "hello\n")
+    repo.git("add", "README.md")
+    (tmp_path / "MSG").write_text("Add a readme\n", encoding="utf-8")
+    argv = [str(tmp_path / "MSG") if arg == "MSG" else arg for arg in args]
+    proc = run_leverguard(*argv, cwd=repo.path, env={"PATH": str(tmp_path / "no-git-here")})
+    assert proc.returncode == 2 and proc.stderr.strip() == \
+        "leverguard: error: git is not installed or not on PATH: install git 2.38 or newer", proc.stderr

@@ -7,9 +7,9 @@ import shlex
 from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (Declarations, calls_itself_a_revert, described, is_merge_of_branch, is_revert,
-                                       merges_a_release_line, names_paths, names_undone, pr_number, pr_title, same_work,
-                                       cites_commit, says_relanded, says_stray, says_temporary, shares_topic)
+from leverguard.revert.declared import (Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
+                                       is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
+                                       same_work, says_relanded, says_stray, says_temporary, shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -117,13 +117,15 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
-    if level == WARNING and not stale and _branch_says_it_undoes(landed, hits):
+    undone = [line for h in hits for line in h.undone_text()]
+    dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
+    if level == WARNING and not stale and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
         return NOTICE, reason + "; the change's message names what goes away"
     # a shared word proves less than a stale tree; a name shaped like code still counts
-    if level > NOTICE and names_undone((landed.subject, landed.title), (line for h in hits for line in h.undone_text()), stale):
+    if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
     if level == WARNING and cites_commit(landed.message, commit.sha):  # lines; files need "undo" said
         return NOTICE, reason + "; the change's message names the undone commit"
@@ -135,8 +137,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and says_temporary(commit.subject):
         return NOTICE, reason + "; the undone commit said it was temporary"
-    # a merge's resolution that dropped lines is an accident whatever the topic
-    if level > NOTICE and not stale and not _dropped_by_merge(hits) and \
+    if level > NOTICE and not stale and not dropped and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject):
@@ -147,8 +148,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     days = _age_days(commit, landed)
-    # lines a merge's resolution threw away are lost however old they are: the merge, not a stale tree, did it
-    if level == WARNING and days > OLD_DAYS and not _dropped_by_merge(hits):
+    if level == WARNING and days > OLD_DAYS and not dropped:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
@@ -168,13 +168,13 @@ class Circumstances(NamedTuple):
     merge: bool  # the change holds a merge
 
 
-def _branch_says_it_undoes(landed: Landed, hits: list[PathHit]) -> bool:
+def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
     """A merged branch's own commit titled as a revert (`revert iteration speed column`) or as removal
     wording naming the undone lines (`Remove Python3.11 beta 5 from CI`): the merge subject hides it."""
     if not landed.merge or not landed.subjects:
         return False
     return any(calls_itself_a_revert(subject) for subject in landed.subjects) or \
-        names_undone(landed.subjects, (line for h in hits for line in h.undone_text()))
+        names_undone(landed.subjects, undone)
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:

@@ -73,8 +73,6 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """
-    # a changelog's lines coming back lose nothing: the release cycle re-adds the `Unreleased`
-    # template that preparing a release stripped
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
     pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
     pools = [p for p in pools if not p.empty()]
@@ -111,8 +109,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added) and not (changelog and (
-                    undo.kind == "restored" or undo.kind == "deleted" and _entry_moved(hunk.added, elsewhere_added))):
+            elif _stands(undo, used, hunk, pools, elsewhere_added) and \
+                    not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 kept.append((undo, hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
@@ -238,11 +236,15 @@ def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
     return {text[i:i + 3] for i in range(len(text) - 2)}
 
 
-def _entry_moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
-    """Changelog entries taken out whose references (`#4318`, `pull/4318`) all reappear in what the change
-    adds: the entries were moved to another section or reworded, not lost."""
-    refs = {ref for line in lines for ref in ENTRY_REF.findall(line)}
-    return bool(refs) and refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
+def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Counter[bytes]) -> bool:
+    """A changelog's lines coming back (the release cycle re-adds the `Unreleased` template that preparing
+    a release stripped), or entries taken out whose references (`#4318`, `pull/4318`) all reappear in what
+    the change adds (moved to another section or reworded)."""
+    if undo.kind == "restored":
+        return True
+    refs = {ref for line in hunk.added for ref in ENTRY_REF.findall(line)}
+    return undo.kind == "deleted" and bool(refs) and \
+        refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
 
 
 def moved(lines: Sequence[bytes], elsewhere_added: Counter[bytes]) -> bool:
