@@ -68,18 +68,31 @@ def test_moving_a_folder_is_not_a_deletion(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def test_inverse_hunks_inside_a_genuinely_edited_file(repo: Repo) -> None:
+def test_every_hunk_a_commit_replaced_put_back_next_to_new_work_fails(repo: Repo) -> None:
     old = seed(repo)
     base = old["src/mod1.py"]
-    added = body("feature", 8)
-    land(repo, "feat: feature (#301)", {"src/mod1.py": base + added})
+    land(repo, "feat: tuned scales (#301)", {"src/mod1.py": base.replace("scale=7)", "scale=70)").replace(
+        "scale=21)", "scale=210)")})
     stale = "# tuned by carol\n" + base  # stale copy plus one genuine edit: not byte-identical
     _stale_branch(repo, {"src/mod1.py": stale})
     code, report = check(repo, "main..topic", "--strict")
     finding = by_pr(report)[301]
-    # every change #301 made is gone, next to a genuine edit: the motivating stale copy, an error
+    # every change #301 made is gone, the old text back, next to a genuine edit: a stale copy, an error
     assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "error"
-    assert finding["undone_lines"] == 8 and finding["reason"] == "every change it made is undone"
+    assert finding["reason"] == "every change it made is undone"
+
+
+def test_every_line_a_commit_added_deleted_next_to_new_work_is_a_warning(repo: Repo) -> None:
+    # a commit that only added lines (a skip, a workaround, a badge), deleted amid new work: people do
+    # that on purpose, and with nothing put back and no whole file rolled back it does not fail alone
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    land(repo, "feat: feature (#301)", {"src/mod1.py": base + body("feature", 8)})
+    _stale_branch(repo, {"src/mod1.py": "# tuned by carol\n" + base})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 0 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "warning"
+    assert finding["undone_lines"] == 8 and finding["reason"] == "lines it added deleted, nothing in their place"
 
 
 def test_rewrite_guard_spares_a_reimplementation(repo: Repo) -> None:

@@ -426,3 +426,38 @@ def test_a_test_moved_to_another_file_with_edits_is_a_move(repo: Repo) -> None:
 def test_a_test_deleted_while_a_different_one_is_added_is_a_rollback(repo: Repo) -> None:
     other = UNIX_TEST.replace("def test_fromsock_extra_info", "def test_unix_pair_extra_info")
     assert _test_moved_to_another_file(repo, other)["severity"] == "error"
+
+
+def _rollback_of_one_file_of_two(repo: Repo, edit_the_other: bool, stale_too: bool = False) -> dict[str, str | int]:
+    """#301 changes two files; the topic puts one back and edits (or leaves) the other."""
+    old = seed(repo)
+    tuned = {p: old[p].replace("scale=7)", "scale=70)") + body(p[4:8], 3) for p in ("src/mod1.py", "src/mod2.py")}
+    land(repo, "perf: tune the scales (#301)", dict(tuned))
+    if stale_too:
+        land(repo, "perf: a third scale (#302)", {"src/mod3.py": old["src/mod3.py"] + body("third", 3)})
+    edits = {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}
+    if edit_the_other:
+        edits["src/mod2.py"] = tuned["src/mod2.py"] + "new_work = fresh_call(1)\n"
+    if stale_too:
+        edits["src/mod3.py"] = old["src/mod3.py"]
+    _topic(repo, edits)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
+
+
+def test_a_file_put_back_while_the_commits_other_file_is_edited_with_its_work_kept_is_a_warning(repo: Repo) -> None:
+    # the change worked on #301's other file with #301's work in place: its tree was not stale there
+    found = _rollback_of_one_file_of_two(repo, edit_the_other=True)
+    assert found == {"exit": 0, "severity": "warning", "reason": "a file put back to its version before it; "
+                     "the change edits 1 more of its files and keeps its work there"}
+
+
+def test_a_file_put_back_while_the_commits_other_file_is_left_alone_fails(repo: Repo) -> None:
+    found = _rollback_of_one_file_of_two(repo, edit_the_other=False)
+    assert found == {"exit": 1, "severity": "error", "reason": "a file put back to its version before it"}
+
+
+def test_a_file_put_back_inside_a_stale_tree_fails_though_another_file_is_kept(repo: Repo) -> None:
+    found = _rollback_of_one_file_of_two(repo, edit_the_other=True, stale_too=True)
+    assert found["exit"] == 1 and found["severity"] == "error"
