@@ -15,7 +15,7 @@ from github_standin import Fault
 
 from leverguard.bot import github, worker
 from leverguard.bot.app import create_app
-from leverguard.bot.queue import open_inbox
+from leverguard.bot.inbox import open_inbox
 from leverguard.bot.report import MARKER
 
 BOT = "leverguard-test[bot]"

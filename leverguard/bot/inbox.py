@@ -8,6 +8,7 @@ PostgreSQL backend (`leverguard.bot.inbox_postgres`, procrastinate), same contra
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import threading
@@ -16,9 +17,10 @@ from typing import Any, Callable
 
 from leverguard.bot.queue import (STATES, Delivery, GiveUp, Handler, InboxBackend, Job, JobQueue,
                                   Log, backoff_delay, is_database_url)
-from leverguard.errors import LeverguardError
+from leverguard.bot.lease_loop import run
+from leverguard.errors import ConfigError, LeverguardError
 
-__all__ = ["STATES", "Delivery", "Inbox", "InboxBackend", "Job", "JobQueue", "SqliteInbox"]
+__all__ = ["STATES", "Delivery", "Inbox", "InboxBackend", "Job", "JobQueue", "SqliteInbox", "open_inbox", "resolve"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deliveries (
@@ -56,6 +58,24 @@ def Inbox(target: str, **options: Any) -> InboxBackend:  # noqa: N802 - the name
                                   "pip install 'leverguard[bot]'") from exc
         return PostgresInbox(target, **options)
     return SqliteInbox(target, **options)
+
+
+def resolve(settings: Any) -> Any:
+    """Settings whose `db` names the backend: `database_url` (PostgreSQL) wins over the SQLite path."""
+    url = settings.database_url
+    if not url:
+        return settings
+    if not is_database_url(url):
+        raise ConfigError(f"database_url {url.split('@')[-1]!r} is not a postgresql:// URL: use "
+                          "postgresql://USER:PASSWORD@HOST:5432/DATABASE, or unset it for the SQLite inbox")
+    return dataclasses.replace(settings, db=url)
+
+
+def open_inbox(settings: Any) -> InboxBackend:
+    """The backend the settings select, with their lease, attempts, back-off and polling."""
+    chosen = resolve(settings)
+    return Inbox(chosen.db, lease_seconds=chosen.lease_seconds, max_attempts=chosen.max_attempts,
+                 backoff_seconds=chosen.backoff_seconds, poll_seconds=chosen.poll_seconds)
 
 
 class SqliteInbox:
@@ -210,8 +230,6 @@ class SqliteInbox:
     def work(self, handle: Handler, give_up: GiveUp, *, worker: str, once: bool, stop: threading.Event,
              log: Log) -> int:
         """This process's worker loop: claim, run under a renewed lease, finish or retry."""
-        from leverguard.bot.lease_loop import run
-
         return run(self, handle, give_up, worker=worker, lease_seconds=self.lease, poll_seconds=self.poll,
                    once=once, stop=stop, log=log)
 

@@ -5,12 +5,11 @@ procrastinate job `check(repo, pr)` is the work, deferred (through procrastinate
 the same statement as the row: pg_schema) with the PR as both `queueing_lock` (at most one waiting
 job per PR: coalescing) and `lock` (one PR's jobs one at a time). The job runs
 the PR's newest waiting delivery, so whichever job runs, the newest head is what gets reported.
-Only this module and `pg_worker` import psycopg and procrastinate (the `bot` extra).
+Only this module and the `pg_*` ones import psycopg and procrastinate (the `bot` extra).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from contextlib import contextmanager
@@ -19,43 +18,16 @@ from typing import Any, Callable, Iterator
 import psycopg
 import psycopg_pool
 from procrastinate import exceptions
-from werkzeug.exceptions import ServiceUnavailable
 
 from leverguard.bot import pg_schema
-from leverguard.bot.queue import STATES, Delivery, GiveUp, Handler, InboxUnavailable, Job, Log
+from leverguard.bot.pg_errors import database_trouble
+from leverguard.bot.pg_schema import COLUMNS, QUEUE, TASK
+from leverguard.bot.pg_worker import PgWorker, take_over_now
+from leverguard.bot.queue import STATES, Delivery, GiveUp, Handler, Job, Log
 
-QUEUE = "leverguard"
-TASK = "leverguard.check"
-COLUMNS = ("seq, id, event, action, repo, pr, head_sha, state, attempts, not_before, lease_until, worker, received,"
-           " updated, note")
 CONNECT_TIMEOUT = 3.0  # seconds a request waits for a connection: a 503 well inside GitHub's 10 s
 
 
-class DatabaseDown(InboxUnavailable, ServiceUnavailable):
-    """The database is unreachable or has no schema: the webhook answers 503 (app.py maps InboxUnavailable;
-    as a werkzeug ServiceUnavailable it is a JSON 503 from any Flask view too), one error line elsewhere."""
-
-    def get_body(self, environ: Any = None, scope: Any = None) -> str:
-        return json.dumps({"message": self.message})
-
-    def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
-        return [("Content-Type", "application/json"), ("Retry-After", "10")]
-
-
-def database_trouble(exc: BaseException) -> DatabaseDown | None:
-    """The one error to report for a database that is down or has no schema; None for anything else."""
-    cause = exc.__cause__ if isinstance(exc, exceptions.ConnectorException) and exc.__cause__ else exc
-    if isinstance(cause, (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)):
-        return DatabaseDown(f"the database has no leverguard schema ({cause.diag.message_primary}): run "
-                            "`leverguard bot migrate` once")
-    if isinstance(cause, (psycopg.OperationalError, psycopg_pool.PoolTimeout)):
-        return DatabaseDown(f"the inbox database is unreachable ({' '.join(str(cause).split())[:200]}): "
-                            "check LEVERGUARD_DATABASE_URL and that PostgreSQL is up")
-    return None
-
-
-def pr_key(repo: str, pr: int) -> str:
-    return f"{repo}#{pr}"
 
 
 class PostgresInbox:
@@ -123,8 +95,6 @@ class PostgresInbox:
     # ------------------------------------------------------------------ workers
     def work(self, handle: Handler, give_up: GiveUp, *, worker: str, once: bool, stop: threading.Event,
              log: Log) -> int:
-        from leverguard.bot.pg_worker import PgWorker
-
         return PgWorker(self, handle, give_up, worker=worker, log=log).run(once=once, stop=stop)
 
     def newer_exists(self, job: Job) -> bool:
@@ -136,8 +106,6 @@ class PostgresInbox:
 
     def release_orphans(self, host: str, alive: Callable[[int], bool]) -> int:
         """Take over at once the jobs of this host's dead workers (a restart), instead of after the lease."""
-        from leverguard.bot.pg_worker import take_over_now
-
         with self.transaction() as conn:
             rows = conn.execute("SELECT DISTINCT job_id, worker FROM leverguard_deliveries"
                                 " WHERE state = 'running' AND job_id IS NOT NULL").fetchall()

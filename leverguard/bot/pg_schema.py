@@ -6,6 +6,17 @@ import os
 import re
 from typing import Any
 
+QUEUE = "leverguard"  # the procrastinate queue and task of the bot's jobs
+TASK = "leverguard.check"
+COLUMNS = ("seq, id, event, action, repo, pr, head_sha, state, attempts, not_before, lease_until, worker, received,"
+           " updated, note")
+
+
+def pr_key(repo: str, pr: int) -> str:
+    """How a PR is named in the queue's locks and in log lines."""
+    return f"{repo}#{pr}"
+
+
 INBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS leverguard_deliveries (
     seq BIGSERIAL PRIMARY KEY,

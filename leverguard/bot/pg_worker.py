@@ -7,18 +7,36 @@ from __future__ import annotations
 import asyncio
 import datetime
 import threading
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Callable, ContextManager, Iterable, Protocol
+
+import psycopg
 
 from procrastinate import App, PsycopgConnector, exceptions, utils
 from procrastinate.jobs import Status
 from procrastinate.worker import Worker
 
-from leverguard.bot.inbox_postgres import COLUMNS, QUEUE, TASK, DatabaseDown, database_trouble, pr_key
+from leverguard.bot.pg_errors import DatabaseDown, database_trouble
+from leverguard.bot.pg_schema import COLUMNS, QUEUE, TASK, pr_key
 from leverguard.bot.lease_loop import one_line
 from leverguard.bot.queue import Delivery, GiveUp, Handler, Job, Log, backoff_delay, retry_after
 
-if TYPE_CHECKING:
-    from leverguard.bot.inbox_postgres import PostgresInbox
+
+
+class JobStore(Protocol):
+    """What the worker needs of the PostgreSQL inbox (`inbox_postgres.PostgresInbox`): its settings,
+    its transactions and its way of deferring a PR's job."""
+
+    url: str
+    lease: float
+    poll: float
+    backoff: float
+    max_attempts: int
+    clock: Callable[[], float]
+
+    def transaction(self, atomic: bool = True) -> ContextManager[psycopg.Connection[Any]]: ...
+
+    def defer(self, conn: psycopg.Connection[Any], repo: str, pr: int, scheduled_at: Any = None) -> None: ...
+
 
 # Waiting rows whose PR has no waiting or running job (a job that failed to record its outcome).
 LOST_ROWS = """
@@ -56,7 +74,7 @@ def take_over_now(url: str, job_ids: Iterable[int]) -> int:
 class PgWorker:
     """One worker process: a procrastinate worker (one job at a time) plus the sweep, restarted on database loss."""
 
-    def __init__(self, inbox: PostgresInbox, handle: Handler, give_up: GiveUp, *, worker: str, log: Log) -> None:
+    def __init__(self, inbox: JobStore, handle: Handler, give_up: GiveUp, *, worker: str, log: Log) -> None:
         self.inbox, self.handle, self.give_up, self.worker, self.log = inbox, handle, give_up, worker, log
         self.processed = 0
         self._procrastinate: Worker | None = None

@@ -10,15 +10,13 @@ back-off (and GitHub's Retry-After), and a job whose worker died is taken over a
 from __future__ import annotations
 
 import builtins
-import dataclasses
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from leverguard.bot.errors import InboxUnavailable
-from leverguard.errors import ConfigError
 
-__all__ = ["Delivery", "InboxBackend", "InboxUnavailable", "Job", "JobQueue", "Outcome", "open_inbox", "resolve"]
+__all__ = ["Delivery", "InboxBackend", "InboxUnavailable", "Job", "JobQueue", "Outcome"]
 
 STATES = ("queued", "running", "done", "failed", "superseded")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -102,23 +100,3 @@ def retry_after(exc: BaseException) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None
-
-
-def resolve(settings: Any) -> Any:
-    """Settings whose `db` names the backend: `database_url` (PostgreSQL) wins over the SQLite path."""
-    url = settings.database_url
-    if not url:
-        return settings
-    if not is_database_url(url):
-        raise ConfigError(f"database_url {url.split('@')[-1]!r} is not a postgresql:// URL: use "
-                          "postgresql://USER:PASSWORD@HOST:5432/DATABASE, or unset it for the SQLite inbox")
-    return dataclasses.replace(settings, db=url)
-
-
-def open_inbox(settings: Any) -> InboxBackend:
-    """The backend the settings select, with their lease, attempts, back-off and polling."""
-    from leverguard.bot.inbox import Inbox
-
-    chosen = resolve(settings)
-    return Inbox(chosen.db, lease_seconds=chosen.lease_seconds, max_attempts=chosen.max_attempts,
-                 backoff_seconds=chosen.backoff_seconds, poll_seconds=chosen.poll_seconds)

@@ -79,7 +79,7 @@ def serve(settings_file: str | None, bind: str | None) -> None:
     from leverguard.bot import serve as serving
     from leverguard.bot.settings import load, require_secret
 
-    from leverguard.bot.queue import resolve
+    from leverguard.bot.inbox import resolve
 
     settings = resolve(load(os.environ, settings_file))  # a database_url becomes the inbox create_app opens
     require_secret(settings)
@@ -109,7 +109,7 @@ def worker(settings_file: str | None, once: bool, concurrency: int) -> None:
 def _work(settings: Any, once: bool) -> int:
     """One worker process: its own GitHub client and database connections (never shared across a fork)."""
     from leverguard.bot import github, worker as work
-    from leverguard.bot.queue import open_inbox
+    from leverguard.bot.inbox import open_inbox
     from leverguard.errors import guarded
 
     def body() -> int:
@@ -130,7 +130,7 @@ def _work(settings: Any, once: bool) -> int:
 def migrate(settings_file: str | None) -> None:
     """Create or upgrade the inbox schema (PostgreSQL: procrastinate's tables and the bot's own)."""
     require_bot_extra()
-    from leverguard.bot.queue import open_inbox
+    from leverguard.bot.inbox import open_inbox
     from leverguard.bot.settings import load
 
     for step in open_inbox(load(os.environ, settings_file)).migrate():
@@ -144,7 +144,7 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
     """List stored deliveries with their state (queued, running, done, failed, superseded)."""
     require_bot_extra()
     from leverguard.bot import listing
-    from leverguard.bot.queue import open_inbox
+    from leverguard.bot.inbox import open_inbox
     from leverguard.bot.settings import load
 
     rows = open_inbox(_existing(load(os.environ, settings_file))).list()
@@ -157,7 +157,7 @@ def inbox_command(settings_file: str | None, fmt: str) -> None:
 def redeliver(settings_file: str | None, delivery_id: str) -> None:
     """Queue a stored delivery again (for example one marked failed)."""
     require_bot_extra()
-    from leverguard.bot.queue import open_inbox
+    from leverguard.bot.inbox import open_inbox
     from leverguard.bot.settings import load
     from leverguard.errors import LeverguardError
 
