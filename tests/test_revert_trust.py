@@ -461,3 +461,26 @@ def test_a_file_put_back_while_the_commits_other_file_is_left_alone_fails(repo: 
 def test_a_file_put_back_inside_a_stale_tree_fails_though_another_file_is_kept(repo: Repo) -> None:
     found = _rollback_of_one_file_of_two(repo, edit_the_other=True, stale_too=True)
     assert found["exit"] == 1 and found["severity"] == "error"
+
+
+def _version_put_back(repo: Repo, title: str, line: str = '__version__ = "8.3.1"\n') -> dict[str, str | int]:
+    """#301 releases 8.3.1 over 8.3.dev; the checked change sets the file back to its 8.3.dev text."""
+    seed(repo)
+    land(repo, "chore: start 8.3", {"pkg/version.py": '__version__ = "8.3.dev"\n'})
+    land(repo, "Release version 8.3.1 (#301)", {"pkg/version.py": line})
+    _topic(repo, {"pkg/version.py": '__version__ = "8.3.dev"\n', "kernel.c": "int t;\n"}, subject=title)
+    code, report = check(repo, "main..topic")
+    return {"exit": code, "severity": by_pr(report)[301]["severity"]}
+
+
+def test_a_release_setting_a_version_number_back_is_a_notice(repo: Repo) -> None:
+    assert _version_put_back(repo, "Bump version to 8.3.dev (#3146)") == {"exit": 0, "severity": "notice"}
+
+
+def test_the_same_version_put_back_by_a_change_that_is_no_release_fails(repo: Repo) -> None:
+    assert _version_put_back(repo, "kernel: fuse the prep loop") == {"exit": 1, "severity": "error"}
+
+
+def test_a_release_putting_back_a_line_without_a_version_number_fails(repo: Repo) -> None:
+    found = _version_put_back(repo, "chore(release): 8.3.2", line='__version__ = get_version("pkg")\n')
+    assert found == {"exit": 1, "severity": "error"}

@@ -9,7 +9,8 @@ from typing import NamedTuple, Sequence
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
-                                       same_work, says_relanded, says_stray, says_temporary, shares_topic)
+                                       same_work, says_relanded, says_stray, says_temporary, sets_versions,
+                                       shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -132,6 +133,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names the undone commit"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
+    if level > NOTICE and not stale and sets_versions((landed.subject, landed.title), undone):
+        return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and same_work(landed.subject, commit.subject):

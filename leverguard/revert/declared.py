@@ -37,6 +37,11 @@ BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
 MAINTENANCE_MERGE = re.compile(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
     r"^Merge (remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)'",
     re.IGNORECASE)
+# a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`
+RELEASE_TITLE = re.compile(
+    r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
+    r"version v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
+VERSION_NUMBER = re.compile(rb"\d+\.\d+")
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
     "update updates updated change changes changed changing adds added adding remove removes removed removing "
@@ -241,6 +246,14 @@ def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`: a change
     meant to be undone."""
     return bool(TEMPORARY.search(subject))
+
+
+def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
+    """A release or version bump (`Bump version to 8.3.dev`) whose undone lines all hold a version number:
+    versions cycle (8.3.dev, 8.3.1, 8.3.dev again), so a value coming back is the release at work."""
+    lines = list(undone)
+    return bool(lines) and any(RELEASE_TITLE.match(t) for t in titles if t) and \
+        all(VERSION_NUMBER.search(line) for line in lines)
 
 
 def merges_a_release_line(subject: str) -> bool:
