@@ -484,3 +484,19 @@ def test_the_same_version_put_back_by_a_change_that_is_no_release_fails(repo: Re
 def test_a_release_putting_back_a_line_without_a_version_number_fails(repo: Repo) -> None:
     found = _version_put_back(repo, "chore(release): 8.3.2", line='__version__ = get_version("pkg")\n')
     assert found == {"exit": 1, "severity": "error"}
+
+
+def _compat_folder_deleted(repo: Repo, subject: str) -> str:
+    seed(repo)
+    files = {f"compat-shim/{name}": body(f"shim{i}", 6) for i, name in enumerate(("setup.py", "shim.py", "README.md"))}
+    land(repo, "feat: the compat shim package (#301)", dict(files))
+    _topic(repo, {**{path: None for path in files}, "kernel.c": "int t;\n"}, subject=subject)
+    return str(by_pr(check(repo, "main..topic")[1])[301]["severity"])
+
+
+def test_extracting_a_folder_to_its_own_repository_is_described(repo: Repo) -> None:
+    assert _compat_folder_deleted(repo, "extract compat-shim to a separate repo") == "notice"
+
+
+def test_the_same_folder_deleted_under_a_title_that_never_names_it_is_a_warning(repo: Repo) -> None:
+    assert _compat_folder_deleted(repo, "kernel: fuse the prep loop") == "warning"

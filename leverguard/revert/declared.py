@@ -23,7 +23,7 @@ REVERT_BRANCH = re.compile(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", 
 SHA_RANGE = re.compile(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
 GOES_AWAY = re.compile(
-    r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|downgrad\w*|deprecat\w*|"
+    r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
