@@ -500,3 +500,36 @@ def test_extracting_a_folder_to_its_own_repository_is_described(repo: Repo) -> N
 
 def test_the_same_folder_deleted_under_a_title_that_never_names_it_is_a_warning(repo: Repo) -> None:
     assert _compat_folder_deleted(repo, "kernel: fuse the prep loop") == "warning"
+
+
+def _next_commit_undoes_hunks(repo: Repo, author: str, subject: str = "mod1: rework the scales",
+                              between: bool = False) -> dict[str, str | int]:
+    """BOB's #301 changes two lines of mod1 and adds to mod2; the checked commit, made on top of it, puts
+    mod1's lines back next to new work."""
+    old = seed(repo)
+    tuned = old["src/mod1.py"].replace("scale=7)", "scale=70)").replace("scale=21)", "scale=210)")
+    land(repo, "perf: tune two scales (#301)", {"src/mod1.py": tuned, "src/mod2.py": old["src/mod2.py"] + body("m2", 3)})
+    if between:
+        land(repo, "docs: a note (#302)", {"NOTES.md": "a note\n"})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n"}, subject=subject, author=author)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    return {"exit": code, "severity": finding["severity"]}
+
+
+def test_the_authors_next_commit_on_top_of_their_own_editing_its_lines_is_a_notice(repo: Repo) -> None:
+    assert _next_commit_undoes_hunks(repo, BOB) == {"exit": 0, "severity": "notice"}
+
+
+def test_another_persons_commit_on_top_undoing_those_lines_is_a_warning(repo: Repo) -> None:
+    assert _next_commit_undoes_hunks(repo, CAROL) == {"exit": 0, "severity": "warning"}
+
+
+def test_a_pull_request_landing_on_top_undoing_its_authors_lines_is_a_warning(repo: Repo) -> None:
+    # a squash merge's parent says nothing of the tree the PR was written in (#224 landed right after #221)
+    assert _next_commit_undoes_hunks(repo, BOB, subject="mod1: rework the scales (#305)") == \
+        {"exit": 0, "severity": "warning"}
+
+
+def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(repo: Repo) -> None:
+    assert _next_commit_undoes_hunks(repo, BOB, between=True) == {"exit": 0, "severity": "warning"}

@@ -7,7 +7,7 @@ import shlex
 from typing import NamedTuple, Sequence
 
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
                                        same_work, says_relanded, says_stray, says_temporary, sets_versions,
                                        shares_topic)
@@ -100,6 +100,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if not explanation:
         kept = _edited_and_kept(commit, hits, landed, ctx)
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept)
+        if level == WARNING and not corroborated and _next_commit_of_its_author(commit, position, hits, landed, own):
+            level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not _dropped_by_merge(hits):
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -191,6 +193,16 @@ def _edited_and_kept(commit: Commit, hits: list[PathHit], landed: Landed, ctx: C
     undone = {h.path for h in hits}
     edited = {c.path for c in landed.changes}
     return sum(1 for c in commit.changes if c.path in edited and c.path not in undone and ctx.reported(c.path))
+
+
+def _next_commit_of_its_author(commit: Commit, position: int, hits: list[PathHit], landed: Landed, own: bool) -> bool:
+    """The change is a direct commit (no PR, no merge) made on top of COMMIT by who wrote or merged it: the
+    tree held that work, so lines of it undone there were edited, not lost. (A stale index or a copied
+    tree puts whole files back too, which this is not asked about; a squash merge's parent says nothing
+    of the tree the PR was written in.)"""
+    made_it = own or landed.authors.matches(commit.author_email, commit.author_name)
+    direct = landed.own_pr is None and not PR_SUBJECT.search(landed.subject) and not landed.merge
+    return made_it and direct and position == landed.base_position and not _dropped_by_merge(hits)
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:
