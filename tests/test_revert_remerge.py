@@ -50,6 +50,15 @@ def test_a_resolution_that_keeps_both_sides_undoes_nothing(repo: Repo) -> None:
     assert code == 0 and 301 not in by_pr(report)
 
 
+def test_a_resolution_that_moves_mains_lines_elsewhere_in_the_file_loses_nothing(repo: Repo) -> None:
+    # a changelog section re-ordered, an import put at the top: the lines are still there
+    moved = _settings("    filters = configure(kind='relevant')\n", head="class Settings:\n"
+                      "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n")
+    _branch_with_resolution(repo, moved)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and 301 not in by_pr(report)
+
+
 def test_audit_of_the_merged_branch_names_the_resolution(repo: Repo) -> None:
     _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"))
     repo.git("checkout", "-q", "main")

@@ -98,6 +98,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
         if dropped is None or undo.kind == "restored" or not hunk.added:
             return None
+        if moved(hunk.added, elsewhere_added) or (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
+            return None  # the resolution moved those lines (a changelog section re-ordered): nothing lost
         lost = dropped()
         merges = [lost[line] for line in hunk.added if line in lost]
         return undo._replace(merge=merges[0]) if len(merges) >= SHARE * len(hunk.added) else None
