@@ -372,6 +372,10 @@ def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
     assert _rolled_back(repo, "dist/app.js") == "notice"
 
 
+def test_a_test_snapshot_put_back_is_a_notice(repo: Repo) -> None:
+    assert _rolled_back(repo, "tests/snapshot_tests/__snapshots__/test_snapshots/test_app.svg") == "notice"
+
+
 def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
     assert _rolled_back(repo, "src/app.js") == "error"
 
