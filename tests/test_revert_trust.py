@@ -373,7 +373,15 @@ def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
 
 
 def test_a_test_snapshot_put_back_is_a_notice(repo: Repo) -> None:
-    assert _rolled_back(repo, "tests/snapshot_tests/__snapshots__/test_snapshots/test_app.svg") == "notice"
+    seed(repo)
+    snapshot = "tests/__snapshots__/test_app/test_tree.svg"
+    svg = "".join(f'<text x="{i}" class="r{i}">node {i}</text>\n' for i in range(8))
+    land(repo, "test: tree snapshot", {snapshot: svg})
+    land(repo, "fix: tree icons (#301)", {snapshot: svg.replace("node 3", "node 3 expanded"),
+                                          "src/mod1.py": body("tree", 4)})
+    _topic(repo, {snapshot: svg, "kernel.c": "int t;\n"})  # regenerated: byte-identical to the old one
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
 
 
 def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
