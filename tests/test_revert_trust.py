@@ -545,3 +545,22 @@ def test_a_pull_request_landing_on_top_undoing_its_authors_lines_is_a_warning(re
 
 def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(repo: Repo) -> None:
     assert _next_commit_undoes_hunks(repo, BOB, between=True) == {"exit": 0, "severity": "warning"}
+
+
+def _next_commit_puts_back(repo: Repo, files: tuple[str, ...]) -> dict[str, str | int]:
+    """BOB's #301 edits mod1 and mod2; BOB's next direct commit, on top of it, puts FILES back."""
+    old = seed(repo)
+    tuned = {p: old[p].replace("scale=7)", "scale=70)") for p in ("src/mod1.py", "src/mod2.py")}
+    land(repo, "perf: tune the scales (#301)", dict(tuned))
+    _topic(repo, {**{p: old[p] for p in files}, "kernel.c": "int t;\n"}, subject="kernel: retune", author=BOB)
+    code, report = check(repo, "main..topic")
+    return {"exit": code, "severity": by_pr(report)[301]["severity"]}
+
+
+def test_the_authors_next_commit_putting_back_one_of_its_files_is_a_warning(repo: Repo) -> None:
+    assert _next_commit_puts_back(repo, ("src/mod1.py",)) == {"exit": 0, "severity": "warning"}
+
+
+def test_the_authors_next_commit_putting_back_every_file_of_it_fails(repo: Repo) -> None:
+    # a stale index (an agent committing from an old temporary index) puts back every file
+    assert _next_commit_puts_back(repo, ("src/mod1.py", "src/mod2.py")) == {"exit": 1, "severity": "error"}

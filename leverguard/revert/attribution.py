@@ -100,8 +100,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if not explanation:
         kept = _edited_and_kept(commit, hits, landed, ctx)
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept)
-        if level == WARNING and not corroborated and _next_commit_of_its_author(commit, position, hits, landed, own):
-            level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
+        if not stale and _next_commit_of_its_author(commit, position, hits, landed, own):
+            if level == WARNING and not corroborated:
+                level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
+            elif level == ERROR and not _every_file_undone(commit, hits, ctx):  # a stale index puts back all
+                level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not _dropped_by_merge(hits):
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -203,6 +206,11 @@ def _next_commit_of_its_author(commit: Commit, position: int, hits: list[PathHit
     made_it = own or landed.authors.matches(commit.author_email, commit.author_name)
     direct = landed.own_pr is None and not PR_SUBJECT.search(landed.subject) and not landed.merge
     return made_it and direct and position == landed.base_position and not _dropped_by_merge(hits)
+
+
+def _every_file_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
+    undone = {h.path for h in hits}
+    return all(c.path in undone for c in commit.changes if ctx.reported(c.path))
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:
