@@ -177,6 +177,11 @@ def test_the_same_subject_again_is_that_work_continued(repo: Repo) -> None:
     assert finding["severity"] == "notice" and "own subject" in finding["reason"]
 
 
+def test_the_same_subject_in_the_plural_is_that_work_continued(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "Tweak GH Action (#301)", "Tweak GH Actions.")
+    assert finding["severity"] == "notice" and "own subject" in finding["reason"]
+
+
 def test_a_different_subject_by_the_same_author_still_fails(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "Update _client.py (#301)", "Tidy the client")["severity"] == "error"
 

@@ -210,9 +210,11 @@ def calls_itself_a_revert(subject: str) -> bool:
 
 
 def same_work(subject: str, other: str) -> bool:
-    """Two subjects that are one ("Update _client.py" twice, a PR's `(#N)` aside): the same work continued."""
-    def bare(text: str) -> str:
-        return SQUASH_SUFFIX.sub("", text).strip().lower()
+    """Two subjects that are one ("Update _client.py" twice, `Tweak GH Action` then `Tweak GH Actions`, a
+    PR's `(#N)` aside): the same work continued."""
+    def bare(text: str) -> str:  # words, case and plural aside
+        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", text).lower())]
+        return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
 
