@@ -564,3 +564,23 @@ def test_the_authors_next_commit_putting_back_one_of_its_files_is_a_warning(repo
 def test_the_authors_next_commit_putting_back_every_file_of_it_fails(repo: Repo) -> None:
     # a stale index (an agent committing from an old temporary index) puts back every file
     assert _next_commit_puts_back(repo, ("src/mod1.py", "src/mod2.py")) == {"exit": 1, "severity": "error"}
+
+
+def _scale_put_back(repo: Repo, around: str) -> dict[str, object]:
+    """#301 retunes one scale; the topic puts the old line back, with AROUND written next to it."""
+    old = seed(repo)
+    lines = old["src/mod1.py"].splitlines(keepends=True)
+    tuned = lines[:2] + [lines[2].replace("scale=14)", "scale=140)")] + lines[3:]
+    land(repo, "perf: retune (#301)", {"src/mod1.py": "".join(tuned), "src/mod2.py": old["src/mod2.py"] + body("m2", 3)})
+    _topic(repo, {"src/mod1.py": "".join(lines[:2] + [lines[2], around] + lines[3:]) + "new_work = fresh_call(1)\n"})
+    code, report = check(repo, "main..topic")
+    return {"exit": code, "301": by_pr(report).get(301, {}).get("severity")}
+
+
+def test_a_replaced_line_put_back_alone_is_an_undo(repo: Repo) -> None:
+    assert _scale_put_back(repo, "")["301"] == "warning"
+
+
+def test_a_replaced_line_put_back_inside_a_block_of_new_text_is_a_rewrite(repo: Repo) -> None:
+    rewrite = "".join(f"tuned_{i} = autotune(value_base1_2, trials={i * 3}, budget='{i}ms')\n" for i in range(3))
+    assert _scale_put_back(repo, rewrite) == {"exit": 0, "301": None}

@@ -207,12 +207,11 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
 
 
 def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes]) -> bool:
-    """A one-sided undo counts only when the landing hunk did little else: restored lines must not sit
-    in mostly new text; a removed addition must leave no new text in its place (a rewrite), take no
-    larger cut of older code with it, and not reappear elsewhere (a move)."""
-    if undo.kind == "replaced":
-        return True
-    if undo.kind == "restored":  # lines coming back inside mostly new text are a coincidence (common lines)
+    """An undo counts only when the landing hunk did little else: lines put back (a replacement restored
+    on both sides, or a deletion undone) must not sit in mostly new text, which is a rewrite of that
+    region that happens to hold old lines; a removed addition must leave no new text in its place
+    (a rewrite), take no larger cut of older code with it, and not reappear elsewhere (a move)."""
+    if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
     if moved(hunk.added, elsewhere_added):
         return False
