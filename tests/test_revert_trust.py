@@ -584,3 +584,25 @@ def test_a_replaced_line_put_back_alone_is_an_undo(repo: Repo) -> None:
 def test_a_replaced_line_put_back_inside_a_block_of_new_text_is_a_rewrite(repo: Repo) -> None:
     rewrite = "".join(f"tuned_{i} = autotune(value_base1_2, trials={i * 3}, budget='{i}ms')\n" for i in range(3))
     assert _scale_put_back(repo, rewrite) == {"exit": 0, "301": None}
+
+
+def _import_dropped(repo: Repo, resort: bool) -> dict[str, object]:
+    """#301 adds a late import to mod1 (and work to mod2); the topic drops that import, re-sorting the
+    imports at the top (a tool's prune and sort) or leaving them alone (a stale copy)."""
+    old = seed(repo)
+    top, code = "import os\nimport sys\n", old["src/mod1.py"].splitlines(keepends=True)
+    land(repo, "chore: imports", {"src/mod1.py": top + "".join(code)})
+    land(repo, "feat: json output (#301)", {"src/mod1.py": top + "".join(code[:3] + ["import json\n"] + code[3:]),
+                                            "src/mod2.py": old["src/mod2.py"] + body("m2", 3)})
+    _topic(repo, {"src/mod1.py": ("import sys\nimport os\n" if resort else top) + "".join(code) +
+                  "new_work = fresh_call(1)\n"})
+    exit_code, report = check(repo, "main..topic")
+    return {"exit": exit_code, "301": by_pr(report).get(301, {}).get("severity")}
+
+
+def test_an_import_dropped_while_the_imports_are_reworked_is_a_notice(repo: Repo) -> None:
+    assert _import_dropped(repo, resort=True) == {"exit": 0, "301": "notice"}
+
+
+def test_an_import_dropped_with_the_other_imports_left_alone_is_a_warning(repo: Repo) -> None:
+    assert _import_dropped(repo, resort=False) == {"exit": 0, "301": "warning"}

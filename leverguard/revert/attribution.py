@@ -15,7 +15,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import FilePatch
+from leverguard.revert.patch import FilePatch, imports_only
 from leverguard.revert.signals import PathHit, moved_away
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
@@ -140,6 +140,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     if level > NOTICE and not stale and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
+    if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
+        return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and same_work(landed.subject, commit.subject):
@@ -211,6 +213,14 @@ def _next_commit_of_its_author(commit: Commit, position: int, hits: list[PathHit
 def _every_file_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
     undone = {h.path for h in hits}
     return all(c.path in undone for c in commit.changes if ctx.reported(c.path))
+
+
+def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
+    """Whether the change also adds or removes other import lines in those files: a formatter or linter
+    reworking the imports (isort, ruff, pycln), where a stale copy leaves the rest of them alone."""
+    paths, gone = {h.path for h in hits}, set(undone)
+    return any(line not in gone and imports_only((line,)) for patch in landed.patches if patch.change.path in paths
+               for hunk in patch.hunks for line in hunk.removed + hunk.added)
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:

@@ -9,7 +9,7 @@ dropped, because they prove nothing.
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from leverguard.errors import GitError
 from leverguard.revert.model import Change, parse_raw
@@ -41,6 +41,19 @@ def lint_markers_only(hunk: Hunk) -> bool:
     def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
         return tuple(bare for line in lines if (bare := _LINT_MARKER.sub(b"", line)))
     return (hunk.removed != hunk.added) and unmarked(hunk.removed) == unmarked(hunk.added)
+
+
+# Import statements, on normalized (whitespace-free) lines: Python, JavaScript/TypeScript, C/C++, Rust,
+# Java. Formatters and linters sort, prune and re-add them (isort, ruff, pycln), so alone they prove little.
+_IMPORT = re.compile(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
+                     rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
+                     rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
+
+
+def imports_only(lines: Iterable[bytes]) -> bool:
+    """Are LINES (normalized) all import statements (`from typing import Protocol`, `#include <x.h>`)?"""
+    found = list(lines)
+    return bool(found) and all(_IMPORT.fullmatch(line) for line in found)
 
 
 class Hunk(NamedTuple):
