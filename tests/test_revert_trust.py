@@ -606,19 +606,3 @@ def test_an_import_dropped_while_the_imports_are_reworked_is_a_notice(repo: Repo
 
 def test_an_import_dropped_with_the_other_imports_left_alone_is_a_warning(repo: Repo) -> None:
     assert _import_dropped(repo, resort=False) == {"exit": 0, "301": "warning"}
-
-
-def _translations_removed(repo: Repo, subject: str) -> str:
-    seed(repo)
-    land(repo, "Add Chinese translation for docs/zh/advanced/openapi.md (#301)",
-         {"docs/zh/advanced/openapi.md": body("zh", 8)})
-    _topic(repo, {"docs/zh/advanced/openapi.md": None, "kernel.c": "int t;\n"}, subject=subject)
-    return str(by_pr(check(repo, "main..topic")[1])[301]["severity"])
-
-
-def test_removal_wording_naming_the_undone_topic_in_the_plural_is_described(repo: Repo) -> None:
-    assert _translations_removed(repo, "Tweak docs links and remove old docs translations") == "notice"
-
-
-def test_removal_wording_naming_another_topic_is_not(repo: Repo) -> None:
-    assert _translations_removed(repo, "Tweak docs links and remove old benchmarks") == "warning"

@@ -154,8 +154,8 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
         return ""
     if names_paths("\n".join(lines), wanted):
         return "paths"
-    topic = _words(undone_subject, fold=True)
-    return "topic" if topic and any(_words(line, fold=True) & topic for line in lines) else ""
+    topic = _words(undone_subject)
+    return "topic" if topic and any(_words(line) & topic for line in lines) else ""
 
 
 def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
@@ -191,16 +191,10 @@ def names_paths(message: str, paths: Iterable[str]) -> bool:
     return bool(wanted) and all(any(_names(line, path) for line in lines) for path in wanted)
 
 
-def _words(text: str, fold: bool = False) -> set[str]:
-    """Distinctive words: long enough, not wording every commit uses; with FOLD, plurals folded
-    (`remove old translations` names `Add Chinese translation`)."""
-    words = (w.rstrip(".-") for w in re.findall(r"[a-z][a-z0-9_.-]{3,}|\d+\.\d+[a-z0-9_.-]*", text.lower()))
-    return {_singular(w) if fold else w for w in words if w not in COMMON_WORDS}
-
-
-def _singular(word: str) -> str:
-    plain = word.isalpha() and len(word) >= 5 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
-    return word[:-1] if plain else word
+def _words(text: str) -> set[str]:
+    """Distinctive words: long enough, not wording every commit uses."""
+    words = re.findall(r"[a-z][a-z0-9_.-]{3,}|\d+\.\d+[a-z0-9_.-]*", text.lower())
+    return {w.rstrip(".-") for w in words if w.rstrip(".-") not in COMMON_WORDS}
 
 
 def says_relanded(message: str) -> bool:
