@@ -97,16 +97,18 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
     explanation = _explanation(commit, inner, landed, paths)
+    dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
     if not explanation:
-        kept = _edited_and_kept(commit, hits, landed, ctx)
-        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept)
-        if not stale and _next_commit_of_its_author(commit, position, hits, landed, own):
+        reported = _reported(commit, ctx)
+        kept = _edited_and_kept(reported, hits, landed)
+        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped)
+        if not stale and not dropped and _next_commit_of_its_author(commit, position, landed, own):
             if level == WARNING and not corroborated:
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
-            elif level == ERROR and not _every_file_undone(commit, hits, ctx):  # a stale index puts back all
+            elif level == ERROR and not reported <= {h.path for h in hits}:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
-            all(h.kind == "inverse-hunk" for h in hits) and not _dropped_by_merge(hits):
+            all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
     severity = SEVERITIES[level]
     author = inner[-1][2] if commit.is_merge and inner else commit.author_name
@@ -119,13 +121,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
-                landed: Landed, stale: bool, kept: int) -> tuple[int, str]:
+                landed: Landed, stale: bool, kept: int, dropped: bool) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     undone = [line for h in hits for line in h.undone_text()]
-    dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
     if level == WARNING and not stale and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
@@ -193,26 +194,24 @@ def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
         names_undone(landed.subjects, undone)
 
 
-def _edited_and_kept(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context) -> int:
-    """How many of the commit's other reported files the change also edits without undoing them."""
-    undone = {h.path for h in hits}
-    edited = {c.path for c in landed.changes}
-    return sum(1 for c in commit.changes if c.path in edited and c.path not in undone and ctx.reported(c.path))
+def _reported(commit: Commit, ctx: Context) -> set[bytes]:
+    """The commit's paths that are reported (not excluded, not lock files)."""
+    return {c.path for c in commit.changes if ctx.reported(c.path)}
 
 
-def _next_commit_of_its_author(commit: Commit, position: int, hits: list[PathHit], landed: Landed, own: bool) -> bool:
+def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed) -> int:
+    """How many of the commit's other REPORTED files the change also edits without undoing them."""
+    return len(reported & {c.path for c in landed.changes} - {h.path for h in hits})
+
+
+def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, own: bool) -> bool:
     """The change is a direct commit (no PR, no merge) made on top of COMMIT by who wrote or merged it: the
     tree held that work, so lines of it undone there were edited, not lost. (A stale index or a copied
     tree puts whole files back too, which this is not asked about; a squash merge's parent says nothing
     of the tree the PR was written in.)"""
     made_it = own or landed.authors.matches(commit.author_email, commit.author_name)
     direct = landed.own_pr is None and not PR_SUBJECT.search(landed.subject) and not landed.merge
-    return made_it and direct and position == landed.base_position and not _dropped_by_merge(hits)
-
-
-def _every_file_undone(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
-    undone = {h.path for h in hits}
-    return all(c.path in undone for c in commit.changes if ctx.reported(c.path))
+    return made_it and direct and position == landed.base_position
 
 
 def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
@@ -296,7 +295,7 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bo
 
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
-    touched = {c.path for c in commit.changes if ctx.reported(c.path)}
+    touched = _reported(commit, ctx)
     whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
     beyond_deletions = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
@@ -348,7 +347,7 @@ def _tally(commit: Commit, hits: list[PathHit], folders: list[bytes], ctx: Conte
     exact = [h for h in hits if h.kind in EXACT_KINDS]
     return Tally(
         kinds=tuple(sorted({h.kind for h in hits})), undone_paths=len({h.path for h in hits}),
-        touched_paths=sum(1 for c in commit.changes if ctx.reported(c.path)),
+        touched_paths=len(_reported(commit, ctx)),
         undone_lines=sum(h.lines for h in hits), touched_lines=ctx.touched_lines(commit),
         exact_paths=len(exact), exact_binary=any(not h.text for h in exact),
         whole_folders=tuple(display(f) for f in folders),
