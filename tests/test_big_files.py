@@ -198,6 +198,42 @@ def test_commit_msg_hook_notes_a_staged_lever_source_over_the_cap(repo: Repo) ->
     assert [f["rule"] for f in ranged["messages"][0]["findings"]] == ["max-file-size"]
 
 
+def _padded(text: str, size: int) -> str:
+    """TEXT followed by comment lines up to exactly SIZE bytes."""
+    pad = size - len(text)
+    return text + "//" + "x" * (pad - 3) + "\n"
+
+
+def test_the_commit_msg_gate_reads_a_lever_source_of_exactly_the_cap_and_not_one_byte_more(repo: Repo) -> None:
+    """git's bigFileThreshold (`size > N`) and max_file_size agree: CAP bytes are read, CAP + 1 are not."""
+    lever_project(repo)
+    for size, judged in ((CAP, True), (CAP + 1, False)):
+        repo.write("kernels/edge.cu", _padded(GATED.replace("FAST", "EDGE"), size))
+        repo.commit(f"edge at {size}")
+        repo.write("kernels/edge.cu", _padded("int edge;\n", size))  # the gate of MPK_EDGE removed
+        repo.git("add", "-A")
+        assert os.path.getsize(os.path.join(repo.path, "kernels/edge.cu")) == size
+        repo.write("MSG", "edge: drop the gate\n")
+        doc = json.loads(run_leverguard("check-msg", "MSG", "--format", "json", cwd=repo.path).stdout)
+        findings = doc["messages"][0]["findings"]
+        unread = [f for f in findings if f["rule"] == "max-file-size" and "kernels/edge.cu" in f["message"]]
+        assert (unread == []) is judged, (size, findings)
+        assert ([c["lever"] for c in doc["messages"][0]["levers"]] == ["MPK_EDGE"]) is judged, size
+        repo.git("reset", "-q", "--hard")
+
+
+def test_a_lever_source_git_calls_binary_is_still_searched(repo: Repo) -> None:
+    """A NUL byte makes git call a source binary; its removed gate still reaches the lever engine."""
+    lever_project(repo)
+    repo.write("src/k.cu", "// \0 marker\n" + GATED)
+    repo.commit("nul")
+    repo.write("src/k.cu", "// \0 marker\nint fast;\n")  # MPK_FAST hard-wired
+    repo.git("add", "-A")
+    repo.write("MSG", "kernel: tidy\n")
+    doc = json.loads(run_leverguard("check-msg", "MSG", "--format", "json", cwd=repo.path).stdout)
+    assert [c["lever"] for c in doc["messages"][0]["levers"]] == ["MPK_FAST"], doc
+
+
 def test_check_paths_refuses_a_forbidden_file_over_the_cap_by_name(repo: Repo) -> None:
     repo.write(".leverguard.toml", CONFIG)
     repo.write("README.md", "readme\n")

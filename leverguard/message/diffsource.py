@@ -26,24 +26,14 @@ def lever_changes(session: Session, settings: Settings, base: str, head: str | N
     """What BASE..HEAD (HEAD None: the index) does to each lever, and the pitfalls it leaves, as plain data.
 
     A change that adds or removes no lever-like line in a lever source never imports the lever
-    engine. The test is the lever patterns as one regex (`levers.model.quick.lever_regex`, cached in the
-    settings) and one `git diff -G`; spawned here without `subprocess` and `typing`, which would cost the hook a
-    third of its budget. A change that touches no lever source at all stops after `git diff --raw`,
-    before the session's object reader starts. SESSION's repo is the working tree's top.
+    engine: `_moves_a_lever` asks git for the sources' `-U0` patch in one call, spawned here
+    without `subprocess` and `typing`, which would cost the hook a third of its budget.
+    SESSION's repo is the working tree's top.
     """
     root = session.repo
-    regex = settings.lever_regex or _regex(settings)
-    sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
     side = [head] if head is not None else ["--cached"]
-    large = _large_sources(session, settings, base, side, sources)
-    if large is None:
-        return LeverWork()
-    unread = _unread_notes(large, settings.max_file_size) if large else ()
-    # --text: a `-diff` attribute must not hide a lever (issue #11); only lever sources: a README that
-    # names a lever moves none; and none over max_file_size, which git would load whole.
-    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--", *sources,
-            *git.excluding(large)]
-    if not git.start(args, root).result().stdout:
+    moved, unread = _moves_a_lever(session, settings, base, side)
+    if not moved:
         return LeverWork(unread=unread)
     from leverguard import config
     from leverguard.levers.transitions.diff import compute_diff
@@ -57,20 +47,68 @@ def lever_changes(session: Session, settings: Settings, base: str, head: str | N
     return LeverWork(changes, pitfalls, tuple(diff.unread))
 
 
-def _large_sources(session: Session, settings: Settings, base: str, side: list[str],
-                   sources: list[str]) -> dict[str, int] | None:
-    """path -> size of the changed lever sources over max_file_size; None when no lever source changed.
+def _moves_a_lever(session: Session, settings: Settings, base: str, side: list[str]) -> tuple[bool, tuple[str, ...]]:
+    """(does an added or removed line of a lever source match a lever pattern, notes of sources left unread).
 
-    `git diff --raw` names the changed sources and their blobs without reading any; the session's
-    reader gives the sizes (issue #11: `-G` would load a 200 MB source whole), and starts only
-    when a lever source changed: the lever engine then reads its blobs through the same process.
+    Only lever sources: a README that names a lever moves none. One `git diff --numstat -p -U0`
+    answers for every text source; `core.bigFileThreshold` makes git treat a source over
+    max_file_size as binary, so it is sized, never loaded (issue #11: a 200 MB source). The few
+    sources git calls binary (numstat `-`) are sized through the session's reader: one over the
+    limit is noted as unread, and the rest (a `-diff` attribute, a NUL byte) are searched with
+    `--text`, so an attribute never hides a lever.
     """
-    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources],
-                        session.repo)
+    sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
+    args = ["-c", f"core.bigFileThreshold={settings.max_file_size}", "diff", "--numstat", "-p", "-U0", "-z",
+            "--no-ext-diff", "--no-textconv", "--no-color", "--no-renames", base, *side, "--", *sources]
+    listing, _, patch = git.start(args, session.repo).result().stdout.partition(b"\0\0")
+    binary = [git.fsdecode(row[4:]) for row in listing.split(b"\0") if row.startswith(b"-\t-\t")]
+    pattern = _pattern(settings)
+    if _patch_matches(patch, pattern):
+        return True, ()
+    if not binary:
+        return False, ()
+    large = _large(session, settings, base, side, binary)
+    unread = _unread_notes(large, settings.max_file_size) if large else ()
+    rest = sorted(set(binary) - set(large))
+    if not rest:
+        return False, unread
+    regex = settings.lever_regex or _regex(settings)
+    text = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--",
+            *(f":(literal){path}" for path in rest)]
+    return bool(git.start(text, session.repo).result().stdout), unread
+
+
+def _patch_matches(patch: bytes, pattern: Any) -> bool:
+    """Does an added or removed line of a `-U0` patch match PATTERN (file headers are not lines)?"""
+    in_hunk = False
+    for line in patch.decode("utf-8", "surrogateescape").split("\n"):
+        if line.startswith("@@"):
+            in_hunk = True
+        elif line.startswith("diff --git "):
+            in_hunk = False
+        elif in_hunk and line[:1] in ("+", "-") and pattern.search(line[1:]):
+            return True
+    return False
+
+
+def _pattern(settings: Settings) -> Any:
+    """The lever patterns as one compiled regex; without patterns, any line that may gate a lever."""
+    import re
+
+    from leverguard.message.model import compile_patterns
+
+    if not settings.lever_patterns:
+        return re.compile(r"#\s*(?:if|elif)|environ|getenv|-D[A-Za-z_]")
+    compile_patterns(settings.lever_patterns)  # a bad pattern is a configuration error, named
+    return re.compile("|".join(f"(?:{p})" for p in settings.lever_patterns))
+
+
+def _large(session: Session, settings: Settings, base: str, side: list[str], paths: list[str]) -> dict[str, int]:
+    """path -> size of the PATHS whose old or new blob is over max_file_size, read through the session's reader."""
+    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--",
+                         *(f":(literal){path}" for path in paths)], session.repo)
     fields = git.split_z(listing.result().stdout)
     rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
-    if not rows:
-        return None
     sizes = session.reader.sizes(sorted({oid.decode() for pair, _ in rows for oid in pair if oid.strip(b"0")}))
     large = {}
     for pair, path in rows:
