@@ -105,3 +105,73 @@ def test_an_octopus_merge_in_the_range_is_read_without_a_re_merge(repo: Repo) ->
     assert Resolutions(str(repo.path), "main~1..main").dropped(b"src/mod1.py") == {}
     proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr
+
+
+WORKFLOW = "".join(f"      - run: step_{i} --verbose\n" for i in range(6))
+
+
+def _workflow(actions: str) -> str:
+    return "jobs:\n  test:\n    steps:\n" + actions + WORKFLOW
+
+
+V2 = "      - uses: actions/checkout@v2\n      - uses: actions/setup-node@v2\n"
+V4 = "      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n"
+PNPM = "      - uses: actions/checkout@v3\n      - uses: pnpm/action-setup@v2\n      - uses: actions/setup-node@v3\n"
+
+
+def _long_lived_branch(repo: Repo) -> None:
+    """main bumps the actions to v4 (#301); a long-lived branch rewrote the same lines for pnpm on v3."""
+    seed(repo)
+    land(repo, "ci: workflow", {".github/workflows/test.yml": _workflow(V2)})
+    repo.git("checkout", "-q", "-b", "next")
+    land(repo, "ci: move to pnpm", {".github/workflows/test.yml": _workflow(PNPM)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "ci: bump actions to v4 (#301)", {".github/workflows/test.yml": _workflow(V4)})
+
+
+def test_a_resolution_that_took_the_other_sides_new_text_drops_the_commits_lines(repo: Repo) -> None:
+    """The lines #301 added are thrown away although its old lines never come back: the resolution took
+    the other side's rewrite whole, and the PR that carries the merge lands it."""
+    _long_lived_branch(repo)
+    repo.git("merge", "-q", "next", "-m", "Merge branch 'next'", check=False)  # conflicts
+    repo.write(".github/workflows/test.yml", _workflow(PNPM))  # theirs, whole
+    repo.commit("ci: pnpm (#302)", author=CAROL)
+    finding = by_pr(check(repo, "main^1..main")[1])[301]
+    assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"], finding
+
+
+def test_a_resolution_that_keeps_the_commits_lines_in_the_other_sides_text_drops_nothing(repo: Repo) -> None:
+    _long_lived_branch(repo)
+    repo.git("merge", "-q", "next", "-m", "Merge branch 'next'", check=False)
+    repo.write(".github/workflows/test.yml", _workflow(PNPM.replace("@v3", "@v4")))  # pnpm on v4: both kept
+    repo.commit("Merge branch 'next'", author=CAROL)
+    code, report = check(repo, "main^1..main", "--strict")
+    assert 301 not in by_pr(report), report
+
+
+def test_the_same_new_text_written_by_an_ordinary_commit_is_a_rewrite(repo: Repo) -> None:
+    """No merge threw #301's lines away: someone replaced them with new text, which is new work."""
+    _long_lived_branch(repo)
+    land(repo, "ci: move to pnpm", {".github/workflows/test.yml": _workflow(PNPM)}, author=CAROL)
+    code, report = check(repo, "main^1..main", "--strict")
+    assert code == 0 and 301 not in by_pr(report), report
+
+
+def test_a_resolution_whose_kept_line_already_carries_the_commits_change_drops_nothing(repo: Repo) -> None:
+    """Both sides edited one line; the resolution wrote a line holding both edits. #301's line is gone,
+    its change is not: every word it brought in is there, none it took out."""
+    seed(repo)
+    land(repo, "ci: workflow", {".github/workflows/test.yml": _workflow(V2 + "      - run: pip install --upgrade pip\n")})
+    repo.git("checkout", "-q", "-b", "next")
+    land(repo, "ci: wheel", {".github/workflows/test.yml": _workflow(V2 + "      - run: pip install --upgrade pip wheel\n")},
+         author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "ci: pip through python (#301)",
+         {".github/workflows/test.yml": _workflow(V2 + "      - run: python -m pip install --upgrade pip\n")})
+    repo.git("merge", "-q", "next", check=False)
+    repo.write(".github/workflows/test.yml", _workflow(V2 + "      - run: python -m pip install --upgrade pip wheel\n"))
+    repo.commit("ci: wheel (#302)", author=CAROL)
+    assert b"pipinstall--upgradepip" in b"".join(Resolutions(str(repo.path), "main^1..main")
+                                                  .dropped(b".github/workflows/test.yml"))  # the re-merge saw it
+    code, report = check(repo, "main^1..main", "--strict")
+    assert code == 0 and 301 not in by_pr(report), report

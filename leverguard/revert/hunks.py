@@ -24,6 +24,7 @@ SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
 DEFINITION = re.compile(rb"(async)?def\w|class\w|(export(default)?)?(async)?function\w|func\w|(pub)?fn\w")
+WORD = re.compile(rb"\w+")
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
 
@@ -89,6 +90,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         group_of[position] = _groups(hunks)
         for hunk in hunks:
             claim = _match(hunk, pools, by_removed, by_added)
+            if claim is None and dropped is not None:
+                claim = _dropped(hunk, pools, by_removed, dropped, elsewhere_added)
             if claim is None:
                 continue
             undid = older[position].get(_signature(hunk))
@@ -171,6 +174,38 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines, text=hunk.added + hunk.removed), best
+
+
+def _dropped(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
+             dropped: Callable[[], Mapping[bytes, str]], elsewhere_added: Counter[bytes]) -> tuple[HunkUndo, list[int]] | None:
+    """Claim HUNK's added lines when the landing removes them and a merge's conflict resolution threw them
+    away: lost work whatever took their place, even the other side's new text (REVERTS.md, signal 5: a
+    resolution that took one side). The re-merge is read only once the landing removes those lines."""
+    gone = Counter(hunk.added)
+    near = sorted({k for line in gone for k in by_removed.get(line, ())})
+    if not near:
+        return None
+    removed: Counter[bytes] = Counter()
+    for k in near:
+        removed += pools[k].removed
+    if sum((gone & removed).values()) < SHARE * sum(gone.values()) or moved(hunk.added, elsewhere_added):
+        return None
+    if _survives(hunk, [line for k in near for line in pools[k].added]):
+        return None
+    lost = dropped()
+    if sum(1 for line in hunk.added if line in lost) < SHARE * len(hunk.added):
+        return None
+    lines = _claim(gone, Counter(), [pools[k] for k in near])
+    return HunkUndo("deleted", lines, text=hunk.added + hunk.removed), near
+
+
+def _survives(hunk: Hunk, text: Sequence[bytes]) -> bool:
+    """Whether the words HUNK brought in are all in TEXT and the words it took out are not: the side a
+    resolution kept carries that change already (`Pypi` made `PyPI` on both sides of a conflict)."""
+    added = {w for line in hunk.added for w in WORD.findall(line)}
+    removed = {w for line in hunk.removed for w in WORD.findall(line)}
+    kept = {w for line in text for w in WORD.findall(line)}
+    return added - removed <= kept and not (removed - added) & kept
 
 
 def _covers(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
