@@ -50,45 +50,48 @@ def lever_changes(session: Session, settings: Settings, base: str, head: str | N
 def _moves_a_lever(session: Session, settings: Settings, base: str, side: list[str]) -> tuple[bool, tuple[str, ...]]:
     """(does an added or removed line of a lever source match a lever pattern, notes of sources left unread).
 
-    Only lever sources: a README that names a lever moves none. One `git diff --numstat -p -U0`
-    answers for every text source; `core.bigFileThreshold` makes git treat a source over
-    max_file_size as binary, so it is sized, never loaded (issue #11: a 200 MB source). The few
-    sources git calls binary (numstat `-`) are sized through the session's reader: one over the
-    limit is noted as unread, and the rest (a `-diff` attribute, a NUL byte) are searched with
-    `--text`, so an attribute never hides a lever.
+    Only lever sources: a README that names a lever moves none. One `git diff -p -U0` answers for
+    every text source; `core.bigFileThreshold` makes git treat a source over max_file_size as
+    binary, so it is sized, never loaded (issue #11: a 200 MB source). When git calls a source
+    binary (rare: a large file, a NUL byte, a `-diff` attribute), `_binary_sources` asks again
+    with sizes and `--text`, so an attribute never hides a lever.
     """
     sources = [f"*{ext}" for ext in (*settings.source_extensions, ".py")]
-    args = ["-c", f"core.bigFileThreshold={settings.max_file_size}", "diff", "--numstat", "-p", "-U0", "-z",
-            "--no-ext-diff", "--no-textconv", "--no-color", "--no-renames", base, *side, "--", *sources]
-    listing, _, patch = git.start(args, session.repo).result().stdout.partition(b"\0\0")
-    binary = [git.fsdecode(row[4:]) for row in listing.split(b"\0") if row.startswith(b"-\t-\t")]
-    pattern = _pattern(settings)
-    if _patch_matches(patch, pattern):
-        return True, ()
-    if not binary:
-        return False, ()
-    large = _large(session, settings, base, side, binary)
+    args = ["-c", f"core.bigFileThreshold={settings.max_file_size}", "diff", "-p", "-U0", "--no-ext-diff",
+            "--no-textconv", "--no-color", "--no-renames", base, *side, "--", *sources]
+    patch = git.start(args, session.repo).result().stdout
+    matched, binary = _patch_matches(patch, _pattern(settings))
+    if matched or not binary:
+        return matched, ()
+    return _binary_sources(session, settings, base, side, sources)
+
+
+def _binary_sources(session: Session, settings: Settings, base: str, side: list[str],
+                    sources: list[str]) -> tuple[bool, tuple[str, ...]]:
+    """`_moves_a_lever` where git called a source binary: the sources over max_file_size are named as
+    unread (their sizes from `--raw` and the session's reader), the rest searched with `-G --text`."""
+    large = _large_sources(session, settings, base, side, sources)
     unread = _unread_notes(large, settings.max_file_size) if large else ()
-    rest = sorted(set(binary) - set(large))
-    if not rest:
-        return False, unread
     regex = settings.lever_regex or _regex(settings)
-    text = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--",
-            *(f":(literal){path}" for path in rest)]
-    return bool(git.start(text, session.repo).result().stdout), unread
+    args = ["diff", "--name-only", "-z", *git.OWN_DIFF, f"-G{regex}", base, *side, "--", *sources,
+            *git.excluding(large)]
+    return bool(git.start(args, session.repo).result().stdout), unread
 
 
-def _patch_matches(patch: bytes, pattern: Any) -> bool:
-    """Does an added or removed line of a `-U0` patch match PATTERN (file headers are not lines)?"""
-    in_hunk = False
+def _patch_matches(patch: bytes, pattern: Any) -> tuple[bool, bool]:
+    """(does an added or removed line of a `-U0` patch match PATTERN, did git call a file binary)."""
+    in_hunk = binary = False
     for line in patch.decode("utf-8", "surrogateescape").split("\n"):
         if line.startswith("@@"):
             in_hunk = True
         elif line.startswith("diff --git "):
             in_hunk = False
-        elif in_hunk and line[:1] in ("+", "-") and pattern.search(line[1:]):
-            return True
-    return False
+        elif in_hunk:
+            if line[:1] in ("+", "-") and pattern.search(line[1:]):
+                return True, binary
+        elif line.startswith("Binary files "):  # a header line: file content is always prefixed
+            binary = True
+    return False, binary
 
 
 def _pattern(settings: Settings) -> Any:
@@ -103,10 +106,15 @@ def _pattern(settings: Settings) -> Any:
     return re.compile("|".join(f"(?:{p})" for p in settings.lever_patterns))
 
 
-def _large(session: Session, settings: Settings, base: str, side: list[str], paths: list[str]) -> dict[str, int]:
-    """path -> size of the PATHS whose old or new blob is over max_file_size, read through the session's reader."""
-    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--",
-                         *(f":(literal){path}" for path in paths)], session.repo)
+def _large_sources(session: Session, settings: Settings, base: str, side: list[str],
+                   sources: list[str]) -> dict[str, int]:
+    """path -> size of the changed lever sources over max_file_size.
+
+    `git diff --raw` names the changed sources and their blobs without reading any; the session's
+    reader gives the sizes (`-G` would load a 200 MB source whole).
+    """
+    listing = git.start(["diff", "--raw", "-z", "--no-abbrev", "--no-renames", base, *side, "--", *sources],
+                        session.repo)
     fields = git.split_z(listing.result().stdout)
     rows = [(meta.split(b" ")[2:4], git.fsdecode(path)) for meta, path in zip(fields[::2], fields[1::2])]
     sizes = session.reader.sizes(sorted({oid.decode() for pair, _ in rows for oid in pair if oid.strip(b"0")}))
