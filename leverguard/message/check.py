@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from leverguard.message.model import Change, Context, Pitfall
 from leverguard.message.parse import Message
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 from leverguard.message.rules import RULE_IDS, RULES
 from leverguard.message.sections import find_sections
 from leverguard.message.settings import Settings
 from leverguard.message.trailers import Trailers, from_git, why_unseen
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Sequence
 

@@ -8,7 +8,7 @@ import sys
 from leverguard.errors import LeverguardError, guarded
 from leverguard.message import parse
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Sequence
 

@@ -6,7 +6,7 @@ import codecs
 
 from leverguard import git
 from leverguard.errors import LeverguardError
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 
 # git picks the first of these that starts no line when core.commentChar is `auto` (builtin/commit.c).
 AUTO_COMMENT_CANDIDATES = "#;@!$%^&|:"

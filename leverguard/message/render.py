@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from leverguard.message.check import Outcome
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Any, Sequence
 

@@ -6,11 +6,11 @@ import re
 
 from leverguard.message import sections as sec
 from leverguard.message.model import CHANGING, CO_AUTHOR_PLACEHOLDER, SECTION_OF, Change, Context, Violation
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 from leverguard.message.settings import RULE_IDS as RULE_IDS  # each rule's id, checked against RULES by a test
 from leverguard.message.trailers import TRAILER_KEYS, trailer_key, why_unseen
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Callable
 

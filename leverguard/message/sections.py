@@ -6,10 +6,10 @@ import re
 
 from leverguard.levers.classify.delta import DELTA
 from leverguard.message.parse import Line, Message
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 from leverguard.message.trailers import TRAILER_KEYS, trailer_key
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Iterable, Mapping, Sequence
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from leverguard.errors import ConfigError
 from leverguard import cache
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,10 +10,10 @@ from leverguard.errors import LeverguardError
 from leverguard.message import parse, settings as settings_module
 from leverguard.message.diffsource import lever_changes, staged_changes, touches_scope
 from leverguard.message.model import LeverWork
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 from leverguard.message.settings import Settings
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from leverguard.message.model import CHANGING, CO_AUTHOR_PLACEHOLDER, SECTION_OF
 
 
-TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see records.py)
+TYPE_CHECKING = False  # typing costs ~9 ms of a hook's start-up (see leverguard/records.py)
 if TYPE_CHECKING:
     from typing import Sequence
 

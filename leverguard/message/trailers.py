@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leverguard.message.parse import Line, Message
-from leverguard.message.records import NamedTuple
+from leverguard.records import NamedTuple
 
 # Keys that mark a paragraph as meant for trailers even when git refused it (lower case).
 TRAILER_KEYS = ("co-authored-by", "signed-off-by", "leverguard-skip", "reviewed-by", "leverguard-default-build")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import posixpath
 import shlex
-from typing import NamedTuple, Sequence
 
+from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
@@ -17,6 +17,10 @@ from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
 from leverguard.revert.patch import FilePatch, imports_only
 from leverguard.revert.signals import PathHit, moved_away
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TextIO
 
 from leverguard import git
 from leverguard.config import Config
+from leverguard.records import NamedTuple
 from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
@@ -21,10 +21,13 @@ from leverguard.revert.patch import FilePatch
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import collect
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence, TextIO
     from leverguard.session import Session
 
-Progress = Callable[[int, int], None]
+    Progress = Callable[[int, int], None]
 SHOWN = ("warning", "error")  # what an audit lists by default: silent findings worth a look
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Callable, Generator, Iterable, Iterator, NamedTuple, Sequence
-
 from leverguard import git
 from leverguard.errors import GitError
+from leverguard.records import NamedTuple
 from leverguard.revert.model import Change, Commit, parse_raw
 from leverguard.revert.patch import FilePatch, parse_commits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Generator, Iterable, Iterator, Sequence
 
 # One record separator before each commit and a unit separator after each field; `-z` ends the
 # header with NUL, then the raw records follow as `:meta NUL path NUL` fields.
@@ -60,7 +63,6 @@ def read_window(started: git.Started | None) -> list[Commit]:
         return list(parse_log(git.fields(started.blocks())))
     finally:
         started.close()
-
 
 
 class Entry(NamedTuple):

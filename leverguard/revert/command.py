@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Sequence
 
 from leverguard.errors import guarded
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Sequence
     from leverguard.session import Session
 
 FORMATS = ("text", "json", "markdown")

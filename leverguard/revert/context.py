@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from leverguard import git
 from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch, parse_commits
 from leverguard.revert.rules import Rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable
 
 MAX_COUNTED_FILES = 400  # candidates touching more files: their changed lines are not counted
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
 
 from leverguard.revert.model import Commit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable
 
 REVERT_WORDS = re.compile(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"

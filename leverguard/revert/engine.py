@@ -9,10 +9,9 @@ so git works on two cores while Python parses what has arrived.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
-
 from leverguard import git
 from leverguard.errors import GitError, LeverguardError
+from leverguard.records import NamedTuple
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import Context
@@ -25,7 +24,10 @@ from leverguard.revert.reading import Early, low, candidate_patches
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import PathHit, collect
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Any, Sequence
     from leverguard.config import Config
     from leverguard.session import Session
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from leverguard.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SEVERITIES = ("info", "notice", "warning", "error")
 NOTICE, WARNING, ERROR = 1, 2, 3

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable, Mapping, NamedTuple, Sequence
 
+from leverguard.records import NamedTuple
 from leverguard.revert.patch import FilePatch, Hunk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Mapping, Sequence
 
 RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
 ENTRY_REF = re.compile(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites

@@ -7,7 +7,11 @@ person under two addresses must still be one person (REVERTS.md, "Severity and w
 from __future__ import annotations
 
 import re
-from typing import Iterable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable
+
 
 NOREPLY = re.compile(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 CO_AUTHOR = re.compile(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)

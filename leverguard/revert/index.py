@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Sequence
+
 
 from leverguard.revert.model import Change, Commit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 class PathIndex:

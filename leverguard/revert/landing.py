@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
-
 from leverguard import git
 from leverguard.errors import GitError
+from leverguard.records import NamedTuple
 from leverguard.revert.model import Change
 from leverguard.revert.patch import FilePatch, parse_changes
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
+    SizeOf = Callable[[str], "int | None"]  # an object id's size, None when missing
+    Listed = Callable[[list[FilePatch], str, bool], None]  # (the raw records, merge base, approximate)
+
 MAX_RENAME_PATHS = 2000  # more added and deleted paths than this: no rename pairing (git's own limit is 1000)
-SizeOf = Callable[[str], "int | None"]  # an object id's size, None when missing
-Listed = Callable[[list["FilePatch"], str, bool], None]  # (the raw records, merge base, approximate)
 SHALLOW_ADVICE = "fetch the full history: git fetch --unshallow (in GitHub Actions: actions/checkout with fetch-depth: 0)"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from leverguard.records import NamedTuple
 
 ABSENT_MODE = "000000"
 GITLINK_MODE = "160000"
@@ -66,8 +66,6 @@ def parse_raw(meta: bytes, path: bytes) -> Change:
     old = None if old_mode == ABSENT_MODE else State(old_mode, old_oid)
     new = None if new_mode == ABSENT_MODE else State(new_mode, new_oid)
     return Change(path, old, new)
-
-
 
 
 def display(path: bytes) -> str:

@@ -9,10 +9,14 @@ dropped, because they prove nothing.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, NamedTuple
 
 from leverguard.errors import GitError
+from leverguard.records import NamedTuple
 from leverguard.revert.model import Change, parse_raw
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator
 
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 TRIVIAL = frozenset(

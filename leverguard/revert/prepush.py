@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from leverguard import git
 from leverguard.errors import guarded
+from leverguard.records import NamedTuple
 from leverguard.revert import render
 from leverguard.revert.engine import RevertOptions, RevertReport, check_range
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, Mapping, Sequence
 
 HOOK_ID = "leverguard-revert"
 FALLBACK_BRANCHES = ("main", "master")

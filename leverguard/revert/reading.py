@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
-
 from leverguard import git
 from leverguard.errors import GitError
+from leverguard.records import NamedTuple
 from leverguard.revert import candidates
 from leverguard.revert.context import MAX_COUNTED_FILES, Context
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Commit
 from leverguard.revert.patch import FilePatch, parse_commits
-from leverguard.revert.signals import PatchOf
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from leverguard.revert.signals import PatchOf
 
 WHOLE_PATCHES = 12  # up to this many candidates, their whole patches come in the one call (and count their lines)
 MAX_PATHSPECS = 500  # more landing paths than this: candidates' patches are read whole and filtered here

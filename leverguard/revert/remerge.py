@@ -9,10 +9,13 @@ Read once per checked range, and only when a hunk asks.
 
 from __future__ import annotations
 
-from typing import Mapping
 
 from leverguard import git
 from leverguard.revert.patch import parse_commits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
 
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
 

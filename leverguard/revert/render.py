@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from leverguard.revert.findings import RevertFinding, blocks
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from leverguard.revert.engine import RevertReport

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, NamedTuple, Sequence
 
 from leverguard import git
+from leverguard.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
 
 GENERATED_ATTRS = ("linguist-generated", "linguist-generated=true", "linguist-vendored", "linguist-vendored=true")
 NO_DIFF_ATTRS = ("-diff", "binary", "-text")

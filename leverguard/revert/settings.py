@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from leverguard import git
+from leverguard.records import NamedTuple
 from leverguard.revert import rules
 from leverguard.revert.declared import Declarations, parse_acks
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Any
     from leverguard.config import Config
     from leverguard.session import Session
 

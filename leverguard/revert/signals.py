@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
-from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
+from leverguard.records import NamedTuple
 from leverguard.revert.declared import is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
@@ -18,7 +18,11 @@ from leverguard.revert.patch import FilePatch, lint_markers_only
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
-PatchOf = Callable[[int, bytes], "FilePatch | None"]  # a candidate's patch of a path, by position
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Iterable, Mapping, Sequence
+
+    PatchOf = Callable[[int, bytes], FilePatch | None]  # a candidate's patch of a path, by position
 
 
 class PathHit(NamedTuple):
