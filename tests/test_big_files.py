@@ -282,3 +282,16 @@ def test_check_revert_lists_added_and_deleted_files_over_the_cap_by_id(repo: Rep
     assert code == 0 and report["landing_paths"] == 3
     note = next(n for n in report["notes"] if "max_file_size" in n)
     assert "2 changed files" in note and "assets/model.bin" in note and "assets/new.bin" in note
+
+
+def test_two_lever_patterns_with_the_same_group_name_still_gate(repo: Repo) -> None:
+    """Patterns are valid one by one; joining them into one regex would repeat the group name (re.error)."""
+    repo.write(".leverguard.toml", '[levers]\nlever_patterns = ["MPK_(?P<n>[A-Z]+)", "OPT_(?P<n>[A-Z]+)"]\n')
+    repo.write("src/k.cu", GATED.replace("MPK_FAST", "OPT_FAST"))
+    repo.commit("levers")
+    repo.write("src/k.cu", "int fast;\n")
+    repo.git("add", "-A")
+    repo.write("MSG", "kernel: tidy\n")
+    proc = run_leverguard("check-msg", "MSG", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert [c["lever"] for c in json.loads(proc.stdout)["messages"][0]["levers"]] == ["OPT_FAST"]

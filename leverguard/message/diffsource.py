@@ -60,7 +60,7 @@ def _moves_a_lever(session: Session, settings: Settings, base: str, side: list[s
     args = ["-c", f"core.bigFileThreshold={settings.max_file_size}", "diff", "-p", "-U0", "--no-ext-diff",
             "--no-textconv", "--no-color", "--no-renames", base, *side, "--", *sources]
     patch = git.start(args, session.repo).result().stdout
-    matched, binary = _patch_matches(patch, _pattern(settings))
+    matched, binary = _patch_matches(patch, _patterns(settings))
     if matched or not binary:
         return matched, ()
     return _binary_sources(session, settings, base, side, sources)
@@ -78,8 +78,8 @@ def _binary_sources(session: Session, settings: Settings, base: str, side: list[
     return bool(git.start(args, session.repo).result().stdout), unread
 
 
-def _patch_matches(patch: bytes, pattern: Any) -> tuple[bool, bool]:
-    """(does an added or removed line of a `-U0` patch match PATTERN, did git call a file binary)."""
+def _patch_matches(patch: bytes, patterns: Any) -> tuple[bool, bool]:
+    """(does an added or removed line of a `-U0` patch match one of PATTERNS, did git call a file binary)."""
     in_hunk = binary = False
     for line in patch.decode("utf-8", "surrogateescape").split("\n"):
         if line.startswith("@@"):
@@ -87,23 +87,23 @@ def _patch_matches(patch: bytes, pattern: Any) -> tuple[bool, bool]:
         elif line.startswith("diff --git "):
             in_hunk = False
         elif in_hunk:
-            if line[:1] in ("+", "-") and pattern.search(line[1:]):
+            if line[:1] in ("+", "-") and any(p.search(line[1:]) for p in patterns):
                 return True, binary
         elif line.startswith("Binary files "):  # a header line: file content is always prefixed
             binary = True
     return False, binary
 
 
-def _pattern(settings: Settings) -> Any:
-    """The lever patterns as one compiled regex; without patterns, any line that may gate a lever."""
+def _patterns(settings: Settings) -> Any:
+    """The compiled lever patterns (a bad one is a configuration error, named); without patterns, any
+    line that may gate a lever."""
     import re
 
     from leverguard.message.model import compile_patterns
 
     if not settings.lever_patterns:
-        return re.compile(r"#\s*(?:if|elif)|environ|getenv|-D[A-Za-z_]")
-    compile_patterns(settings.lever_patterns)  # a bad pattern is a configuration error, named
-    return re.compile("|".join(f"(?:{p})" for p in settings.lever_patterns))
+        return (re.compile(r"#\s*(?:if|elif)|environ|getenv|-D[A-Za-z_]"),)
+    return compile_patterns(settings.lever_patterns)
 
 
 def _large_sources(session: Session, settings: Settings, base: str, side: list[str],

@@ -18,8 +18,11 @@ def lever_regex(patterns: list[str]) -> str:
     """The lever patterns as one POSIX extended regex (a superset of the Python ones is fine)."""
     if not patterns:
         return _BROAD
+    import re
+
     converted = []
     for pattern in patterns:
+        pattern = re.sub(r"\(\?P<\w+>", "(", pattern)  # a named group: ERE groups have no names
         for python, ere in (("(?:", "("), (r"\d", "[0-9]"), (r"\w", "[A-Za-z0-9_]"), (r"\b", "")):
             pattern = pattern.replace(python, ere)
         converted.append(f"({pattern})")
