@@ -17,8 +17,10 @@ DEFAULT_ORIGIN = "default"
 # Lock files regenerate constantly: an old one coming back is the usual churn of a dependency bump,
 # and their diffs are the slowest to read (REVERTS.md, traps). Whole-file evidence only, at notice.
 # changelog fragments: release tooling (towncrier, changesets, scriv) deletes them all at every release
-RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "changelog.d/*", "newsfragments/*", ".changeset/*.md", "changelog/*.md",
-                     "changelog/*.rst")
+# (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox; `+slug.misc.md` has no issue)
+RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragments/*", ".changeset/*.md",
+                     "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
+                     "**/changelog/+*.rst", "**/changelog/+*.md")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

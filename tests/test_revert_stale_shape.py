@@ -331,6 +331,27 @@ def test_citing_the_commit_does_not_excuse_putting_its_files_back(repo: Repo) ->
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"  # every file put back: an error
 
 
+def _one_file_of_two_put_back_under(repo: Repo, message: str) -> dict:
+    """#301 edits two files; the change puts one back as it was and leaves the other ({sha}: #301's id)."""
+    old = seed(repo)
+    undone = land(repo, "test: redirects (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4),
+                                                  "src/mod2.py": old["src/mod2.py"] + body("cj", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, message.format(sha=undone, other=repo.git("rev-parse", "main~1")), {"src/mod1.py": old["src/mod1.py"]},
+         author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_file_put_back_by_a_change_citing_the_commit_is_a_notice(repo: Repo) -> None:
+    """`Fix issues with 77302b4de786...`: a stale tree never knows which commit it undoes."""
+    finding = _one_file_of_two_put_back_under(repo, "Fix issues with {sha}")
+    assert finding["severity"] == "notice" and "names the undone commit" in finding["reason"], finding
+
+
+def test_a_file_put_back_by_a_change_citing_another_commit_fails(repo: Repo) -> None:
+    assert _one_file_of_two_put_back_under(repo, "Fix issues with {other}")["severity"] == "error"
+
+
 def _entry_moved(repo: Repo, path: str, cited: str = "#4318") -> str:
     """#301 adds a line under one heading; the change drops it and words it anew (citing CITED) under another."""
     seed(repo)
@@ -389,3 +410,4 @@ def test_a_merged_branchs_own_revert_commit_says_what_the_merge_does_not(repo: R
 
 def test_a_merged_branch_that_says_nothing_still_warns(repo: Repo) -> None:
     assert _merged_branch_undoing_a_hunk(repo, "kernel: tune")["severity"] == "warning"
+

@@ -105,11 +105,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if not explanation:
         reported = _reported(commit, ctx)
         kept = _edited_and_kept(reported, hits, landed)
-        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped)
+        every_file = reported <= {h.path for h in hits}
+        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
         if not stale and not dropped and _next_commit_of_its_author(commit, position, landed, own):
             if level == WARNING and not corroborated:
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
-            elif level == ERROR and not reported <= {h.path for h in hits}:  # a stale index puts back all
+            elif level == ERROR and not every_file:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
@@ -125,7 +126,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
-                landed: Landed, stale: bool, kept: int, dropped: bool) -> tuple[int, str]:
+                landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -139,7 +140,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
-    if level == WARNING and cites_commit(landed.message, commit.sha):  # lines; files need "undo" said
+    # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
+    # needs "undo" said (test_revert_declared)
+    if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):
         return NOTICE, reason + "; the change's message names the undone commit"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
