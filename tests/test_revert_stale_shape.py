@@ -411,3 +411,25 @@ def test_a_merged_branchs_own_revert_commit_says_what_the_merge_does_not(repo: R
 def test_a_merged_branch_that_says_nothing_still_warns(repo: Repo) -> None:
     assert _merged_branch_undoing_a_hunk(repo, "kernel: tune")["severity"] == "warning"
 
+
+def _one_deleted_file_brought_back_under(repo: Repo, message: str, both: bool = False) -> dict:
+    """#301 deletes two files; the change brings one (or BOTH) back as they were."""
+    old = seed(repo)
+    land(repo, "docs: retire the sponsors (#301)", {"src/mod1.py": None, "src/mod2.py": None})
+    repo.git("checkout", "-q", "-b", "topic")
+    back = {"src/mod1.py": old["src/mod1.py"], **({"src/mod2.py": old["src/mod2.py"]} if both else {})}
+    land(repo, message, back, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_file_brought_back_under_wording_that_says_so_is_a_notice(repo: Repo) -> None:
+    finding = _one_deleted_file_brought_back_under(repo, "Unbreak docs frontpage")
+    assert finding["severity"] == "notice" and "brings back" in finding["reason"], finding
+
+
+def test_a_file_brought_back_under_other_wording_fails(repo: Repo) -> None:
+    assert _one_deleted_file_brought_back_under(repo, "docs: tidy the front page")["severity"] == "error"
+
+
+def test_every_deleted_file_brought_back_fails_whatever_the_wording(repo: Repo) -> None:
+    assert _one_deleted_file_brought_back_under(repo, "Restore the front page", both=True)["severity"] == "error"

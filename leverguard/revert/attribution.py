@@ -9,7 +9,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
-                                       same_work, says_relanded, says_stray, says_temporary, sets_versions,
+                                       same_work, says_relanded, says_restores, says_stray, says_temporary, sets_versions,
                                        shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -144,6 +144,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # needs "undo" said (test_revert_declared)
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):
         return NOTICE, reason + "; the change's message names the undone commit"
+    # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
+    if level > NOTICE and not (stale or every_file) and all(h.kind == "resurrected" for h in hits) and \
+            says_restores((landed.subject, landed.title)):
+        return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     if level > NOTICE and not stale and sets_versions((landed.subject, landed.title), undone):

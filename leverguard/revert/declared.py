@@ -54,6 +54,7 @@ COMMON_WORDS = frozenset(
     "back undo undone rollback roll using used instead".split())
 TEMPORARY = re.compile(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?)\b", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
+RESTORES = re.compile(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = re.compile(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
@@ -240,6 +241,11 @@ def cites_commit(message: str, sha: str) -> bool:
     """Does MESSAGE name the commit SHA (seven or more of its hex digits)? A stale tree never knows
     which commit it undoes; `Fix a typo from 1a2b3c4` does."""
     return any(sha.startswith(token.lower()) for token in SHA.findall(message))
+
+
+def says_restores(titles: Iterable[str]) -> bool:
+    """`Unbreak docs frontpage`, `Restore the logo`: bringing back on purpose what a deletion broke."""
+    return any(RESTORES.search(title) for title in titles if title)
 
 
 def says_stray(titles: Iterable[str]) -> bool:
