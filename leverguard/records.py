@@ -1,4 +1,5 @@
-"""`typing.NamedTuple`'s class syntax without importing `typing` on the hook path.
+"""`typing.NamedTuple`'s class syntax without importing `typing`: the records of the hook paths
+(`message/`) and of the revert engine (`revert/`, which every check-revert and audit starts).
 
 Importing `typing` (and the contextlib, operator, warnings it pulls in) costs about 9 ms, a
 third of the interpreter's start-up, and the commit-msg hook has 2.5x that start-up in all

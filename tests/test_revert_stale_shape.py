@@ -9,6 +9,7 @@ change also puts whole files back (a stale tree at work).
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from conftest import Repo, run_leverguard
 from revert_helpers import CAROL, body, by_pr, check, land, seed
@@ -331,15 +332,22 @@ def test_citing_the_commit_does_not_excuse_putting_its_files_back(repo: Repo) ->
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"  # every file put back: an error
 
 
-def _one_file_of_two_put_back_under(repo: Repo, message: str) -> dict:
-    """#301 edits two files; the change puts one back as it was and leaves the other ({sha}: #301's id)."""
+def _301_then(repo: Repo, undone: Callable[[dict[str, str]], dict[str, str | None]],
+              change: Callable[[dict[str, str]], dict[str, str | None]], message: str) -> dict:
+    """#301 makes the edits UNDONE(seed) to two files; the change, under MESSAGE ({sha}: #301's id, {other}:
+    another commit's), makes CHANGE(seed). #301's finding."""
     old = seed(repo)
-    undone = land(repo, "test: redirects (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ci", 4),
-                                                  "src/mod2.py": old["src/mod2.py"] + body("cj", 4)})
+    sha = land(repo, "test: redirects (#301)", undone(old))
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, message.format(sha=undone, other=repo.git("rev-parse", "main~1")), {"src/mod1.py": old["src/mod1.py"]},
-         author=CAROL)
+    land(repo, message.format(sha=sha, other=repo.git("rev-parse", "main~1")), change(old), author=CAROL)
     return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def _one_file_of_two_put_back_under(repo: Repo, message: str) -> dict:
+    """#301 edits two files; the change puts one back as it was and leaves the other."""
+    return _301_then(repo, lambda old: {"src/mod1.py": old["src/mod1.py"] + body("ci", 4),
+                                        "src/mod2.py": old["src/mod2.py"] + body("cj", 4)},
+                     lambda old: {"src/mod1.py": old["src/mod1.py"]}, message)
 
 
 def test_a_file_put_back_by_a_change_citing_the_commit_is_a_notice(repo: Repo) -> None:
@@ -414,12 +422,9 @@ def test_a_merged_branch_that_says_nothing_still_warns(repo: Repo) -> None:
 
 def _one_deleted_file_brought_back_under(repo: Repo, message: str, both: bool = False) -> dict:
     """#301 deletes two files; the change brings one (or BOTH) back as they were."""
-    old = seed(repo)
-    land(repo, "docs: retire the sponsors (#301)", {"src/mod1.py": None, "src/mod2.py": None})
-    repo.git("checkout", "-q", "-b", "topic")
-    back = {"src/mod1.py": old["src/mod1.py"], **({"src/mod2.py": old["src/mod2.py"]} if both else {})}
-    land(repo, message, back, author=CAROL)
-    return by_pr(check(repo, "main..topic")[1])[301]
+    return _301_then(repo, lambda old: {"src/mod1.py": None, "src/mod2.py": None},
+                     lambda old: {path: old[path] for path in ("src/mod1.py", "src/mod2.py")[:2 if both else 1]},
+                     message)
 
 
 def test_a_file_brought_back_under_wording_that_says_so_is_a_notice(repo: Repo) -> None:

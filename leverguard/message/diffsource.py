@@ -97,12 +97,12 @@ def _patch_matches(patch: bytes, patterns: Any) -> tuple[bool, bool]:
 def _patterns(settings: Settings) -> Any:
     """The compiled lever patterns (a bad one is a configuration error, named); without patterns, any
     line that may gate a lever."""
-    import re
-
     from leverguard.message.model import compile_patterns
 
     if not settings.lever_patterns:
-        return (re.compile(r"#\s*(?:if|elif)|environ|getenv|-D[A-Za-z_]"),)
+        from leverguard.levers.model.quick import BROAD_PYTHON
+
+        return compile_patterns((BROAD_PYTHON,))
     return compile_patterns(settings.lever_patterns)
 
 

@@ -6,6 +6,7 @@ from leverguard import git
 
 # Without lever_patterns: any conditional directive, environment access or -D flag may matter.
 _BROAD = r"#[[:space:]]*(if|elif)|environ|getenv|-D[A-Za-z_]"
+BROAD_PYTHON = r"#\s*(?:if|elif)|environ|getenv|-D[A-Za-z_]"  # the same, for Python's re
 
 
 def unread_note(path: str, size: int, limit: int) -> str:
