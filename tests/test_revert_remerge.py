@@ -150,9 +150,17 @@ def test_a_resolution_that_keeps_the_commits_lines_in_the_other_sides_text_drops
 
 
 def test_the_same_new_text_written_by_an_ordinary_commit_is_a_rewrite(repo: Repo) -> None:
-    """No merge threw #301's lines away: someone replaced them with new text, which is new work."""
+    """No merge threw #301's lines away: someone replaced them with new text, which is new work; only
+    the versions it sets back (`@v4` to `@v3`) are reported, as a version set back."""
     _long_lived_branch(repo)
     land(repo, "ci: move to pnpm", {".github/workflows/test.yml": _workflow(PNPM)}, author=CAROL)
+    finding = by_pr(check(repo, "main^1..main")[1])[301]
+    assert finding["kinds"] == ["version-set-back"] and "conflict resolution" not in finding["reason"], finding
+
+
+def test_new_text_at_the_commits_versions_is_a_rewrite(repo: Repo) -> None:
+    _long_lived_branch(repo)
+    land(repo, "ci: move to pnpm", {".github/workflows/test.yml": _workflow(PNPM.replace("@v3", "@v4"))}, author=CAROL)
     code, report = check(repo, "main^1..main", "--strict")
     assert code == 0 and 301 not in by_pr(report), report
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
 
@@ -498,6 +500,44 @@ def test_a_release_putting_back_a_line_without_a_version_number_fails(repo: Repo
     assert found == {"exit": 1, "severity": "error"}
 
 
+def _setup_py(version: str, name: str = "pkg") -> str:
+    return f'setup(\n    name="{name}",\n    version="{version}",\n)\n'
+
+
+def _version_moved_on(repo: Repo, before: str) -> dict[str, str | int]:
+    """cattrs' shape: master is BEFORE, #301 releases 8.3.1 from it, and the checked change (no release
+    title) puts the file back to its text from before #301."""
+    seed(repo)
+    land(repo, "chore: start 8.4", {"setup.py": _setup_py(before)})
+    land(repo, "8.3.1 (#301)", {"setup.py": _setup_py("8.3.1")})
+    _topic(repo, {"setup.py": _setup_py(before), "kernel.c": "int t;\n"}, subject="8.4 open for business")
+    code, report = check(repo, "main..topic")
+    return {"exit": code, "severity": by_pr(report)[301]["severity"], "reason": by_pr(report)[301]["reason"]}
+
+
+def test_a_version_moved_on_to_a_value_it_held_before_is_a_notice_under_any_title(repo: Repo) -> None:
+    found = _version_moved_on(repo, "8.4.dev0")
+    assert found["exit"] == 0 and found["severity"] == "notice"
+    assert "only version numbers, which the change moves on" in str(found["reason"])
+
+
+@pytest.mark.parametrize("before", ["8.3.0", "8.3.1.dev0"])
+def test_a_version_moved_back_past_the_release_fails(repo: Repo, before: str) -> None:
+    # 8.3.0 and 8.3.1.dev0 (just before the release) < 8.3.1: what a stale setup.py does to a release
+    found = _version_moved_on(repo, before)
+    assert found["exit"] == 1 and found["severity"] == "error"
+
+
+def test_a_version_moved_on_with_another_line_put_back_beside_it_fails(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "chore: start 8.4", {"setup.py": _setup_py("8.4.dev0")})
+    land(repo, "8.3.1 (#301)", {"setup.py": _setup_py("8.3.1", name="pkg-core")})
+    _topic(repo, {"setup.py": _setup_py("8.4.dev0"), "kernel.c": "int t;\n"},
+           subject="8.4 open for business")
+    code, report = check(repo, "main..topic")
+    assert (code, by_pr(report)[301]["severity"]) == (1, "error")
+
+
 def _compat_folder_deleted(repo: Repo, subject: str) -> str:
     seed(repo)
     files = {f"compat-shim/{name}": body(f"shim{i}", 6) for i, name in enumerate(("setup.py", "shim.py", "README.md"))}
@@ -606,3 +646,79 @@ def test_an_import_dropped_while_the_imports_are_reworked_is_a_notice(repo: Repo
 
 def test_an_import_dropped_with_the_other_imports_left_alone_is_a_warning(repo: Repo) -> None:
     assert _import_dropped(repo, resort=False) == {"exit": 0, "301": "warning"}
+
+
+def _declared_beside_a_topic_rollback(repo: Repo, body_text: str) -> dict[str, str | int]:
+    """quart's shape: the change reverts #302 and says so, and puts back #301's file under a title that
+    shares #301's topic. Only the declared revert is a second whole file put back."""
+    old = seed(repo)
+    land(repo, "Use the msgpack serializer for plans (#301)", {"src/mod1.py": old["src/mod1.py"] + "SERIALIZER = 'msgpack'\n"})
+    cache = land(repo, "Cache plans on disk (#302)", {"src/mod2.py": old["src/mod2.py"] + "PLAN_CACHE = '/var/cache'\n"})
+    message = "Switch the serializer back to json" + (f"\n\n{body_text.format(sha=cache)}" if body_text else "")
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"],
+                  "kernel.c": old["kernel.c"] + "int t;\n"}, subject=message)
+    code, report = check(repo, "main..topic")
+    return {"exit": code, "severity": by_pr(report)[301]["severity"], "declared": by_pr(report)[302]["declared"]}
+
+
+def test_a_declared_revert_is_no_stale_tree_beside_a_rollback_the_title_describes(repo: Repo) -> None:
+    found = _declared_beside_a_topic_rollback(repo, "This reverts commit {sha}.")
+    assert found == {"exit": 0, "severity": "notice", "declared": True}
+
+
+def test_two_files_put_back_without_a_declaration_are_a_stale_tree_whatever_the_title(repo: Repo) -> None:
+    found = _declared_beside_a_topic_rollback(repo, "")
+    assert found == {"exit": 1, "severity": "error", "declared": False}
+
+
+def _version_set_back(repo: Repo, written: str, subject: str = "Bump version number to 0.10.1") -> dict[str, object]:
+    """flask's shape: #301 moves master on to 0.11-dev; a release committed on master writes WRITTEN over
+    it, which equals no version the file held (no rollback, no undone hunk)."""
+    seed(repo)
+    land(repo, "Release 0.10", {"pkg/__init__.py": "__version__ = '0.10'\nNAME = 'pkg'\n"})
+    land(repo, "This is 0.11-dev (#301)", {"pkg/__init__.py": "__version__ = '0.11-dev'\nNAME = 'pkg'\n"})
+    _topic(repo, {"pkg/__init__.py": f"__version__ = '{written}'\nNAME = 'pkg'\n"}, subject=subject)
+    code, report = check(repo, "main..topic")
+    found = by_pr(report).get(301)
+    return {"exit": code, "severity": found and found["severity"], "kinds": found and found["kinds"],
+            "detail": found and found["evidence"][0]["detail"]}
+
+
+def test_a_version_set_back_a_minor_version_is_a_warning(repo: Repo) -> None:
+    found = _version_set_back(repo, "0.10.1")
+    assert found == {"exit": 0, "severity": "warning", "kinds": ["version-set-back"],
+                     "detail": "version set back (0.11-dev -> 0.10.1); this commit had moved it on"}
+
+
+def test_a_dev_marker_after_a_patch_release_is_no_version_set_back(repo: Repo) -> None:
+    # releases write `0.11.dev` after `0.11.1` on purpose: below a minor version, only exact undos count
+    seed(repo)
+    land(repo, "Release 0.11.0", {"pkg/__init__.py": "__version__ = '0.11.0'\n"})
+    land(repo, "Release 0.11.1 (#301)", {"pkg/__init__.py": "__version__ = '0.11.1'\n"})
+    _topic(repo, {"pkg/__init__.py": "__version__ = '0.11.dev'\n"}, subject="Start 0.11 development")
+    assert 301 not in by_pr(check(repo, "main..topic")[1])
+
+
+def test_a_pinned_downgrade_the_title_names_is_a_notice(repo: Repo) -> None:
+    found = _version_set_back(repo, "0.10.1", subject="Pin __version__ back to the 0.10 line for the backport")
+    assert found["severity"] == "notice"
+
+
+def _action_pinned_back(repo: Repo, before: str, moved_on: str) -> str:
+    """zustand's merge put `actions/checkout@v4` back to `@v3` beside new steps, 97 days on: old lines put
+    back are notices, a version set back a minor version or more is not."""
+    seed(repo)
+    ci = "jobs:\n  lint:\n    steps:\n      - uses: actions/checkout@{v}\n      - run: {run}\n"
+    land(repo, "ci: lint", {".github/workflows/lint.yml": ci.format(v=before, run="make lint")})
+    land(repo, "ci: checkout, lint strictly (#301)", {".github/workflows/lint.yml": ci.format(v=moved_on, run="make lint --strict")})
+    _aged(repo, 97 * 24)
+    _topic(repo, {".github/workflows/lint.yml": ci.format(v=before, run="make lint-all")}, subject="ci: lint everything")
+    return str(by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})["severity"])
+
+
+def test_an_action_pinned_back_a_major_version_months_later_is_a_warning(repo: Repo) -> None:
+    assert _action_pinned_back(repo, "v3", "v4") == "warning"
+
+
+def test_an_action_pinned_back_a_patch_level_months_later_is_a_notice(repo: Repo) -> None:
+    assert _action_pinned_back(repo, "v4.0.1", "v4.0.2") in ("none", "notice")

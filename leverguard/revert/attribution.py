@@ -15,7 +15,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import FilePatch, imports_only
+from leverguard.revert.patch import FilePatch, imports_only, set_back, version_pairs, versions_move_on
 from leverguard.revert.signals import PathHit, moved_away
 
 TYPE_CHECKING = False
@@ -63,8 +63,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         by_position.setdefault(hit.position, []).append(hit)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
+    # (a revert the change declares is deliberate: no sign of a stale tree)
     exact = {h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized}
-    stale = sum(1 for p in exact if _age_days(commits[p], landed) <= OLD_FILE_DAYS) >= 2
+    stale = sum(1 for p in exact if _age_days(commits[p], landed) <= OLD_FILE_DAYS and
+                not _declared(commits[p], landed, ctx)) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
@@ -72,6 +74,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
         results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact)))
     return results
+
+
+def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
+    return landed.declarations.matches(commit, [sha for sha, _, _ in ctx.inner(commit)]) is not None
 
 
 def _age_days(commit: Commit, landed: Landed) -> float:
@@ -150,8 +156,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
-    if level > NOTICE and not stale and sets_versions((landed.subject, landed.title), undone):
+    versions_back = _sets_versions_back(hits, landed, undone)  # a release writes versions on, not back
+    if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
+    if level > NOTICE and _versions_move_on(hits, landed):
+        return NOTICE, reason + "; only version numbers, which the change moves on (a release cycle; a stale tree moves them back)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
@@ -163,7 +172,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    if level == WARNING and is_merge_of_branch(landed.subject):
+    if level == WARNING and is_merge_of_branch(landed.subject) and not versions_back:
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
@@ -171,11 +180,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     days = _age_days(commit, landed)
-    if level == WARNING and days > OLD_DAYS and not dropped:
+    if level == WARNING and days > OLD_DAYS and not dropped and not versions_back:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
-    if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS:
+    if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     if level == ERROR and kept and not dropped:
         # the change worked on this commit's other files with its work in place: its tree was not stale
@@ -225,6 +234,22 @@ def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, ow
     return made_it and direct and position == landed.base_position
 
 
+def _sets_versions_back(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
+    """Whether the undo writes a lower version over one the commit had moved on (`checkout@v4` back to
+    `@v3`): harmful at any age and through any merge, and no release does it."""
+    if any(h.kind == "version-set-back" for h in hits):
+        return True
+    paths, gone = {h.path for h in hits}, set(undone)
+    return any(line in gone and set_back(old, new) for patch in landed.patches if patch.change.path in paths
+               for hunk in patch.hunks for line, old, new in version_pairs(hunk.removed, hunk.added))
+
+
+def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
+    """Whether the change's edits to the hit files only move version numbers on."""
+    paths = {h.path for h in hits}
+    return versions_move_on([hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks])
+
+
 def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
     """Whether the change also adds or removes other import lines in those files: a formatter or linter
     reworking the imports (isort, ruff, pycln), where a stale copy leaves the rest of them alone."""
@@ -257,6 +282,8 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
+    if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
+        return WARNING, "a version number it moved on set back"
     if hit.kind == "deleted-changed":
         # people delete files on purpose, often soon after an edit (CI moves, clean-ups, a build system
         # migrated), and do not always say so: alone it is weak
@@ -307,7 +334,7 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bo
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
     """Every reported file of the commit rolled back or with all its hunks undone (a stale copy with new work)."""
     touched = _reported(commit, ctx)
-    whole = {h.path for h in hits if h.undo is None or len(h.undo.undone) == h.undo.hunks}
+    whole = {h.path for h in hits if h.kind != "version-set-back" and (h.undo is None or len(h.undo.undone) == h.undo.hunks)}
     beyond_deletions = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
     # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
@@ -406,6 +433,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "deleted; this commit added it"
     elif hit.kind == "deleted-changed":
         detail = "deleted; this commit was its latest change"
+    elif hit.kind == "version-set-back":
+        detail = f"version set back ({', '.join(hit.moves)}); this commit had moved it on"
     else:
         undo = hit.undo
         of = f"{undo.groups_undone}/{undo.groups}" if undo is not None else "some"
@@ -433,7 +462,7 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
     resurrected = paths(("resurrected",))
     if resurrected:
         steps.append(f"git rm -q -- {' '.join(resurrected)}")
-    hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind == "inverse-hunk" or h.normalized})
+    hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind in ("inverse-hunk", "version-set-back") or h.normalized})
     if hunks:
         parent = commit.parents[0][:12] if commit.parents else commit.sha[:12]
         steps.append(f"git diff {parent} {commit.sha[:12]} -- {' '.join(hunks)} | git apply --3way")

@@ -29,7 +29,7 @@ GOES_AWAY = re.compile(
     r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
-    r"instead|without|avoid\w*|again|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
+    r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
 SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
                          re.IGNORECASE)

@@ -9,6 +9,7 @@ dropped, because they prove nothing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from leverguard.errors import GitError
 from leverguard.records import NamedTuple
@@ -16,7 +17,9 @@ from leverguard.revert.model import Change, parse_raw
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, Iterator
+    from typing import Iterable, Iterator, Sequence
+
+    from packaging.version import Version
 
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 TRIVIAL = frozenset(
@@ -58,6 +61,71 @@ def imports_only(lines: Iterable[bytes]) -> bool:
     """Are LINES (normalized) all import statements (`from typing import Protocol`, `#include <x.h>`)?"""
     found = list(lines)
     return bool(found) and all(_IMPORT.fullmatch(line) for line in found)
+
+
+# A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
+# `@v4` too: actions pin a major version alone.
+_VERSION = re.compile(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+[-.]?\d*)*)|(?<=@)v(\d+))(?![\w.])", re.IGNORECASE)
+
+
+def version_pairs(removed: Iterable[bytes], added: Iterable[bytes]) -> list[tuple[bytes, str, str]]:
+    """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number,
+    replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, its version and the new one. Pass one
+    hunk's sides: a file holds many `rev: v1.2` lines, and a line whose shape repeats is no pair."""
+    def template(line: bytes) -> bytes:
+        return _VERSION.sub(b"\0", line, count=1)
+
+    def number(line: bytes) -> str | None:
+        found = _VERSION.search(line)
+        return None if found is None else (found.group(1) or found.group(2)).decode("ascii")
+
+    def by_shape(lines: Iterable[bytes]) -> dict[bytes, tuple[bytes, str]]:
+        found: dict[bytes, tuple[bytes, str]] = {}
+        shapes: Counter[bytes] = Counter()
+        for line in lines:
+            if (version := number(line)) is not None:
+                shapes[shape := template(line)] += 1
+                found[shape] = (line, version)
+        return {shape: entry for shape, entry in found.items() if shapes[shape] == 1}
+
+    written = by_shape(added)
+    return [(line, old, written[shape][1]) for shape, (line, old) in by_shape(removed).items() if shape in written]
+
+
+def versions_move_on(hunks: Sequence[Hunk]) -> bool:
+    """Whether HUNKS only move version numbers on (`version="1.1.2"` to `version="1.2.0dev0"`): a release
+    cycle, where a value can equal an older one. A stale tree moves versions back, never forward."""
+    def moved_on(hunk: Hunk) -> bool:
+        pairs = version_pairs(hunk.removed, hunk.added)
+        return len(pairs) == len(hunk.removed) == len(hunk.added) and all(_later(old, new) for _, old, new in pairs)
+    return bool(hunks) and all(moved_on(hunk) for hunk in hunks)
+
+
+def set_back(old: str, new: str) -> bool:
+    """NEW is a lower minor (or major) version than OLD (`0.11-dev` to `0.10.1`, `v4` to `v3`). Patch levels
+    and dev markers do not count: releases write `8.3.dev` after `8.3.1` on purpose."""
+    return _release(new)[:2] < _release(old)[:2]
+
+
+def _later(old: str, new: str) -> bool:
+    before, after = _parsed(old), _parsed(new)
+    return before is not None and after is not None and before < after
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parsed = _parsed(version)
+    numbers = parsed.release if parsed is not None else (0,)
+    return numbers + (0,) * (2 - len(numbers))
+
+
+def _parsed(version: str) -> Version | None:
+    """VERSION as PEP 440 reads it (also `0.11-dev`, `1.0.0-beta.1`); None when it cannot."""
+    from packaging.version import InvalidVersion, Version  # only here: the hooks never need it
+
+    try:
+        return Version(version)
+    except InvalidVersion:
+        return None
 
 
 class Hunk(NamedTuple):

@@ -14,7 +14,7 @@ from leverguard.revert.declared import is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import FilePatch, lint_markers_only
+from leverguard.revert.patch import FilePatch, lint_markers_only, set_back, version_pairs
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
@@ -30,7 +30,7 @@ class PathHit(NamedTuple):
 
     position: int  # the candidate's position in the path index
     path: bytes
-    kind: str  # "rollback", "resurrected", "deleted-added", "deleted-changed" or "inverse-hunk"
+    kind: str  # "rollback", "resurrected", "deleted-added", "deleted-changed", "inverse-hunk" or "version-set-back"
     lines: int  # the candidate's non-trivial lines on this path that are undone
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
@@ -41,6 +41,7 @@ class PathHit(NamedTuple):
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
+    moves: tuple[str, ...] = ()  # a version-set-back hit's versions, `0.11-dev -> 0.10.1`
 
     def undone_text(self) -> tuple[bytes, ...]:
         if self.undo is not None:
@@ -73,6 +74,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(resolutions.dropped, path)
             hits += _inverse(head, path, entries, patch_of, added_anywhere, reverting, lost)
+        if not exact and head.text and rules.line_level(path) and not quiet:
+            hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     return hits
 
 
@@ -174,6 +177,32 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, undo=undo, normalized=undo.complete,
                             newer_kept=kept))
     return hits
+
+
+def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
+                       hit: set[int]) -> list[PathHit]:
+    """Version numbers HEAD sets back a minor version or more (`0.11-dev` to `0.10.1`, `checkout@v4` to
+    `@v3`), against the candidate that moved each on: a stale file or a one-sided merge resolution writes
+    an old value that need not equal any recorded line. Patch-level moves and dev markers are left to the
+    exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
+    gone = {line: f"{old} -> {new}" for hunk in head.hunks for line, old, new in version_pairs(hunk.removed, hunk.added)
+            if set_back(old, new)}
+    found: dict[int, list[tuple[bytes, str]]] = {}
+    for line, move in gone.items():
+        for position, _ in entries:
+            patch = patch_of(position, path)
+            if patch is not None and any(line in h.added for h in patch.hunks):
+                if position not in hit and _moved_on(patch, line):
+                    found.setdefault(position, []).append((line, move))
+                break
+    return [PathHit(position, path, "version-set-back", len(moves), len(moves), True,
+                    text_undone=tuple(line for line, _ in moves), moves=tuple(move for _, move in moves))
+            for position, moves in found.items()]
+
+
+def _moved_on(patch: FilePatch, line: bytes) -> bool:
+    """Whether PATCH wrote LINE over the same line with a lower minor version: it moved the version on."""
+    return any(set_back(new, old) for h in patch.hunks if line in h.added for _, old, new in version_pairs(h.removed, (line,)))
 
 
 def _added_lines(landing: Iterable[FilePatch]) -> Counter[bytes]:
