@@ -169,6 +169,19 @@ def test_a_rollback_of_lint_markers_only_is_cosmetic(repo: Repo) -> None:
     assert finding["severity"] == "notice" and "formatting only" in finding["evidence"][0]["detail"]
 
 
+def test_lint_markers_taken_out_with_whitespace_changes_are_cosmetic(repo: Repo) -> None:
+    """pydantic-core's shape: the change drops #301's `# noqa: E721` and re-indents a line, so the file
+    equals its old version only ignoring whitespace: still only lint markers."""
+    old = seed(repo)
+    marked = old["src/mod1.py"].replace("scale=21)\n", "scale=21)  # noqa: E721\n")
+    land(repo, "chore: silence E721 after the ruff bump (#301)", {"src/mod1.py": marked})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Allow using type() in tests", {"src/mod1.py": old["src/mod1.py"].replace("scale=7)", "scale=7)  "),
+                                               "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "notice" and "formatting only" in finding["evidence"][0]["detail"], finding
+
+
 def test_a_rollback_that_also_changes_code_behind_a_marker_is_not_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 1).replace("value", "other_value", 1)

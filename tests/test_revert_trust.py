@@ -722,3 +722,38 @@ def test_an_action_pinned_back_a_major_version_months_later_is_a_warning(repo: R
 
 def test_an_action_pinned_back_a_patch_level_months_later_is_a_notice(repo: Repo) -> None:
     assert _action_pinned_back(repo, "v4.0.1", "v4.0.2") in ("none", "notice")
+
+
+def _line_set_back(repo: Repo, path: str, lines: tuple[str, str, str], subject: str = "chore: tidy") -> str:
+    """#301 moves LINES[0] to LINES[1]; the change writes LINES[2], equal to neither, beside a new line."""
+    seed(repo)
+    land(repo, "chore: add", {path: f"{lines[0]}\nkeep_this = 1\n"})
+    land(repo, "chore: move on (#301)", {path: f"{lines[1]}\nkeep_this = 1\n"})
+    _topic(repo, {path: f"{lines[2]}\nkeep_this = 1\nnew_line = 2\n"}, subject=subject)
+    return str(by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})["severity"])
+
+
+def test_a_pinned_dependency_set_back_is_a_warning(repo: Repo) -> None:
+    assert _line_set_back(repo, "requirements.txt", ("httpx>=0.26", "httpx>=0.28", "httpx>=0.27.2")) == "warning"
+
+
+def test_a_number_that_is_no_version_set_back_is_nothing(repo: Repo) -> None:
+    # uvloop's `assertLess(t, 0.045)` tuned back to 0.04: no version key, no pin
+    assert _line_set_back(repo, "tests/test_base.py", ("assertLess(t, 0.03)", "assertLess(t, 0.045)",
+                                                        "assertLess(t, 0.04)")) == "none"
+
+
+def test_a_hook_replaced_by_another_is_no_version_set_back(repo: Repo) -> None:
+    # flask's isort `rev: 5.12.0` replaced by ruff's `rev: v0.1.3`: each `rev:` pins the `repo:` before it
+    config = "repos:\n- repo: https://github.com/{}\n  rev: {}\n"
+    seed(repo)
+    land(repo, "ci: hooks", {".pre-commit-config.yaml": config.format("pycqa/isort", "5.11.0")})
+    land(repo, "ci: isort 5.12 (#301)", {".pre-commit-config.yaml": config.format("pycqa/isort", "5.12.0")})
+    _topic(repo, {".pre-commit-config.yaml": config.format("astral-sh/ruff-pre-commit", "v0.1.3")}, subject="use ruff")
+    assert 301 not in by_pr(check(repo, "main..topic")[1])
+
+
+def test_a_version_set_back_the_title_names_is_a_notice(repo: Repo) -> None:
+    # kombu's `Fixed version_dev in docs/conf.py`: the change says which line it corrects
+    assert _line_set_back(repo, "docs/conf.py", ("version_dev = '5.3'", "version_dev = '6.0'", "version_dev = '5.4'"),
+                          subject="Fixed version_dev in docs/conf.py") == "notice"

@@ -8,7 +8,7 @@ import shlex
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, names_paths, names_undone, pr_number, pr_title,
+                                       is_revert, merges_a_release_line, names_code, names_paths, names_undone, pr_number, pr_title,
                                        same_work, says_relanded, says_restores, says_stray, says_temporary, sets_versions,
                                        shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
@@ -157,6 +157,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     versions_back = _sets_versions_back(hits, landed, undone)  # a release writes versions on, not back
+    if level > NOTICE and versions_back and names_code((landed.subject, landed.title), undone):
+        return NOTICE, reason + "; the change's title names the version line it sets"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and _versions_move_on(hits, landed):
@@ -241,7 +243,7 @@ def _sets_versions_back(hits: list[PathHit], landed: Landed, undone: list[bytes]
         return True
     paths, gone = {h.path for h in hits}, set(undone)
     return any(line in gone and set_back(old, new) for patch in landed.patches if patch.change.path in paths
-               for hunk in patch.hunks for line, old, new in version_pairs(hunk.removed, hunk.added))
+               for hunk in patch.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added))
 
 
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:

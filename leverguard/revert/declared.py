@@ -52,7 +52,8 @@ COMMON_WORDS = frozenset(
     "replace replaced merge merged branch pull request master main test tests file files code support fixes "
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
-TEMPORARY = re.compile(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?)\b", re.IGNORECASE)
+TEMPORARY = re.compile(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
+                       r"try(ing)? (if|whether))\b", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = re.compile(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = re.compile(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
@@ -175,6 +176,14 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
     return any(name in text for name in names)
 
 
+def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
+    """Whether one of TITLES names, in any wording, something shaped like code in LINES (`Fixed version_dev
+    in docs/conf.py` for `version_dev = "5.4"`)."""
+    names = {name for title in titles if title for name in _names_in(title, code_only=True)}
+    text = b"\n".join(lines).decode("utf-8", "replace").lower()
+    return any(name in text for name in names)
+
+
 def _names_in(line: str, code_only: bool) -> set[str]:
     """The words of LINE that can name code: long or code-shaped ones, not prose."""
     found = set()
@@ -254,8 +263,8 @@ def says_stray(titles: Iterable[str]) -> bool:
 
 
 def says_temporary(subject: str) -> bool:
-    """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`: a change
-    meant to be undone."""
+    """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
+    out X`, `Try if X`: a change meant to be undone."""
     return bool(TEMPORARY.search(subject))
 
 

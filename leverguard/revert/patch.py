@@ -66,30 +66,37 @@ def imports_only(lines: Iterable[bytes]) -> bool:
 # A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
 # `@v4` too: actions pin a major version alone.
 _VERSION = re.compile(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+[-.]?\d*)*)|(?<=@)v(\d+))(?![\w.])", re.IGNORECASE)
+# what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`)
+_VERSION_KEY = re.compile(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
 
 
-def version_pairs(removed: Iterable[bytes], added: Iterable[bytes]) -> list[tuple[bytes, str, str]]:
-    """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number,
-    replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, its version and the new one. Pass one
-    hunk's sides: a file holds many `rev: v1.2` lines, and a line whose shape repeats is no pair."""
-    def template(line: bytes) -> bytes:
-        return _VERSION.sub(b"\0", line, count=1)
-
+def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[bytes, bytes, str, str]]:
+    """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number and
+    after the same line, replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, its version and the
+    new one, with the line that replaces it. Pass one hunk's sides: a file holds many `rev: v1.2` lines, each after the `repo:` it pins, and
+    a line whose shape repeats is no pair."""
     def number(line: bytes) -> str | None:
         found = _VERSION.search(line)
         return None if found is None else (found.group(1) or found.group(2)).decode("ascii")
 
-    def by_shape(lines: Iterable[bytes]) -> dict[bytes, tuple[bytes, str]]:
+    def by_shape(lines: Sequence[bytes]) -> dict[bytes, tuple[bytes, str]]:
         found: dict[bytes, tuple[bytes, str]] = {}
         shapes: Counter[bytes] = Counter()
-        for line in lines:
-            if (version := number(line)) is not None:
-                shapes[shape := template(line)] += 1
+        for i, line in enumerate(lines):
+            template = _VERSION.sub(b"\0", line, count=1)
+            if (version := number(line)) is not None and _VERSION_KEY.search(template):
+                shape = (lines[i - 1] if i else b"") + b"\n" + template
+                shapes[shape] += 1
                 found[shape] = (line, version)
         return {shape: entry for shape, entry in found.items() if shapes[shape] == 1}
 
     written = by_shape(added)
-    return [(line, old, written[shape][1]) for shape, (line, old) in by_shape(removed).items() if shape in written]
+    pairs = []
+    for shape, (line, old) in by_shape(removed).items():
+        if shape in written:
+            new_line, new = written[shape]
+            pairs.append((line, new_line, old, new))
+    return pairs
 
 
 def versions_move_on(hunks: Sequence[Hunk]) -> bool:
@@ -97,14 +104,15 @@ def versions_move_on(hunks: Sequence[Hunk]) -> bool:
     cycle, where a value can equal an older one. A stale tree moves versions back, never forward."""
     def moved_on(hunk: Hunk) -> bool:
         pairs = version_pairs(hunk.removed, hunk.added)
-        return len(pairs) == len(hunk.removed) == len(hunk.added) and all(_later(old, new) for _, old, new in pairs)
+        return len(pairs) == len(hunk.removed) == len(hunk.added) and all(_later(old, new) for _, _, old, new in pairs)
     return bool(hunks) and all(moved_on(hunk) for hunk in hunks)
 
 
 def set_back(old: str, new: str) -> bool:
     """NEW is a lower minor (or major) version than OLD (`0.11-dev` to `0.10.1`, `v4` to `v3`). Patch levels
     and dev markers do not count: releases write `8.3.dev` after `8.3.1` on purpose."""
-    return _release(new)[:2] < _release(old)[:2]
+    before, after = _parsed(old), _parsed(new)
+    return before is not None and after is not None and _minor(after) < _minor(before)
 
 
 def _later(old: str, new: str) -> bool:
@@ -112,10 +120,9 @@ def _later(old: str, new: str) -> bool:
     return before is not None and after is not None and before < after
 
 
-def _release(version: str) -> tuple[int, ...]:
-    parsed = _parsed(version)
-    numbers = parsed.release if parsed is not None else (0,)
-    return numbers + (0,) * (2 - len(numbers))
+def _minor(version: Version) -> tuple[int, int]:
+    numbers = version.release + (0, 0)
+    return numbers[0], numbers[1]
 
 
 def _parsed(version: str) -> Version | None:

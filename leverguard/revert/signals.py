@@ -148,13 +148,18 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     lines = patch.lines if patch is not None else 0
     if kind != "rollback":
         quiet = ""  # a lock file deleted or brought back is no regeneration churn
-    elif not quiet and patch is not None and patch.text and patch.hunks and \
-            all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
-        quiet = "formatting only"  # whitespace, punctuation, lint-silencing comments: a file, not hunks
+    elif not quiet and patch is not None and _formatting_only(patch):
+        quiet = "formatting only"
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
                    text_undone=undone)
+
+
+def _formatting_only(patch: FilePatch) -> bool:
+    """Whitespace, punctuation, lint-silencing comments (`# noqa: E721`): a commit's change to a file
+    that undoing loses nothing of."""
+    return patch.text and bool(patch.hunks) and all(h.cosmetic or lint_markers_only(h) for h in patch.hunks)
 
 
 def _gitlink(change: Change) -> bool:
@@ -170,12 +175,14 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
+    by_position = dict(patches)
     for position, undo in undos.items():
         lines = sum(u.lines for u in undo.undone)
         kind = "rollback" if undo.complete else "inverse-hunk"
         kept = sum(1 for p in changed if p < position and p not in undos)
-        hits.append(PathHit(position, path, kind, lines, undo.lines, True, undo=undo, normalized=undo.complete,
-                            newer_kept=kept))
+        quiet = "formatting only" if undo.complete and _formatting_only(by_position[position]) else ""
+        hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
+                            normalized=undo.complete, newer_kept=kept))
     return hits
 
 
@@ -185,7 +192,7 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     `@v3`), against the candidate that moved each on: a stale file or a one-sided merge resolution writes
     an old value that need not equal any recorded line. Patch-level moves and dev markers are left to the
     exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
-    gone = {line: f"{old} -> {new}" for hunk in head.hunks for line, old, new in version_pairs(hunk.removed, hunk.added)
+    gone = {line: f"{old} -> {new}" for hunk in head.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added)
             if set_back(old, new)}
     found: dict[int, list[tuple[bytes, str]]] = {}
     for line, move in gone.items():
@@ -202,7 +209,8 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
 
 def _moved_on(patch: FilePatch, line: bytes) -> bool:
     """Whether PATCH wrote LINE over the same line with a lower minor version: it moved the version on."""
-    return any(set_back(new, old) for h in patch.hunks if line in h.added for _, old, new in version_pairs(h.removed, (line,)))
+    return any(written == line and set_back(new, old) for h in patch.hunks if line in h.added
+               for _, written, old, new in version_pairs(h.removed, h.added))
 
 
 def _added_lines(landing: Iterable[FilePatch]) -> Counter[bytes]:
