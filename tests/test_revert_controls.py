@@ -182,6 +182,27 @@ def test_lint_markers_taken_out_with_whitespace_changes_are_cosmetic(repo: Repo)
     assert finding["severity"] == "notice" and "formatting only" in finding["evidence"][0]["detail"], finding
 
 
+def _imports_rolled_back(repo: Repo, code_too: bool) -> dict[str, str]:
+    """rich's shape: #301 (pycln) prunes an import; the change puts the file back, import and all."""
+    old = seed(repo)
+    text = "from types import FrameType\nfrom ipython import load_extension\n" + old["src/mod1.py"]
+    land(repo, "chore: imports", {"src/mod1.py": text})
+    pruned = text.replace("from types import FrameType\n", "")
+    land(repo, "chore: pycln (#301)", {"src/mod1.py": pruned.replace("scale=7)", "scale=8)") if code_too else pruned})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Return IPython extension", {"src/mod1.py": text, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    return {"severity": finding["severity"], "reason": finding["reason"]}
+
+
+def test_a_rollback_of_import_lines_only_is_weak(repo: Repo) -> None:
+    assert _imports_rolled_back(repo, code_too=False) == {"severity": "notice", "reason": "imports only"}
+
+
+def test_a_rollback_of_imports_and_code_fails(repo: Repo) -> None:
+    assert _imports_rolled_back(repo, code_too=True)["severity"] == "error"
+
+
 def test_a_rollback_that_also_changes_code_behind_a_marker_is_not_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 1).replace("value", "other_value", 1)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
 
 
 def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "kernel: tune", author: str = CAROL) -> None:
@@ -550,6 +550,11 @@ def test_extracting_a_folder_to_its_own_repository_is_described(repo: Repo) -> N
     assert _compat_folder_deleted(repo, "extract compat-shim to a separate repo") == "notice"
 
 
+def test_a_title_naming_the_folder_in_the_plural_describes_it(repo: Repo) -> None:
+    # werkzeug's `Deprecate/remove contribs: atom, jsrouting` for werkzeug/contrib/
+    assert _compat_folder_deleted(repo, "remove compat-shims: no longer needed") == "notice"
+
+
 def test_the_same_folder_deleted_under_a_title_that_never_names_it_is_a_warning(repo: Repo) -> None:
     assert _compat_folder_deleted(repo, "kernel: fuse the prep loop") == "warning"
 
@@ -757,3 +762,41 @@ def test_a_version_set_back_the_title_names_is_a_notice(repo: Repo) -> None:
     # kombu's `Fixed version_dev in docs/conf.py`: the change says which line it corrects
     assert _line_set_back(repo, "docs/conf.py", ("version_dev = '5.3'", "version_dev = '6.0'", "version_dev = '5.4'"),
                           subject="Fixed version_dev in docs/conf.py") == "notice"
+
+
+def test_one_file_put_back_past_two_commits_is_no_stale_tree(repo: Repo) -> None:
+    """rich's and cattrs' shape: one file rolled back past its last two commits is one file put back; the
+    title that shares the older commit's topic still describes it (two files would be a stale tree:
+    test_two_files_put_back_without_a_declaration_are_a_stale_tree_whatever_the_title)."""
+    old = seed(repo)
+    land(repo, "Use the msgpack serializer for plans (#301)", {"src/mod1.py": old["src/mod1.py"] + "SERIALIZER = 'msgpack'\n"})
+    land(repo, "Tune the plan cache (#302)", {"src/mod1.py": old["src/mod1.py"] + "SERIALIZER = 'msgpack'\nCACHE = 2\n"})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": old["kernel.c"] + "int t;\n"},
+           subject="Switch the serializer back to json")
+    code, report = check(repo, "main..topic")
+    assert (code, by_pr(report)[301]["severity"]) == (1, "notice") and by_pr(report)[302]["severity"] == "error"
+
+
+def _branch_reverting(repo: Repo, branch_subject: str) -> dict[str, str | int]:
+    """rich's shape: a merged branch holds its own `revert iteration speed column` commit, which puts
+    #301's files back; the merge's subject names only the branch."""
+    old = seed(repo)
+    land(repo, "chore: speed column tests", {"tests/test_speed.py": body("speed", 4)})
+    land(repo, "Add IterationSpeedColumn (#301)", {"src/mod1.py": old["src/mod1.py"] + "class IterationSpeedColumn: pass\n",
+                                                    "tests/test_speed.py": body("speed", 4) + "check_iteration_speed = 1\n"})
+    repo.git("checkout", "-q", "-b", "panel", "main~1")
+    land(repo, "respect text.style in panels", {"kernel.c": old["kernel.c"] + "int panel_style;\n"}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into panel")
+    land(repo, branch_subject, {"src/mod1.py": old["src/mod1.py"], "tests/test_speed.py": body("speed", 4)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "panel", 302, "Panel title style")
+    code, report = check(repo, "main^1..main")
+    return {"exit": code, "severity": by_pr(report)[301]["severity"]}
+
+
+def test_a_merged_branch_commit_that_names_what_it_reverts_explains_it(repo: Repo) -> None:
+    assert _branch_reverting(repo, "revert iteration speed column") == {"exit": 0, "severity": "notice"}
+
+
+def test_a_merged_branch_commit_reverting_something_else_leaves_the_rollback_failing(repo: Repo) -> None:
+    assert _branch_reverting(repo, "revert the panel border tweak") == {"exit": 1, "severity": "error"}

@@ -63,10 +63,12 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         by_position.setdefault(hit.position, []).append(hit)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
-    # (a revert the change declares is deliberate: no sign of a stale tree)
-    exact = {h.position for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized}
-    stale = sum(1 for p in exact if _age_days(commits[p], landed) <= OLD_FILE_DAYS and
-                not _declared(commits[p], landed, ctx)) >= 2
+    # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
+    # of its commits is one file, where a stale tree puts back several)
+    exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
+    recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
+              and not _declared(commits[h.position], landed, ctx)]
+    stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2
     results = []
     for position in sorted(by_position):
         commit = commits[position]
@@ -138,7 +140,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     undone = [line for h in hits for line in h.undone_text()]
-    if level == WARNING and not stale and _branch_says_it_undoes(landed, undone):
+    if level > NOTICE and not stale and _branch_says_it_undoes(landed, undone, level):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
@@ -207,13 +209,14 @@ class Circumstances(NamedTuple):
     merge: bool  # the change holds a merge
 
 
-def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
-    """A merged branch's own commit titled as a revert (`revert iteration speed column`) or as removal
-    wording naming the undone lines (`Remove Python3.11 beta 5 from CI`): the merge subject hides it."""
+def _branch_says_it_undoes(landed: Landed, undone: list[bytes], level: int) -> bool:
+    """A merged branch's own commit with removal or revert wording naming the undone lines (`revert
+    iteration speed column`, `Remove Python3.11 beta 5 from CI`), or for a warning one titled as a revert
+    at all: the merge subject hides it."""
     if not landed.merge or not landed.subjects:
         return False
-    return any(calls_itself_a_revert(subject) for subject in landed.subjects) or \
-        names_undone(landed.subjects, undone)
+    return names_undone(landed.subjects, undone) or \
+        (level == WARNING and any(calls_itself_a_revert(subject) for subject in landed.subjects))
 
 
 def _reported(commit: Commit, ctx: Context) -> set[bytes]:

@@ -286,7 +286,7 @@ def _names(line: str, path: str) -> bool:
     stem = base.rsplit(".", 1)[0]
     folder = path.rsplit("/", 2)[-2].lower() if path.count("/") >= 1 else ""
     return path.lower() in line or base in line.split() or any(
-        len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}\b", line) for name in (base, stem, folder))
+        len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}s?\b", line) for name in (base, stem, folder))
 
 
 def parse_acks(text: str) -> Declarations:

@@ -14,7 +14,7 @@ from leverguard.revert.declared import is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import FilePatch, lint_markers_only, set_back, version_pairs
+from leverguard.revert.patch import FilePatch, imports_only, lint_markers_only, set_back, version_pairs
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
@@ -35,7 +35,7 @@ class PathHit(NamedTuple):
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
     before: int | None = None  # position of the commit the path was rolled back to before
-    quiet: str = ""  # why this hit is weak by nature: "lock file", "formatting only"
+    quiet: str = ""  # why this hit is weak by nature: "lock file", "formatting only", "imports only"
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
@@ -148,18 +148,23 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     lines = patch.lines if patch is not None else 0
     if kind != "rollback":
         quiet = ""  # a lock file deleted or brought back is no regeneration churn
-    elif not quiet and patch is not None and _formatting_only(patch):
-        quiet = "formatting only"
+    elif not quiet and patch is not None:
+        quiet = _weak_change(patch)
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
                    text_undone=undone)
 
 
-def _formatting_only(patch: FilePatch) -> bool:
-    """Whitespace, punctuation, lint-silencing comments (`# noqa: E721`): a commit's change to a file
-    that undoing loses nothing of."""
-    return patch.text and bool(patch.hunks) and all(h.cosmetic or lint_markers_only(h) for h in patch.hunks)
+def _weak_change(patch: FilePatch) -> str:
+    """Why a commit's change to a file loses nothing when undone whole, if it does: whitespace, punctuation
+    and lint-silencing comments (`# noqa: E721`), or import lines alone (a tool's sort or prune, which
+    CI shows at once when undone)."""
+    if not patch.text or not patch.hunks:
+        return ""
+    if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
+        return "formatting only"
+    return "imports only" if imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
 
 
 def _gitlink(change: Change) -> bool:
@@ -180,7 +185,7 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         lines = sum(u.lines for u in undo.undone)
         kind = "rollback" if undo.complete else "inverse-hunk"
         kept = sum(1 for p in changed if p < position and p not in undos)
-        quiet = "formatting only" if undo.complete and _formatting_only(by_position[position]) else ""
+        quiet = _weak_change(by_position[position]) if undo.complete else ""
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
                             normalized=undo.complete, newer_kept=kept))
     return hits
