@@ -210,3 +210,15 @@ def test_audit_since_garbage_is_refused_and_a_real_date_is_not(repo: Repo) -> No
     assert bad.returncode == 2 and "not a date git understands" in bad.stderr
     good = run_leverguard("audit", "--since", "2000-01-01", cwd=repo.path)
     assert good.returncode in (0, 1), good.stderr
+
+
+def test_a_version_shaped_line_with_a_long_suffix_is_read_at_once(repo: Repo) -> None:
+    """Hostile (or minified) text: `version = "1.2abc...z_"` once made the version reader backtrack
+    exponentially in the suffix's length; 60 letters would never finish."""
+    seed(repo)
+    line = 'version = "1.2' + "abcdefghij" * 6 + '_"\n'
+    land(repo, "chore: version (#301)", {"setup.py": line})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: version again", {"setup.py": line.replace("1.2", "1.3")}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and 301 not in by_pr(report)

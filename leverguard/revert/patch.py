@@ -65,7 +65,9 @@ def imports_only(lines: Iterable[bytes]) -> bool:
 
 # A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
 # `@v4` too: actions pin a major version alone.
-_VERSION = re.compile(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+[-.]?\d*)*)|(?<=@)v(\d+))(?![\w.])", re.IGNORECASE)
+# Each part of a suffix after the first starts with its separator, so a line is read in linear time.
+_VERSION = re.compile(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])",
+                      re.IGNORECASE)
 # what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`)
 _VERSION_KEY = re.compile(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
 
