@@ -203,6 +203,17 @@ def test_a_rollback_of_imports_and_code_fails(repo: Repo) -> None:
     assert _imports_rolled_back(repo, code_too=True)["severity"] == "error"
 
 
+def test_a_rollback_of_a_fixed_import_fails(repo: Repo) -> None:
+    # `Fix the build in python 2.6: speeling error` corrected an import: undoing it breaks the build
+    old = seed(repo)
+    land(repo, "chore: imports", {"src/mod1.py": "from ordereddict import OrderdDict\n" + old["src/mod1.py"]})
+    land(repo, "Fix the build: speeling error (#301)", {"src/mod1.py": "from ordereddict import OrderedDict\n" + old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": "from ordereddict import OrderdDict\n" + old["src/mod1.py"],
+                                "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
 def test_a_rollback_that_also_changes_code_behind_a_marker_is_not_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 1).replace("value", "other_value", 1)

@@ -140,6 +140,24 @@ def test_a_resolution_that_took_the_other_sides_new_text_drops_the_commits_lines
     assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"], finding
 
 
+def _forward_merge(repo: Repo, subject: str) -> str:
+    _long_lived_branch(repo)
+    repo.git("merge", "-q", "next", "-m", subject, check=False)
+    repo.write(".github/workflows/test.yml", _workflow(PNPM))  # theirs, whole: `checkout@v4` back to `@v3`
+    repo.commit(subject, author=CAROL)
+    return str(by_pr(check(repo, "main^1..main")[1])[301]["severity"])
+
+
+def test_a_forward_merge_setting_versions_back_keeps_its_warning(repo: Repo) -> None:
+    # zustand's `Merge branch 'main' into v5` put v5's actions back to @v3
+    assert _forward_merge(repo, "Merge branch 'next'") == "warning"
+
+
+def test_a_release_line_merged_forward_may_bring_its_own_pins(repo: Repo) -> None:
+    # pallets' `Merge branch '8.1.x'`: the maintenance line's pins ride along, and main adapts them
+    assert _forward_merge(repo, "Merge branch '8.1.x'") == "notice"
+
+
 def test_a_resolution_that_keeps_the_commits_lines_in_the_other_sides_text_drops_nothing(repo: Repo) -> None:
     _long_lived_branch(repo)
     repo.git("merge", "-q", "next", "-m", "Merge branch 'next'", check=False)

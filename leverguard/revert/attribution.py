@@ -8,8 +8,8 @@ import shlex
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, names_code, names_paths, names_undone, pr_number, pr_title,
-                                       same_work, says_relanded, says_restores, says_stray, says_temporary, sets_versions,
+                                       is_revert, merges_a_release_line, names_code, names_paths, names_release, names_undone, pr_number, pr_title,
+                                       same_work, says_lowers, says_relanded, says_restores, says_stray, says_temporary, sets_versions,
                                        shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -158,9 +158,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
-    versions_back = _sets_versions_back(hits, landed, undone)  # a release writes versions on, not back
-    if level > NOTICE and versions_back and names_code((landed.subject, landed.title), undone):
-        return NOTICE, reason + "; the change's title names the version line it sets"
+    moves = _versions_set_back(hits, landed, undone)  # a release writes versions on, not back
+    versions_back = bool(moves)
+    if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
+                                             says_lowers((landed.subject, landed.title))):
+        return NOTICE, reason + "; the change's message names the version it sets back"
+    if level > NOTICE and versions_back and names_release((landed.subject, landed.title), [new for _, new in moves]):
+        return NOTICE, reason + "; a release naming the version it writes"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and _versions_move_on(hits, landed):
@@ -176,7 +180,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    if level == WARNING and is_merge_of_branch(landed.subject) and not versions_back:
+    if level == WARNING and is_merge_of_branch(landed.subject) and (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
@@ -239,14 +243,13 @@ def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, ow
     return made_it and direct and position == landed.base_position
 
 
-def _sets_versions_back(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
-    """Whether the undo writes a lower version over one the commit had moved on (`checkout@v4` back to
-    `@v3`): harmful at any age and through any merge, and no release does it."""
-    if any(h.kind == "version-set-back" for h in hits):
-        return True
+def _versions_set_back(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> list[tuple[str, str]]:
+    """The versions the undo writes lower over ones the commit had moved on (`checkout@v4` back to `@v3`):
+    harmful at any age and through any merge but a release line's."""
+    moves = [move for h in hits for move in h.moves]
     paths, gone = {h.path for h in hits}, set(undone)
-    return any(line in gone and set_back(old, new) for patch in landed.patches if patch.change.path in paths
-               for hunk in patch.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added))
+    return moves + [(old, new) for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks
+                    for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
 
 
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
@@ -439,7 +442,7 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
     elif hit.kind == "deleted-changed":
         detail = "deleted; this commit was its latest change"
     elif hit.kind == "version-set-back":
-        detail = f"version set back ({', '.join(hit.moves)}); this commit had moved it on"
+        detail = f"version set back ({', '.join(f'{old} -> {new}' for old, new in hit.moves)}); this commit had moved it on"
     else:
         undo = hit.undo
         of = f"{undo.groups_undone}/{undo.groups}" if undo is not None else "some"

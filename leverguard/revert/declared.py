@@ -45,6 +45,8 @@ RELEASE_TITLE = re.compile(
     r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     r"version v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 VERSION_NUMBER = re.compile(rb"\d+\.\d+")
+VERSION_IN_TITLE = re.compile(r"\d+\.\d+(?:\.\d+)*")
+LOWERS = re.compile(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
     "update updates updated change changes changed changing adds added adding remove removes removed removing "
@@ -274,6 +276,19 @@ def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
     lines = list(undone)
     return bool(lines) and any(RELEASE_TITLE.match(t) for t in titles if t) and \
         all(VERSION_NUMBER.search(line) for line in lines)
+
+
+def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
+    """A release title naming a version it writes (`23.1.1`, `Version 0.20` for 0.20.0): releasing from
+    main sets its dev version back on purpose."""
+    wanted = list(versions)
+    return any(RELEASE_TITLE.match(title) and any(named in version for named in VERSION_IN_TITLE.findall(title)
+                                                  for version in wanted) for title in titles if title)
+
+
+def says_lowers(titles: Iterable[str]) -> bool:
+    """`Lower MSRV to 1.75`, `Downgrade X`, `Pin Y to 2.x`: a version set back on purpose."""
+    return any(LOWERS.search(title) for title in titles if title)
 
 
 def merges_a_release_line(subject: str) -> bool:

@@ -41,7 +41,7 @@ class PathHit(NamedTuple):
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
-    moves: tuple[str, ...] = ()  # a version-set-back hit's versions, `0.11-dev -> 0.10.1`
+    moves: tuple[tuple[str, str], ...] = ()  # a version-set-back hit's versions, (`0.11-dev`, `0.10.1`)
 
     def undone_text(self) -> tuple[bytes, ...]:
         if self.undo is not None:
@@ -158,13 +158,15 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
 
 def _weak_change(patch: FilePatch) -> str:
     """Why a commit's change to a file loses nothing when undone whole, if it does: whitespace, punctuation
-    and lint-silencing comments (`# noqa: E721`), or import lines alone (a tool's sort or prune, which
-    CI shows at once when undone)."""
+    and lint-silencing comments (`# noqa: E721`), or import lines only added or only taken out (a tool's
+    prune, pycln's or ruff's, and an unused import brought back). An import replaced (`Fix the build:
+    speeling error`) is a fix like any other."""
     if not patch.text or not patch.hunks:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
         return "formatting only"
-    return "imports only" if imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
+    one_sided = all(not h.removed or not h.added for h in patch.hunks)
+    return "imports only" if one_sided and imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
 
 
 def _gitlink(change: Change) -> bool:
@@ -197,9 +199,9 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     `@v3`), against the candidate that moved each on: a stale file or a one-sided merge resolution writes
     an old value that need not equal any recorded line. Patch-level moves and dev markers are left to the
     exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
-    gone = {line: f"{old} -> {new}" for hunk in head.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added)
+    gone = {line: (old, new) for hunk in head.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added)
             if set_back(old, new)}
-    found: dict[int, list[tuple[bytes, str]]] = {}
+    found: dict[int, list[tuple[bytes, tuple[str, str]]]] = {}
     for line, move in gone.items():
         for position, _ in entries:
             patch = patch_of(position, path)
