@@ -81,7 +81,7 @@ def test_the_wheel_carries_the_version_license_types_and_hook_scripts(wheel: Pat
     requires = metadata.get_all("Requires-Dist") or []
     core = {re.split(r"[ <>=;\[]", r)[0].lower() for r in requires if "extra ==" not in r}
     bot = {re.split(r"[ <>=;\[]", r)[0].lower() for r in requires if 'extra == "bot"' in r}
-    assert core == {"click", "pathspec", "tomli-w", "tomli"} and bot == BOT_PACKAGES
+    assert core == {"click", "packaging", "pathspec", "tomli-w", "tomli"} and bot == BOT_PACKAGES
 
 
 def test_the_bare_install_has_no_bot_packages_and_runs_the_hooks(bare_venv: Path, repo: Repo) -> None:

@@ -140,7 +140,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     undone = [line for h in hits for line in h.undone_text()]
-    if level > NOTICE and not stale and _branch_says_it_undoes(landed, undone, level):
+    if level == WARNING and not stale and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
@@ -213,14 +213,15 @@ class Circumstances(NamedTuple):
     merge: bool  # the change holds a merge
 
 
-def _branch_says_it_undoes(landed: Landed, undone: list[bytes], level: int) -> bool:
-    """A merged branch's own commit with removal or revert wording naming the undone lines (`revert
-    iteration speed column`, `Remove Python3.11 beta 5 from CI`), or for a warning one titled as a revert
-    at all: the merge subject hides it."""
+def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
+    """A merged branch's own commit titled as a revert (`revert iteration speed column`) or as removal
+    wording naming the undone lines (`Remove Python3.11 beta 5 from CI`): the merge subject hides it.
+    Whole files stay errors: mathesar's branch held `Revert "Merge branch 'develop' into ..."`, which
+    undid develop's fixes, the very accident."""
     if not landed.merge or not landed.subjects:
         return False
-    return names_undone(landed.subjects, undone) or \
-        (level == WARNING and any(calls_itself_a_revert(subject) for subject in landed.subjects))
+    return any(calls_itself_a_revert(subject) for subject in landed.subjects) or \
+        names_undone(landed.subjects, undone)
 
 
 def _reported(commit: Commit, ctx: Context) -> set[bytes]:
