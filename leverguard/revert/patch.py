@@ -85,13 +85,18 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
         found: dict[bytes, tuple[bytes, str]] = {}
         shapes: Counter[bytes] = Counter()
         for i, line in enumerate(lines):
+            if _VERSION_KEY.search(line) is None or (version := number(line)) is None:
+                continue
             template = _VERSION.sub(b"\0", line, count=1)
-            if (version := number(line)) is not None and _VERSION_KEY.search(template):
+            if _VERSION_KEY.search(template):
                 shape = (lines[i - 1] if i else b"") + b"\n" + template
                 shapes[shape] += 1
                 found[shape] = (line, version)
         return {shape: entry for shape, entry in found.items() if shapes[shape] == 1}
 
+    # a pure addition or deletion replaces nothing; most hunks hold no version key at all (one search each)
+    if not removed or not added or _VERSION_KEY.search(b"\n".join(removed)) is None:
+        return []
     written = by_shape(added)
     pairs = []
     for shape, (line, old) in by_shape(removed).items():
