@@ -8,9 +8,9 @@ import shlex
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, names_code, names_paths, names_release, names_undone, pr_number, pr_title,
-                                       same_work, says_lowers, says_relanded, says_restores, says_stray, says_temporary, sets_versions,
-                                       shares_topic)
+                                       is_revert, merges_a_release_line, names_code, names_paths, names_release,
+                                       names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
+                                       says_restores, says_stray, says_temporary, sets_versions, shares_topic)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities

@@ -74,9 +74,9 @@ _VERSION_KEY = re.compile(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re
 
 def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[bytes, bytes, str, str]]:
     """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number and
-    after the same line, replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, its version and the
-    new one, with the line that replaces it. Pass one hunk's sides: a file holds many `rev: v1.2` lines, each after the `repo:` it pins, and
-    a line whose shape repeats is no pair."""
+    after the same line, replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, the line that
+    replaces it, and both versions. Pass one hunk's sides: a file holds many `rev: v1.2` lines, each after
+    the `repo:` it pins, and a line whose shape repeats is no pair."""
     def number(line: bytes) -> str | None:
         found = _VERSION.search(line)
         return None if found is None else (found.group(1) or found.group(2)).decode("ascii")
