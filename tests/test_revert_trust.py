@@ -805,3 +805,21 @@ def _branch_reverting(repo: Repo, branch_subject: str) -> dict[str, str | int]:
 def test_a_file_put_back_by_a_merged_branch_commit_that_says_revert_still_fails(repo: Repo, subject: str) -> None:
     # mathesar's branch held `Revert "Merge branch 'develop' into ..."`: the branch's revert is the accident
     assert _branch_reverting(repo, subject) == {"exit": 1, "severity": "error"}
+
+
+def _logo_replaced(repo: Repo, added: str) -> str:
+    """hatch's `add official logo and badge`: the placeholder logos (#301, #302) go where ADDED comes."""
+    seed(repo)
+    land(repo, "Create logo.webp (#301)", {"docs/images/logo.webp": "RIFF webp placeholder bytes\n"})
+    land(repo, "commit the drawn logo (#302)", {"docs/images/logo.png": "PNG placeholder bytes\n"})
+    _topic(repo, {"docs/images/logo.webp": None, "docs/images/logo.png": None,
+                  added: "<svg><path d='M0 0'/></svg>\n"}, subject="add official logo and badge")
+    return str(by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})["severity"])
+
+
+def test_files_replaced_by_one_of_their_name_in_another_format_are_no_loss(repo: Repo) -> None:
+    assert _logo_replaced(repo, "docs/images/logo.svg") == "none"
+
+
+def test_files_deleted_beside_a_new_file_of_another_name_are_every_file_it_added(repo: Repo) -> None:
+    assert _logo_replaced(repo, "docs/images/banner.svg") == "warning"

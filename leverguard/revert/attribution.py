@@ -88,8 +88,17 @@ def _age_days(commit: Commit, landed: Landed) -> float:
 
 
 def _moved(hit: PathHit, landed: Landed) -> bool:
+    """The deleted file's content is added elsewhere, or a file of its name in another format takes its
+    place (hatch's `logo.png` and `logo.webp` gone where `logo.svg` comes): no stale tree adds that."""
     deleted = next((c for c in landed.changes if c.path == hit.path and c.deleted), None)
-    return deleted is not None and moved_away(deleted, landed.patches)
+    return deleted is not None and (moved_away(deleted, landed.patches) or any(
+        c.added and _stem(c.path) == _stem(deleted.path) for c in landed.changes))
+
+
+def _stem(path: bytes) -> bytes:
+    """PATH without its extensions: the folder and the name up to its first dot (`docs/logo`)."""
+    folder, _, name = path.rpartition(b"/")
+    return folder + b"/" + name.split(b".", 1)[0] if name.split(b".", 1)[0] else path
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
