@@ -140,6 +140,32 @@ def test_a_resolution_that_took_the_other_sides_new_text_drops_the_commits_lines
     assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"], finding
 
 
+def _lines_dropped(repo: Repo, count: int) -> str:
+    """#301 edits COUNT lines on main that a branch rewrote; the merge's resolution takes the branch's
+    text whole, and #301 also changed a file the merge keeps."""
+    old = seed(repo)
+    steps = "".join(f"run_step_{i}(verbose=True)\n" for i in range(6))
+    land(repo, "ci: steps", {"src/steps.py": steps})
+    repo.git("checkout", "-q", "-b", "next")
+    land(repo, "steps: quiet", {"src/steps.py": steps.replace("verbose=True", "quiet=True")}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    colored = steps.replace("verbose=True)", "verbose=True, color=True)", count)
+    land(repo, "steps: color (#301)", {"src/steps.py": colored, "src/mod1.py": old["src/mod1.py"] + "COLOR = True\n"})
+    repo.git("merge", "-q", "next", "-m", "Merge branch 'next'", check=False)
+    repo.write("src/steps.py", steps.replace("verbose=True", "quiet=True"))
+    repo.commit("steps: quiet everywhere (#302)", author=CAROL)
+    return str(by_pr(check(repo, "main^1..main")[1]).get(301, {"severity": "none"})["severity"])
+
+
+def test_one_line_a_resolution_dropped_is_a_notice(repo: Repo) -> None:
+    # pytest's raises() rewrite dropped an autofix's one-line touch-up of the old body
+    assert _lines_dropped(repo, 1) == "notice"
+
+
+def test_two_lines_a_resolution_dropped_are_a_warning(repo: Repo) -> None:
+    assert _lines_dropped(repo, 2) == "warning"
+
+
 def _forward_merge(repo: Repo, subject: str) -> str:
     _long_lived_branch(repo)
     repo.git("merge", "-q", "next", "-m", subject, check=False)

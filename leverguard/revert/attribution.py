@@ -314,6 +314,9 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return NOTICE, "lines undone"
     resolution = next((u.merge for u in undo.undone if u.merge), "")
     if resolution:  # a conflict resolved by taking one side: the other side's lines thrown away
+        if sum(u.lines for u in undo.undone if u.merge) < MIN_HUNK_LINES and not corroborated:
+            # one line proves little here too: an autofix's touch-up inside a function the other side rewrote
+            return NOTICE, f"a line dropped by the conflict resolution of merge {resolution[:7]}"
         return WARNING, f"lines dropped by the conflict resolution of merge {resolution[:7]}"
     if not _stale_copy(hit, recent, corroborated, merge):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
