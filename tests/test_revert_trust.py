@@ -823,3 +823,9 @@ def test_files_replaced_by_one_of_their_name_in_another_format_are_no_loss(repo:
 
 def test_files_deleted_beside_a_new_file_of_another_name_are_every_file_it_added(repo: Repo) -> None:
     assert _logo_replaced(repo, "docs/images/banner.svg") == "warning"
+
+
+def test_a_version_that_does_not_parse_is_never_set_back(repo: Repo) -> None:
+    # kombu's appveyor `PYTHON_VERSION: "3.7"` renamed `"3.7-windows"`: no PEP 440 version, no order
+    assert _line_set_back(repo, "appveyor.yml", ('python_version: "3.6"', 'python_version: "3.7"',
+                                                  'python_version: "3.7-windows"')) == "none"
