@@ -829,3 +829,14 @@ def test_a_version_that_does_not_parse_is_never_set_back(repo: Repo) -> None:
     # kombu's appveyor `PYTHON_VERSION: "3.7"` renamed `"3.7-windows"`: no PEP 440 version, no order
     assert _line_set_back(repo, "appveyor.yml", ('python_version: "3.6"', 'python_version: "3.7"',
                                                   'python_version: "3.7-windows"')) == "none"
+
+
+def test_a_version_set_back_after_a_line_the_change_inserts_is_found(repo: Repo) -> None:
+    # the stale setup.py gains `zip_safe=False` just above the old version: one hunk, the line before differs
+    seed(repo)
+    land(repo, "Release 0.10", {"setup.py": _setup_py("0.10")})
+    land(repo, "Start 0.11 (#301)", {"setup.py": _setup_py("0.11.dev0")})
+    _topic(repo, {"setup.py": _setup_py("0.10.1").replace('    version=', '    zip_safe=False,\n    version=')},
+           subject="build: not zip safe")
+    code, report = check(repo, "main..topic")
+    assert (code, by_pr(report)[301]["kinds"], by_pr(report)[301]["severity"]) == (0, ["version-set-back"], "warning")

@@ -73,25 +73,25 @@ _VERSION_KEY = re.compile(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re
 
 
 def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[bytes, bytes, str, str]]:
-    """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number and
-    after the same line, replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, the line that
-    replaces it, and both versions. Pass one hunk's sides: a file holds many `rev: v1.2` lines, each after
-    the `repo:` it pins, and a line whose shape repeats is no pair."""
+    """Each line of REMOVED holding a version number that a line of ADDED, the same but for that number,
+    replaces (`version="1.1.2"` by `version="1.2.0dev0"`): the line, the line that replaces it, and both
+    versions. Pass one hunk's sides. A line whose shape repeats there is no pair, nor are two lines after
+    different changed lines: a file holds many `rev: v1.2` lines, each after the `repo:` it pins, and a
+    hook replaced by another changes both."""
     def number(line: bytes) -> str | None:
         found = _VERSION.search(line)
         return None if found is None else (found.group(1) or found.group(2)).decode("ascii")
 
-    def by_shape(lines: Sequence[bytes]) -> dict[bytes, tuple[bytes, str]]:
-        found: dict[bytes, tuple[bytes, str]] = {}
+    def by_shape(lines: Sequence[bytes]) -> dict[bytes, tuple[bytes, str, bytes | None]]:
+        found: dict[bytes, tuple[bytes, str, bytes | None]] = {}  # shape -> line, version, the line before
         shapes: Counter[bytes] = Counter()
         for i, line in enumerate(lines):
             if _VERSION_KEY.search(line) is None or (version := number(line)) is None:
                 continue
             template = _VERSION.sub(b"\0", line, count=1)
             if _VERSION_KEY.search(template):
-                shape = (lines[i - 1] if i else b"") + b"\n" + template
-                shapes[shape] += 1
-                found[shape] = (line, version)
+                shapes[template] += 1
+                found[template] = (line, version, lines[i - 1] if i else None)
         return {shape: entry for shape, entry in found.items() if shapes[shape] == 1}
 
     # a pure addition or deletion replaces nothing; most hunks hold no version key at all (one search each)
@@ -99,10 +99,11 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
         return []
     written = by_shape(added)
     pairs = []
-    for shape, (line, old) in by_shape(removed).items():
+    for shape, (line, old, before) in by_shape(removed).items():
         if shape in written:
-            new_line, new = written[shape]
-            pairs.append((line, new_line, old, new))
+            new_line, new, new_before = written[shape]
+            if before is None or new_before is None or before == new_before:  # first in its hunk: after context
+                pairs.append((line, new_line, old, new))
     return pairs
 
 
