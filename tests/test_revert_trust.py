@@ -705,7 +705,7 @@ def test_a_dev_marker_after_a_patch_release_is_no_version_set_back(repo: Repo) -
 
 
 @pytest.mark.parametrize("subject", ["Pin the package back to the 0.10 line for the backport", "Lower the version to 0.10.1",
-                                     "Bump version number to 0.10.1"])
+                                     "Bump version number to 0.10.1", "Version to 0.10.1"])
 def test_a_version_set_back_on_purpose_is_a_notice(repo: Repo, subject: str) -> None:
     # the last is flask's release committed on master (`Bump version number to 0.10.1` over 0.11-dev): a
     # release naming the version it writes, as cattrs' `23.1.1` over 23.2.0dev0 is every time

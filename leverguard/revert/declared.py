@@ -40,10 +40,11 @@ BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
 MAINTENANCE_MERGE = re.compile(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
     r"^Merge (remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)'",
     re.IGNORECASE)
-# a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`
+# a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
+# `Version to 0.17.0`
 RELEASE_TITLE = re.compile(
     r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
-    r"version v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
+    r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 VERSION_NUMBER = re.compile(rb"\d+\.\d+")
 VERSION_IN_TITLE = re.compile(r"\d+\.\d+(?:\.\d+)*")
 LOWERS = re.compile(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
