@@ -167,7 +167,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
-    moves = _versions_set_back(hits, landed, undone)  # a release writes versions on, not back
+    moves = _lowered_versions(hits, landed)  # a release writes versions on, not back
     versions_back = bool(moves)
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
                                              says_lowers((landed.subject, landed.title))):
@@ -253,12 +253,14 @@ def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, ow
     return made_it and direct and position == landed.base_position
 
 
-def _versions_set_back(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> list[tuple[str, str]]:
-    """The versions the undo writes lower over ones the commit had moved on (`checkout@v4` back to `@v3`):
-    harmful at any age and through any merge but a release line's."""
-    moves = [move for h in hits for move in h.moves]
-    paths, gone = {h.path for h in hits}, set(undone)
-    return moves + [(old, new) for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks
+def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, str]]:
+    """The versions the undo writes lower over ones the commit had moved on (`checkout@v4` back to `@v3`),
+    as (old, new): harmful at any age and through any merge but a release line's. A version-set-back hit
+    carries its own; the lines an inverse hunk puts back may hold some."""
+    found = [move for h in hits for move in h.moves]
+    others = [h for h in hits if h.kind != "version-set-back"]
+    paths, gone = {h.path for h in others}, {line for h in others for line in h.undone_text()}
+    return found + [(old, new) for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks
                     for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
 
 
