@@ -172,17 +172,19 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
     only names shaped like code count (`RequestKey`, `XSS`, `3.6`, `sp-repo-review`). Only titles count:
     long bodies and squashed commit lists name a little of everything. Lines are compared without
     whitespace, as the patches hold them."""
-    names = {name for title in titles if GOES_AWAY.search(title) for name in _names_in(title, code_only)}
-    if not names:
-        return False
-    text = b"\n".join(lines).decode("utf-8", "replace").lower()
-    return any(name in text for name in names)
+    return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only)
 
 
 def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """Whether one of TITLES names, in any wording, something shaped like code in LINES (`Fixed version_dev
     in docs/conf.py` for `version_dev = "5.4"`)."""
-    names = {name for title in titles if title for name in _names_in(title, code_only=True)}
+    return _named([title for title in titles if title], lines, code_only=True)
+
+
+def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool) -> bool:
+    names = {name for title in titles for name in _names_in(title, code_only)}
+    if not names:
+        return False
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     return any(name in text for name in names)
 
