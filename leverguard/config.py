@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 import sys
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
 
 # re-exported: where callers have always found them
 from leverguard.config_file import DEDICATED_FILE as DEDICATED_FILE
 from leverguard.config_file import PYPROJECT as PYPROJECT
 from leverguard.config_file import committed_file as committed_file
 from leverguard.errors import ConfigError
+from leverguard.records import NamedTuple
+
+TYPE_CHECKING = False  # `typing` costs check-revert 5 ms of start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 DEFAULT_ORIGIN = "default"
 # Lock files regenerate constantly: an old one coming back is the usual churn of a dependency bump,

@@ -10,11 +10,10 @@ import os
 
 from leverguard.errors import GitError
 
-# Hooks run this module on every commit: `typing` (~5 ms) and `subprocess` (~12 ms) are imported
-# only where needed, and the hook's one git call (`spawn_output`) uses os.posix_spawn directly.
+# Hooks run this module on every commit: `typing` (~5 ms) is never imported, and git is started
+# through os.posix_spawnp (`Process`), never `subprocess` (~12 ms).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import subprocess
     from typing import IO, Iterable, Iterator, Mapping, Sequence
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -59,6 +58,8 @@ def _error(args: Sequence[str], stderr: bytes, returncode: int, cwd: str | None 
     oids = missing_objects(stderr)
     if oids:  # checked first: offline, git's first line is the refused lazy fetch, not the cause
         return MissingObjects(oids, fetch_fix(oids, cwd), f"git {_command(args)}: {_missing_line(stderr)}")
+    if detail.startswith("fatal: cannot change to"):  # `git -C DIR` of a folder that is not there
+        return GitError(f"no such directory: {cwd}: pass an existing repository with --repo DIR")
     for fragment, advice in _ADVICE:
         if fragment in detail:
             return GitError(f"{advice} (git {_command(args)}: {detail})")
@@ -66,8 +67,9 @@ def _error(args: Sequence[str], stderr: bytes, returncode: int, cwd: str | None 
 
 
 def _command(args: Sequence[str]) -> str:
-    """The git subcommand of ARGS, past global options such as `--git-dir=...`."""
-    return next((arg for arg in args if not arg.startswith("-")), args[0] if args else "")
+    """The git subcommand of ARGS, past global options such as `--git-dir=...` and `-c NAME=VALUE`."""
+    words = [arg for before, arg in zip(["", *args], args) if not arg.startswith("-") and before != "-c"]
+    return words[0] if words else (args[0] if args else "")
 
 
 # ----------------------------------------------------------------------------- missing objects
@@ -175,6 +177,168 @@ class Result:
         self.stderr = stderr
 
 
+# ----------------------------------------------------------------------------- processes
+
+_SIGKILL, _SIGPIPE = 9, 13  # the same on every POSIX system; `signal` would import `enum` on the hook path
+
+
+class Process:
+    """One git process: the only way leverguard starts git.
+
+    Spawned with os.posix_spawnp, never `subprocess` (12 ms of imports on every hook), as
+    `git [-C CWD] [ISOLATION] ARGS` with SIGPIPE at its default, as a shell would start it. Its
+    standard input is a pipe when INPUT is given (written by `blocks`, alongside the reads, so neither
+    side ever waits on a full pipe) or STDIN is set (the caller writes `stdin` itself), else /dev/null.
+    Its errors go to a pipe read with the output (STDERR "pipe"), to an unnamed file that can never
+    fill up and stall a long-lived git ("file", read by `failure_text`), or nowhere ("null").
+    The pipes' other ends are close-on-exec (os.pipe), so git inherits no more than its three.
+    """
+
+    def __init__(self, args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None,
+                 stdin: bool = False, stderr: str = "pipe", env: Mapping[str, str] | None = None,
+                 isolation: Sequence[str] = ()) -> None:
+        self.args, self.cwd, self.input = [*isolation, *args], _run_dir(isolation, cwd), input
+        self.returncode: int | None = None
+        self.error_output = b""
+        self.stderr_file = _anonymous_file() if stderr == "file" else None
+        in_r, self.stdin = os.pipe() if input is not None or stdin else (os.open(os.devnull, os.O_RDONLY), -1)
+        self.stdout, out_w = os.pipe()
+        if stderr == "pipe":
+            self.stderr, err_w = os.pipe()
+        else:
+            self.stderr = -1
+            err_w = os.dup(self.stderr_file.fileno()) if self.stderr_file else os.open(os.devnull, os.O_WRONLY)
+        stdio = [_above_stdio(fd) for fd in (in_r, out_w, err_w)]  # dup2 onto itself would keep close-on-exec
+        actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(stdio)]
+        argv = ["git", *(["-C", self.cwd] if self.cwd else []), *self.args]
+        try:
+            self.pid = os.posix_spawnp("git", argv, env if env is not None else _run_env(isolation) or os.environ,
+                                       file_actions=actions, setsigdef=(_SIGPIPE,))
+        except FileNotFoundError as exc:
+            self._close_ours()
+            raise GitError(NO_GIT) from exc
+        finally:
+            for fd in stdio:
+                os.close(fd)
+
+    def blocks(self, ok_codes: Sequence[int] = (0,)) -> Iterator[bytes]:
+        """git's output as it arrives, while the input is written and the errors kept; then its exit code,
+        which is a GitError outside OK_CODES: a failure is never a short read."""
+        yield from self.pump()
+        self.check(ok_codes)
+
+    def check(self, ok_codes: Sequence[int] = (0,)) -> None:
+        """Wait for git; an exit code outside OK_CODES is a GitError saying why."""
+        if self.wait() not in ok_codes:
+            raise _error(self.args, self.failure_text(), self.wait(), self.cwd)
+
+    def pump(self) -> Iterator[bytes]:
+        """`blocks` without the wait: the output as it arrives, to its end (another thread may run this)."""
+        import select  # a builtin module: no import chain
+
+        data = memoryview(self.input or b"")
+        poller = select.poll()
+        if self.stdin >= 0:
+            if data:
+                os.set_blocking(self.stdin, False)
+                poller.register(self.stdin, select.POLLOUT)
+            else:
+                self._close_fd("stdin")
+        for fd in (self.stdout, self.stderr):
+            if fd >= 0:
+                poller.register(fd, select.POLLIN)
+        errors: list[bytes] = []
+        while self.stdin >= 0 or self.stdout >= 0 or self.stderr >= 0:
+            for fd, _ in poller.poll():
+                if fd == self.stdin:
+                    try:
+                        data = data[os.write(fd, data[:1 << 16]):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:
+                        data = data[:0]  # git stopped reading: its exit code and errors say why
+                    if not data:
+                        poller.unregister(fd)
+                        self._close_fd("stdin")
+                    continue
+                block = os.read(fd, 1 << 16)  # whatever has arrived, not a full buffer
+                if not block:
+                    poller.unregister(fd)
+                    self._close_fd("stdout" if fd == self.stdout else "stderr")
+                elif fd == self.stdout:
+                    yield block
+                else:
+                    errors.append(block)
+        self.error_output = b"".join(errors)
+
+    def result(self, ok_codes: Sequence[int] = (0,), input: bytes | None = None) -> Result:
+        """Write the input (INPUT here for a process started with `stdin=True`), collect the output and exit code."""
+        if input is not None:
+            self.input = input
+        stdout = b"".join(self.blocks(ok_codes))
+        return Result(self.wait(), stdout, self.error_output)
+
+    def streams(self) -> tuple[IO[bytes], IO[bytes]]:
+        """Buffered files over git's standard input and output, for a caller that talks to git itself (the
+        object reader); they own the pipes from now on."""
+        files = os.fdopen(self.stdin, "wb"), os.fdopen(self.stdout, "rb")
+        self.stdin = self.stdout = -1
+        return files
+
+    def failure_text(self) -> bytes:
+        """What git wrote to its standard error."""
+        if self.stderr_file is not None:
+            self.stderr_file.seek(0)
+            self.error_output = self.stderr_file.read()
+        return self.error_output
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:  # not reaped yet, so the id is still git's (dead or alive)
+            os.kill(self.pid, _SIGKILL)
+
+    def close(self) -> None:
+        """Stop git if it still runs (its output was not read to the end) and release everything."""
+        self.kill()
+        self._close_ours()
+        self.wait()
+        if self.stderr_file is not None:
+            self.stderr_file.close()
+            self.stderr_file = None
+
+    def _close_ours(self) -> None:
+        for name in ("stdin", "stdout", "stderr"):
+            self._close_fd(name)
+
+    def _close_fd(self, name: str) -> None:
+        fd = getattr(self, name, -1)
+        if fd >= 0:
+            os.close(fd)
+            setattr(self, name, -1)
+
+
+def _above_stdio(fd: int) -> int:
+    """FD, or a copy of it numbered 3 or above when it is one of the three it will be duplicated onto."""
+    low = []
+    while fd <= 2:  # os.dup takes the lowest free number: keeping the low ones open moves it up
+        low.append(fd)
+        fd = os.dup(fd)
+    for held in low:
+        os.close(held)
+    return fd
+
+
+def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None, later: bool = False) -> Process:
+    """Spawn `git ARGS` now and collect it with `result`, so that hooks overlap git's start-up costs; `later=True`:
+    its standard input is given to `result`, so the start-up of a process that needs another's output overlaps
+    that other's run."""
+    return Process(args, cwd, input=input, stdin=later)
+
+
 def run(
     args: Sequence[str],
     cwd: str | None = None,
@@ -182,22 +346,10 @@ def run(
     input: bytes | None = None,
     env: Mapping[str, str] | None = None,
     ok_codes: Sequence[int] = (0,),
+    isolation: Sequence[str] = (),
 ) -> Result:
     """Run `git ARGS` and return its output; any exit code outside `ok_codes` is a GitError."""
-    import subprocess
-
-    try:
-        proc = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False,
-        )
-    except FileNotFoundError as exc:
-        if cwd is not None and not os.path.isdir(cwd):
-            raise GitError(f"no such directory: {cwd}: pass an existing repository with --repo DIR") from exc
-        raise GitError(NO_GIT) from exc
-    if proc.returncode not in ok_codes:
-        raise _error(args, proc.stderr, proc.returncode, cwd)
-    return Result(proc.returncode, proc.stdout, proc.stderr)
+    return Process(args, cwd, input=input, env=env, isolation=isolation).result(ok_codes)
 
 
 def output(args: Sequence[str], cwd: str | None = None, **kwargs: object) -> str:
@@ -312,37 +464,7 @@ def staged_names(cwd: str | None = None) -> list[bytes]:
     commit is checked like any other.
     """
     args = ["diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=ACMT"]
-    return split_z(spawn_output(args, cwd).stdout)
-
-
-def spawn_output(args: Sequence[str], cwd: str | None = None) -> Result:
-    """`run` for the hook path: one git process through os.posix_spawnp, without importing subprocess."""
-    return start(args, cwd).result()
-
-
-def _spawn(args: Sequence[str], cwd: str | None, stdio: tuple[int, int, int], ours: Sequence[int]) -> int:
-    """`git [-C CWD] ARGS` through os.posix_spawnp (no subprocess import), STDIO as its standard input,
-    output and error; those ends are closed here once git holds them, and OURS too when git cannot start.
-    The pipes' other ends are close-on-exec (os.pipe), so git inherits no more than its three."""
-    actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(stdio)]
-    try:
-        return os.posix_spawnp("git", ["git", *(["-C", cwd] if cwd else []), *args], os.environ,
-                               file_actions=actions)
-    except FileNotFoundError as exc:
-        for fd in ours:
-            os.close(fd)
-        raise GitError(NO_GIT) from exc
-    finally:
-        for fd in stdio:
-            os.close(fd)
-
-
-def _drain(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 16):
-        chunks.append(chunk)
-    os.close(fd)
-    return b"".join(chunks)
+    return split_z(run(args, cwd).stdout)
 
 
 # ----------------------------------------------------------------------------- objects
@@ -359,19 +481,18 @@ class ObjectReader:
 
     def __init__(self, cwd: str | None = None) -> None:
         self._cwd = cwd
-        self._proc: Piped | None = None
+        self._proc: Process | None = None
         self._hex_length = 40
 
-    def _process(self) -> Piped:
+    def _streams(self) -> tuple[IO[bytes], IO[bytes]]:
         if self._proc is None:
-            self._proc = Piped(["cat-file", "--batch-command", "-z"], self._cwd)
-        return self._proc
+            self._proc = Process(["cat-file", "--batch-command", "-z"], self._cwd, stdin=True, stderr="null")
+            self._stdin, self._stdout = self._proc.streams()
+        return self._stdin, self._stdout
 
     def _ask(self, command: bytes, spec: str) -> tuple[str, int] | None:
         """(type, size) from the header git answers COMMAND SPEC with, or None for a missing name."""
-        proc = self._process()
-        stdin, stdout = proc.stdin, proc.stdout
-        assert stdin is not None and stdout is not None
+        stdin, stdout = self._streams()
         name = spec.encode("utf-8", "surrogateescape")
         try:
             stdin.write(command + b" " + name + b"\0")  # -z: a path may hold a newline (issue #11)
@@ -403,8 +524,7 @@ class ObjectReader:
         found = self._ask(b"contents", spec)
         if found is None:
             return None
-        stdout = self._proc.stdout  # type: ignore[union-attr]
-        assert stdout is not None
+        stdout = self._stdout
         data = _read_exact(stdout, found[1])
         stdout.read(1)  # the newline after the content
         return found[0], data
@@ -419,9 +539,7 @@ class ObjectReader:
         found: dict[str, tuple[str, int]] = {}
         for start in range(0, len(oids), 256):
             chunk = oids[start:start + 256]
-            proc = self._process()
-            stdin, stdout = proc.stdin, proc.stdout
-            assert stdin is not None and stdout is not None
+            stdin, stdout = self._streams()
             try:
                 stdin.write(b"".join(b"info " + oid.encode() + b"\0" for oid in chunk))
                 stdin.flush()
@@ -474,13 +592,12 @@ class ObjectReader:
 
     def close(self) -> None:
         if self._proc is not None:
-            for stream in (self._proc.stdin, self._proc.stdout):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except BrokenPipeError:
-                        pass
-            self._proc.wait()
+            for stream in (self._stdin, self._stdout):
+                try:
+                    stream.close()
+                except BrokenPipeError:
+                    pass
+            self._proc.close()
             self._proc = None
 
     def __enter__(self) -> ObjectReader:
@@ -555,94 +672,49 @@ def date_bound(since: str, cwd: str | None = None) -> int:
 
 
 def stream_blocks(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
-                  input: bytes | None = None) -> Iterator[bytes]:
-    """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read."""
-    started = Started(args, cwd, isolation, input)
+                  input: bytes | None = None, ok_codes: Sequence[int] = (0,)) -> Iterator[bytes]:
+    """Yield a long git output in blocks as it arrives; a failing exit is a GitError, never a short read.
+    A caller that stops early stops git too."""
+    process = Process(args, cwd, input=input, isolation=isolation)
     try:
-        yield from started.blocks()
+        yield from process.blocks(ok_codes)
     finally:
-        started.close()
+        process.close()
 
 
-PIPE_INPUT = 1 << 15  # input written whole before the output is read: far below a pipe's buffer, so never stuck
-
-
-class Started:
-    """A git process started now and read later: git works (the window's log, a candidate's patch) while
-    the caller does something else. INPUT, at most PIPE_INPUT bytes, is written whole at the start."""
-
-    def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
-                 input: bytes | None = None) -> None:
-        import subprocess
-
-        assert input is None or len(input) <= PIPE_INPUT
-        self.args, self.cwd = [*isolation, *args], _run_dir(isolation, cwd)
-        self.proc = subprocess.Popen(["git", *self.args], cwd=self.cwd, env=_run_env(isolation),
-                                     stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if input is not None:
-            assert self.proc.stdin is not None
-            try:
-                self.proc.stdin.write(input)
-                self.proc.stdin.close()
-            except BrokenPipeError:
-                pass  # it died: its exit code and stderr say why
-        self._done = False
-
-    def blocks(self) -> Iterator[bytes]:
-        proc = self.proc
-        assert proc.stdout is not None and proc.stderr is not None
-        yield from iter(lambda: proc.stdout.read(1 << 16), b"")  # type: ignore[union-attr]
-        self._done = True
-        self.close()
-
-    def close(self) -> None:
-        """Wait for git (stopped first when its output was not read to the end); a failing exit is a GitError."""
-        proc = self.proc
-        if proc.returncode is not None or proc.stdout is None or proc.stderr is None:
-            return
-        if not self._done:  # the reader stopped early: stop git too
-            proc.kill()
-        proc.stdout.close()
-        stderr = proc.stderr.read()
-        proc.stderr.close()
-        code = proc.wait()
-        if code != 0 and self._done:
-            raise _error(self.args, stderr, code, self.cwd)
-
-
-class Drained(Started):
-    """A started git process whose output a thread reads as it comes: git never waits on a full pipe while
-    the caller is busy elsewhere, and the caller parses each block as it arrives (subprocess imports
-    threading anyway)."""
+class Drained:
+    """A git process whose output a thread reads as it comes: git never waits on a full pipe while the caller
+    is busy elsewhere, and the caller parses each block as it arrives. Only the caller's thread reaps git,
+    so stopping it early can never signal another process."""
 
     def __init__(self, args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = (),
                  input: bytes | None = None) -> None:
         import threading
         from queue import SimpleQueue
 
-        super().__init__(args, cwd, isolation, input)
+        self._process = Process(args, cwd, input=input, isolation=isolation)
         self._out: SimpleQueue[bytes] = SimpleQueue()
         self._thread = threading.Thread(target=self._drain, daemon=True)
         self._thread.start()
 
     def _drain(self) -> None:
-        assert self.proc.stdout is not None
-        for block in iter(lambda: self.proc.stdout.read1(1 << 16), b""):  # type: ignore[union-attr,attr-defined]
-            self._out.put(block)
-        self._out.put(b"")
+        try:
+            for block in self._process.pump():
+                self._out.put(block)
+        finally:
+            self._out.put(b"")
 
     def blocks(self) -> Iterator[bytes]:
+        """The output; a failing exit is a GitError at its end."""
         yield from iter(self._out.get, b"")
         self._thread.join()
-        self._done = True
-        self.close()
+        self._process.check()
 
     def close(self) -> None:
-        if not self._done and self.proc.returncode is None:
-            self.proc.kill()
+        if self._thread.is_alive():  # the reader stopped early: stop git, whose pipe then ends the thread
+            self._process.kill()
         self._thread.join()
-        super().close()
+        self._process.close()
 
 
 # ---- revert engine ----
@@ -657,11 +729,10 @@ class PatchReader:
     """
 
     def __init__(self, args: Sequence[str], cwd: str | None, isolation: Sequence[str] = ()) -> None:
-        self._args = [*isolation, "diff-tree", "--stdin", *args]
+        self._args = ["diff-tree", "--stdin", *args]
         self._cwd, self._isolation = cwd, isolation
         self._marker = b"~leverguard-" + os.urandom(12).hex().encode() + b"\n"  # `~`: no object id
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
+        self._proc: Process | None = None
         self._asked: list[str] = []  # asked and not answered yet, oldest first
         self._chunks: list[bytes] = []  # output read past the last marker
 
@@ -679,9 +750,7 @@ class PatchReader:
     def answer(self) -> bytes | None:
         """The output for the oldest commit asked, or None when git stopped at it (then call `failure`)."""
         assert self._asked
-        proc = self._start()
-        assert proc.stdout is not None
-        fd, width = proc.stdout.fileno(), len(self._marker)
+        fd, width = self._start().stdout, len(self._marker)
         while True:
             tail = self._chunks[-1] if self._chunks else b""
             if len(self._chunks) > 1:  # a marker may straddle the last two chunks
@@ -702,59 +771,43 @@ class PatchReader:
         """Why git stopped at the oldest commit asked (MissingObjects when it could not read an object);
         that commit is dropped, and the next `answer` restarts git for the others."""
         self._asked.pop(0)
-        stderr, code = self._stop()
-        return _error(self._args, stderr, code or 128, self._cwd)
+        proc, self._proc = self._proc, None
+        assert proc is not None
+        stderr, code = proc.failure_text(), proc.wait()
+        proc.close()
+        return _error(proc.args, stderr, code or 128, self._cwd)
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        import subprocess
-
-        if self._proc is None:
-            self._stderr = _anonymous_file()  # a file: warnings can never fill a pipe and stall git
-            self._proc = subprocess.Popen(["git", *self._args], cwd=_run_dir(self._isolation, self._cwd),
-                                          env=_run_env(self._isolation), stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._stderr)
+    def _start(self) -> Process:
+        if self._proc is None:  # errors to a file: warnings can never fill a pipe and stall git
+            self._proc = Process(self._args, self._cwd, stdin=True, stderr="file", isolation=self._isolation)
             self._chunks = []
             self._write(self._asked)  # a restart asks again what the dead process never answered
         return self._proc
 
     def _write(self, shas: list[str]) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self._proc is not None
         try:  # the caller keeps few commits in flight: far below a pipe's buffer, so this never blocks
-            self._proc.stdin.write(b"".join(sha.encode() + b"\n" + self._marker for sha in shas))
-            self._proc.stdin.flush()
+            _write_all(self._proc.stdin, b"".join(sha.encode() + b"\n" + self._marker for sha in shas))
         except BrokenPipeError:
             pass  # it died: `answer` finds out
 
-    def _stop(self) -> tuple[bytes, int]:
-        """End the process (dead or not): (its stderr, its exit code)."""
-        stderr, code = b"", 0
-        if self._proc is not None:
-            for stream in (self._proc.stdin, self._proc.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except BrokenPipeError:
-                    pass
-            if self._proc.poll() is None:
-                self._proc.kill()
-            code = self._proc.wait()
-            self._proc = None
-        if self._stderr is not None:
-            self._stderr.seek(0)
-            stderr = self._stderr.read()
-            self._stderr.close()
-            self._stderr = None
-        return stderr, code
-
     def close(self) -> None:
         self._asked = []
-        self._stop()
+        if self._proc is not None:
+            self._proc.close()
+            self._proc = None
 
     def __enter__(self) -> PatchReader:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:
@@ -897,10 +950,10 @@ def change_patch(old: str, new: str, cwd: str | None = None, *, renames: bool = 
     """`--raw -p -U0 -z` of the tree change OLD -> NEW (limited to PATHS, without EXCLUDES): every changed
     path and its lines; with `patch=False` the `--raw` records alone, which read no blob."""
     options = PATCH_ARGS if patch else ("-r", "--raw", "-z", "--no-abbrev")
-    args = [*isolation, "diff-tree", *options, "-M" if renames else "--no-renames", old, new]
+    args = ["diff-tree", *options, "-M" if renames else "--no-renames", old, new]
     if paths or excludes:
         args += ["--", *(":(literal)" + fsdecode(p) for p in paths), *excluding(fsdecode(p) for p in excludes)]
-    return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
+    return run(args, cwd, isolation=isolation).stdout
 
 
 def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
@@ -908,29 +961,25 @@ def commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | 
     """First-parent `--raw -p -U0 -z` of many commits from one `diff-tree --stdin`, limited to PATHS."""
     if not shas:
         return b""
-    return run([*isolation, *_commit_patch_args(paths)], _run_dir(isolation, cwd), env=_run_env(isolation),
+    return run(_commit_patch_args(paths), cwd, isolation=isolation,
                input="".join(f"{sha}\n" for sha in shas).encode()).stdout
 
 
 def commit_patch_blocks(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
                         isolation: Sequence[str] = ()) -> Iterator[bytes]:
     """`commit_patches` in blocks as git writes them: the caller parses one part while git diffs the next."""
-    names = "".join(f"{sha}\n" for sha in shas).encode()
     if not shas:
         return iter(())
-    if len(names) > PIPE_INPUT:
-        return iter((commit_patches(shas, paths, cwd, isolation),))
-    return stream_blocks(_commit_patch_args(paths), cwd, isolation, names)
+    return stream_blocks(_commit_patch_args(paths), cwd, isolation, "".join(f"{sha}\n" for sha in shas).encode())
 
 
 def start_commit_patches(shas: Sequence[str], paths: Sequence[bytes] = (), cwd: str | None = None,
                          isolation: Sequence[str] = ()) -> Drained | None:
     """`commit_patches` started now and drained by a thread: git diffs them while the caller waits on another
-    git (the landing's patch, on a second core). None when there are too many names to write up front."""
-    names = "".join(f"{sha}\n" for sha in shas).encode()
-    if not shas or len(names) > PIPE_INPUT:
+    git (the landing's patch, on a second core). None when there is nothing to ask."""
+    if not shas:
         return None
-    return Drained(_commit_patch_args(paths), cwd, isolation, names)
+    return Drained(_commit_patch_args(paths), cwd, isolation, "".join(f"{sha}\n" for sha in shas).encode())
 
 
 def _commit_patch_args(paths: Sequence[bytes]) -> list[str]:
@@ -942,9 +991,9 @@ def remerge_patches(rev_range: str, cwd: str | None = None, isolation: Sequence[
     """`--raw -p -U0 -z` of each merge in REV_RANGE against git's automatic re-merge of its parents:
     what the recorded resolution changed (`--diff-merges=remerge`, git 2.36+)."""
     # two-parent merges only: git re-merges no octopus, and says so on stdout, inside the patch stream
-    args = [*isolation, "log", "--merges", "--max-parents=2", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames",
+    args = ["log", "--merges", "--max-parents=2", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames",
             "--format=%x1e%H", rev_range, "--"]
-    return run(args, _run_dir(isolation, cwd), env=_run_env(isolation)).stdout
+    return run(args, cwd, isolation=isolation).stdout
 
 
 def rev_parse_all(revs: Sequence[str], cwd: str | None = None) -> list[str]:
@@ -1095,28 +1144,10 @@ def grep_files_stream(patterns: Sequence[str], rev: str | None, pathspecs: Seque
     for pattern in patterns:
         args += ["-e", pattern]
     args += [*_tree_args(rev), "--", *pathspecs]
-    import subprocess
-
-    proc = subprocess.Popen(["git", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stderr is not None
     prefix = len(f"{rev}:") if rev is not None else 0
-    pending, fd = b"", proc.stdout.fileno()
-    try:
-        for block in iter(lambda: os.read(fd, 1 << 16), b""):  # whatever has arrived, not a full buffer
-            pending += block
-            *names, pending = pending.split(b"\0")
-            for name in names:
-                yield fsdecode(name)[prefix:]
-        stderr = proc.stderr.read()
-        if proc.wait() not in (0, 1):  # 1: nothing matched
-            raise _error(args, stderr, proc.returncode)
-    finally:
-        if proc.poll() is None:  # the caller stopped early: do not leave git running
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
+    for name in fields(stream_blocks(args, cwd, ok_codes=(0, 1))):  # 1: nothing matched
+        yield fsdecode(name)[prefix:]
+
 
 def grep_words(words: Sequence[str], rev: str | None, pathspecs: Sequence[str],
                cwd: str | None = None) -> list[tuple[str, int, str]]:
@@ -1249,7 +1280,7 @@ def _small_on_disk(path: str, limit: int, cwd: str | None) -> bool:
 SIZED_TREE = ("ls-tree", "-r", "-l", "-z", "--full-tree")  # + REV: every file with its size, no content read
 
 
-def sized_tree(pending: Pending, suffixes: Sequence[str], limit: int) -> dict[str, int]:
+def sized_tree(pending: Process, suffixes: Sequence[str], limit: int) -> dict[str, int]:
     """`large_files` of a revision from `start(SIZED_TREE + (REV,))`, which may run while other work goes on."""
     ends, found = tuple(suffixes), {}
     for record in split_z(pending.result().stdout):
@@ -1273,7 +1304,7 @@ def config_args(keys: Sequence[str]) -> list[str]:
     return ["config", "-z", "--get-regexp", "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"]
 
 
-def config_values(keys: Sequence[str], cwd: str | None = None, pending: Pending | None = None) -> dict[str, str]:
+def config_values(keys: Sequence[str], cwd: str | None = None, pending: Process | None = None) -> dict[str, str]:
     """The last value of each of `keys` (lower-case dotted names) that is set, in one git call."""
     result = (pending or start(config_args(keys), cwd)).result(ok_codes=(0, 1))
     values: dict[str, str] = {}
@@ -1283,70 +1314,10 @@ def config_values(keys: Sequence[str], cwd: str | None = None, pending: Pending 
     return values
 
 
-class Pending:
-    """A git process started now and collected later, so that hooks overlap git's start-up costs.
-
-    Spawned with os.posix_spawnp, like `spawn_output`: the message hooks then never import
-    subprocess. The input is written whole before stdout is read: the commands used this way
-    (`interpret-trailers`, `rev-parse`, `config`) read all their input before writing anything.
-    """
-
-    def __init__(self, args: Sequence[str], cwd: str | None, input: bytes | None, later: bool = False) -> None:
-        self.args, self.input = list(args), input
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        in_r, in_w = os.pipe() if input is not None or later else (os.open(os.devnull, os.O_RDONLY), -1)
-        self.pid = _spawn(args, cwd, (in_r, out_w, err_w), [fd for fd in (out_r, err_r, in_w) if fd >= 0])
-        self.fds = (in_w, out_r, err_r)
-
-    def result(self, ok_codes: Sequence[int] = (0,), input: bytes | None = None) -> Result:
-        """Write the input (INPUT here for a process started with `later=True`), then collect the output."""
-        in_w, out_r, err_r = self.fds
-        if in_w >= 0:
-            try:
-                _write_all(in_w, self.input if input is None else input)
-            except BrokenPipeError:
-                pass  # git stopped reading: its exit code and stderr say why
-            finally:
-                os.close(in_w)
-        stdout, stderr = _drain(out_r), _drain(err_r)
-        returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-        if returncode not in ok_codes:
-            raise _error(self.args, stderr, returncode)
-        return Result(returncode, stdout, stderr)
-
-
-class Piped:
-    """A long-lived git process fed through `stdin` and read through `stdout` (buffered files), stderr
-    discarded: the object reader's. Spawned with os.posix_spawnp, so a hook that reads a few object
-    sizes does not import subprocess (7 ms)."""
-
-    def __init__(self, args: Sequence[str], cwd: str | None) -> None:
-        in_r, in_w = os.pipe()
-        out_r, out_w = os.pipe()
-        self.pid = _spawn(args, cwd, (in_r, out_w, os.open(os.devnull, os.O_WRONLY)), (in_w, out_r))
-        self.stdin, self.stdout = os.fdopen(in_w, "wb"), os.fdopen(out_r, "rb")
-
-    def wait(self) -> int:
-        return os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-
-
-def _write_all(fd: int, data: bytes | None) -> None:
-    view = memoryview(data or b"")
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def start(args: Sequence[str], cwd: str | None = None, *, input: bytes | None = None, later: bool = False) -> Pending:
-    """Spawn `git ARGS` now; `later=True`: its standard input is given to `result`, so the start-up of a
-    process that needs another's output overlaps that other's run."""
-    return Pending(args, cwd, input, later)
-
-
 REPO_STATE_ARGS = ("rev-parse", "--show-toplevel", "--absolute-git-dir", "-q", "--verify", "HEAD^{commit}")
 
 
-def repo_state(cwd: str | None = None, pending: Pending | None = None) -> tuple[str, str, str | None]:
+def repo_state(cwd: str | None = None, pending: Process | None = None) -> tuple[str, str, str | None]:
     """(working tree root, absolute git dir, HEAD's commit or None on an unborn branch) in one git call."""
     done = (pending or start(REPO_STATE_ARGS, cwd)).result(ok_codes=(0, 1))
     lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
@@ -1358,7 +1329,7 @@ def repo_state(cwd: str | None = None, pending: Pending | None = None) -> tuple[
 TRAILERS_ARGS = ("interpret-trailers", "--parse", "--no-divider")
 
 
-def parse_trailers(message: bytes, cwd: str | None = None, pending: Pending | None = None) -> list[str]:
+def parse_trailers(message: bytes, cwd: str | None = None, pending: Process | None = None) -> list[str]:
     """The trailer lines git itself recognizes in a commit message, unfolded, one per entry.
 
     `--no-divider` because git reads a commit's trailers that way (a `---` line in a

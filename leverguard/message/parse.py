@@ -74,7 +74,7 @@ STORED = Cleanup(mode="whitespace")  # a stored commit's message: already clean,
 GIT_CONFIG_KEYS = ("core.commentchar", "commit.cleanup", "i18n.commitencoding", "trailer.separators")
 
 
-def start_reads(cwd: str) -> tuple[git.Pending, git.Pending]:
+def start_reads(cwd: str) -> tuple[git.Process, git.Process]:
     """The repository's state and these keys (`sources.open_repo`), both started at once: a hook pays one
     git start-up, not two, and starts them before it imports the checker, which then loads while git runs."""
     return git.start(git.REPO_STATE_ARGS, cwd), git.start(git.config_args(GIT_CONFIG_KEYS), cwd)

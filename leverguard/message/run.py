@@ -11,7 +11,7 @@ from leverguard.session import Session
 TYPE_CHECKING = False  # the hook path imports this module: no typing, no config module
 if TYPE_CHECKING:
     from leverguard.config import Config
-    from leverguard.git import Pending
+    from leverguard.git import Process
 
 # prepare-commit-msg sources (githooks(5)) whose message someone already wrote or chose.
 OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
@@ -20,7 +20,7 @@ OWNED_SOURCES = ("message", "template", "merge", "squash", "commit")
 def check_msg(repo: str, msgfile: str | None, range_: str | None, fmt: str, *,
               edited: bool = True, index_file: str | None = None, amend: bool = False,
               config: Config | None = None, author: tuple[str, str] | None = None,
-              started: tuple[Pending, Pending] | None = None) -> tuple[str, int]:
+              started: tuple[Process, Process] | None = None) -> tuple[str, int]:
     """`check-msg`: one message file against the staged diff, or every commit of a range.
 
     CONFIG (a range only) replaces the working tree's configuration: the PR bot passes BASE's,
@@ -77,7 +77,7 @@ def _build(info: sources.RepoInfo, session: Session, range_: str | None, comment
 
 
 def prepare_commit_msg(repo: str, msgfile: str, source: str, index_file: str | None = None,
-                       amend: bool = False, started: tuple[Pending, Pending] | None = None) -> int:
+                       amend: bool = False, started: tuple[Process, Process] | None = None) -> int:
     """The prepare-commit-msg hook: pre-fill the editor's file; never touch a message someone wrote.
 
     A message someone wrote still gets its lever changes computed (except a merge, which only

@@ -32,7 +32,7 @@ class RepoInfo(NamedTuple):
     settings: Settings
 
 
-def open_repo(cwd: str, started: tuple[git.Pending, git.Pending] | None = None) -> RepoInfo:
+def open_repo(cwd: str, started: tuple[git.Process, git.Process] | None = None) -> RepoInfo:
     """The repository at `cwd` with its message settings: two git calls (STARTED, when the caller
     started them) and, warm, no TOML parsing."""
     state, config = started or parse.start_reads(cwd)

@@ -49,14 +49,14 @@ def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:
     return read_window(start_window(repo, base, size, since))
 
 
-def start_window(repo: str, base: str, size: int, since: str | None) -> git.Started | None:
+def start_window(repo: str, base: str, size: int, since: str | None) -> git.Process | None:
     """`window`'s log, started now and read by `read_window`: git walks it while the landing is computed."""
     if size <= 0:
         return None
-    return git.Started(git.first_parent_args(base, LOG_FORMAT, size, since or None), repo)
+    return git.Process(git.first_parent_args(base, LOG_FORMAT, size, since or None), repo)
 
 
-def read_window(started: git.Started | None) -> list[Commit]:
+def read_window(started: git.Process | None) -> list[Commit]:
     if started is None:
         return []
     try:

@@ -4,50 +4,51 @@ from __future__ import annotations
 
 import re
 
+from leverguard.patterns import lazy
 from leverguard.revert.model import Commit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
-REVERT_WORDS = re.compile(
+REVERT_WORDS = lazy(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
     r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying))\b", re.IGNORECASE)
-REVERTS_COMMIT = re.compile(r"\b(?:reverts|backed out changeset|rollback of commit) ([0-9a-f]{7,40})\b", re.IGNORECASE)
-ACK_TRAILER = re.compile(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-SHA = re.compile(r"\b[0-9a-f]{7,40}\b")
-PR_REF = re.compile(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
-QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
-PR_SUBJECT = re.compile(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
-GITLAB_BODY = re.compile(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
-REFS_TRAILER = re.compile(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-REVERT_SUBJECT = re.compile(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
-REVERT_BRANCH = re.compile(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
-SHA_RANGE = re.compile(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
-SQUASH_SUFFIX = re.compile(r"\s*\(#\d+\)\s*$")
-GOES_AWAY = re.compile(
+REVERTS_COMMIT = lazy(r"\b(?:reverts|backed out changeset|rollback of commit) ([0-9a-f]{7,40})\b", re.IGNORECASE)
+ACK_TRAILER = lazy(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+SHA = lazy(r"\b[0-9a-f]{7,40}\b")
+PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
+QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
+PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
+GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
+REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+REVERT_SUBJECT = lazy(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
+REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
+SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
+SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
+GOES_AWAY = lazy(
     r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
-SELF_REVERT = re.compile(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
+SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
                          re.IGNORECASE)
-REVERT_BRANCH_NAME = re.compile(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
+REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                                 re.IGNORECASE)
-BRANCH_MERGE = re.compile(r"^Merge (remote-tracking )?branch '")
+BRANCH_MERGE = lazy(r"^Merge (remote-tracking )?branch '")
 # a release line merged forward ('2.0.x', 'origin/3.1', 'stable'), not a pull of master into master
-MAINTENANCE_MERGE = re.compile(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
+MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
     r"^Merge (remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)'",
     re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
-RELEASE_TITLE = re.compile(
+RELEASE_TITLE = lazy(
     r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
-VERSION_NUMBER = re.compile(rb"\d+\.\d+")
-VERSION_IN_TITLE = re.compile(r"\d+\.\d+(?:\.\d+)*")
-LOWERS = re.compile(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
+VERSION_NUMBER = lazy(rb"\d+\.\d+")
+VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
+LOWERS = lazy(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
     "update updates updated change changes changed changing adds added adding remove removes removed removing "
@@ -55,15 +56,15 @@ COMMON_WORDS = frozenset(
     "replace replaced merge merged branch pull request master main test tests file files code support fixes "
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
-TEMPORARY = re.compile(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
+TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
                        r"try(ing)? (if|whether))\b", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
-RESTORES = re.compile(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
-STRAY = re.compile(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
+RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
+STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
-CODE_SHAPED = re.compile(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
+CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
     "about after again because before being could every first other their there these those since should "
     "would which while where unused unneeded unnecessary obsolete legacy older longer needed needs anymore "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.patch import FilePatch, Hunk
 
@@ -20,15 +21,15 @@ if TYPE_CHECKING:
     from typing import Callable, Mapping, Sequence
 
 RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an accident: restoring that re-lands
-ENTRY_REF = re.compile(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
-CHANGELOG = re.compile(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
+ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
+CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
-DEFINITION = re.compile(rb"(async)?def\w|class\w|(export(default)?)?(async)?function\w|func\w|(pub)?fn\w")
-WORD = re.compile(rb"\w+")
+DEFINITION = lazy(rb"(async)?def\w|class\w|(export(default)?)?(async)?function\w|func\w|(pub)?fn\w")
+WORD = lazy(rb"\w+")
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
 

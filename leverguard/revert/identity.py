@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 
+from leverguard.patterns import lazy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
 
-NOREPLY = re.compile(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
-CO_AUTHOR = re.compile(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
-DEPENDENCY_BOT = re.compile(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot)\b", re.IGNORECASE)
-BOT = re.compile(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
+NOREPLY = lazy(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
+CO_AUTHOR = lazy(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
+DEPENDENCY_BOT = lazy(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot)\b", re.IGNORECASE)
+BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
 
 
 def keys(email: str, name: str) -> set[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from leverguard.patterns import lazy
 from leverguard.errors import GitError
 from leverguard.records import NamedTuple
 from leverguard.revert.model import Change, parse_raw
@@ -38,7 +39,7 @@ _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b
 
 # Comments that only silence a linter or a type checker (noqa, type-ignore, eslint-disable, pragma
 # no-cover, NOLINT markers): adding or dropping one changes no behaviour. Matched on normalized lines.
-_LINT_MARKER = re.compile(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|branch)\b|pylint:disable|nosec\b"
+_LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|branch)\b|pylint:disable|nosec\b"
                           rb"|pyright:ignore\b|eslint-disable|@ts-ignore\b|@ts-expect-error\b|nolint\b|NOLINT"
                           rb"|prettier-ignore\b).*$")
 
@@ -52,7 +53,7 @@ def lint_markers_only(hunk: Hunk) -> bool:
 
 # Import statements, on normalized (whitespace-free) lines: Python, JavaScript/TypeScript, C/C++, Rust,
 # Java. Formatters and linters sort, prune and re-add them (isort, ruff, pycln), so alone they prove little.
-_IMPORT = re.compile(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
+_IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
                      rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
                      rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
 
@@ -66,10 +67,10 @@ def imports_only(lines: Iterable[bytes]) -> bool:
 # A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
 # `@v4` too: actions pin a major version alone.
 # Each part of a suffix after the first starts with its separator, so a line is read in linear time.
-_VERSION = re.compile(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])",
+_VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])",
                       re.IGNORECASE)
 # what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`)
-_VERSION_KEY = re.compile(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
+_VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
 
 
 def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[bytes, bytes, str, str]]:

@@ -53,7 +53,7 @@ class Early:
     """The window's log started first, and the candidates' patches started from the landing's raw records,
     so that git diffs them on one core while it diffs the landing on the other (REVERTS.md, "Cost")."""
 
-    def __init__(self, repo: str, log: git.Started | None, ctx: Context) -> None:
+    def __init__(self, repo: str, log: git.Process | None, ctx: Context) -> None:
         self._repo, self._log, self._ctx = repo, log, ctx
         self._window: tuple[list[Commit], PathIndex] | None = None
         self._started: tuple[_Plan, int, git.Drained] | None = None
