@@ -214,9 +214,11 @@ class Process:
         try:
             self.pid = os.posix_spawnp("git", argv, env if env is not None else _run_env(isolation) or os.environ,
                                        file_actions=actions, setsigdef=(_SIGPIPE,))
-        except FileNotFoundError as exc:
+        except OSError as exc:  # no git, or an argument list over the system's limit
             self._close_ours()
-            raise GitError(NO_GIT) from exc
+            if isinstance(exc, FileNotFoundError):
+                raise GitError(NO_GIT) from exc
+            raise GitError(f"git {_command(self.args)} could not start: {exc.strerror or exc}") from exc
         finally:
             for fd in stdio:
                 os.close(fd)

@@ -104,3 +104,10 @@ def test_checks_and_audits_never_import_subprocess_or_typing(seeded: Repo) -> No
             "print('subprocess' in sys.modules, file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=seeded.path, capture_output=True, encoding="utf-8")
     assert proc.returncode == 0 and proc.stderr.splitlines()[-2:] == ["[]", "False"], proc.stderr
+
+
+def test_git_that_cannot_start_is_one_clear_error(seeded: Repo) -> None:
+    huge = ["x" * 4096] * 2_000  # 8 MB of arguments: over any system's limit
+    with pytest.raises(GitError, match=r"git ls-files could not start: Argument list too long"):
+        git.run(["ls-files", "--", *huge], str(seeded.path))
+    assert git.output(["rev-parse", "HEAD"], str(seeded.path))  # nothing leaked: the next call works
