@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import Repo, run_leverguard
 from leverguard.revert.remerge import Resolutions
-from revert_helpers import CAROL, by_pr, check, land, seed
+from revert_helpers import CAROL, body, by_pr, check, land, seed
 
 CONFIG = "".join(f"    option_{i} = configure(level={i})\n" for i in range(8))
 
@@ -69,7 +69,8 @@ def test_audit_of_the_merged_branch_names_the_resolution(repo: Repo) -> None:
 
 
 def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
-    """git's re-merge writes a note-only section for a modify/delete conflict kept as is: no crash, no finding."""
+    """git's re-merge writes a note-only section for a modify/delete conflict kept as is: no crash, no lines
+    dropped, and the file #301 deleted comes back through that resolution (a warning, not a failure)."""
     old = seed(repo)
     repo.git("checkout", "-q", "-b", "topic")
     repo.git("checkout", "-q", "main")
@@ -80,7 +81,8 @@ def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
     repo.commit("Merge branch 'main' into topic", author=CAROL)  # keeps the modified file
     assert Resolutions(str(repo.path), "main..topic").dropped(b"src/mod5.py") == {}  # read, nothing dropped
     code, report = check(repo, "main..topic")
-    assert code == 0 and report["findings"] == []  # a changed file kept against a deletion: new content
+    assert code == 0 and [(f["pr"], f["severity"], f["kinds"]) for f in report["findings"]] == \
+        [(301, "warning", ["kept-by-merge"])]
 
 
 def test_lines_a_resolution_dropped_are_lost_however_old(repo: Repo) -> None:
@@ -227,3 +229,41 @@ def test_a_resolution_whose_kept_line_already_carries_the_commits_change_drops_n
                                                   .dropped(b".github/workflows/test.yml"))  # the re-merge saw it
     code, report = check(repo, "main^1..main", "--strict")
     assert code == 0 and 301 not in by_pr(report), report
+
+
+def _outdated_branch_merged(repo: Repo, keep: bool) -> str:
+    """An old branch edited `src/config.py`; main deleted it since (#310); the branch is merged into main and
+    the modify/delete conflict resolved by keeping the branch's edited copy (KEEP) or the deletion."""
+    seed(repo)
+    land(repo, "feat: configuration module", {"src/config.py": body("config", 12)})
+    repo.git("checkout", "-q", "-b", "old")
+    land(repo, "tune the configuration", {"src/config.py": body("config", 12) + body("tuned", 3)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "configuration rework (#310)", {"src/config.py": None, "src/settings.py": body("settings", 8)})
+    land(repo, "docs: settings", {"src/mod3.py": body("doc3", 6)})
+    repo.git("merge", "-q", "old", "-m", "Merge branch 'develop' of example/fork into develop", check=False)
+    if keep:
+        repo.git("add", "src/config.py")
+    else:
+        repo.git("rm", "-q", "src/config.py")
+    repo.commit("Merge branch 'develop' of example/fork into develop", author=CAROL)
+    return repo.head()
+
+
+def test_a_merge_that_keeps_a_file_main_deleted_brings_it_back_as_a_warning(repo: Repo) -> None:
+    merge = _outdated_branch_merged(repo, keep=True)
+    code, report = check(repo, f"{merge}^1..{merge}")
+    finding = by_pr(report)[310]
+    assert finding["severity"] == "warning" and finding["kinds"] == ["kept-by-merge"]
+    assert f"conflict resolution of merge {merge[:7]}" in finding["reason"]  # not lowered as a branch merged forward
+    assert finding["repair"] == "git rm -q -- src/config.py"
+
+
+def test_a_merge_that_keeps_the_deletion_or_a_plain_re_add_is_no_kept_file(repo: Repo) -> None:
+    merge = _outdated_branch_merged(repo, keep=False)
+    code, report = check(repo, f"{merge}^1..{merge}", "--strict")
+    assert code == 0 and report["findings"] == []
+    # a commit (no merge) writing a new src/config.py after the deletion: a re-add, whatever it holds
+    land(repo, "feat: a new config loader", {"src/config.py": body("loader", 10)})
+    code, report = check(repo, "HEAD~1..HEAD", "--strict")
+    assert all("kept-by-merge" not in f["kinds"] for f in report["findings"])

@@ -149,7 +149,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     undone = [line for h in hits for line in h.undone_text()]
-    if level == WARNING and not stale and _branch_says_it_undoes(landed, undone):
+    # (a whole file back through a modify/delete conflict is whole-file evidence: a branch's revert of its own
+    # work says nothing of a file the other side deleted)
+    if level == WARNING and not stale and not any(h.resolution for h in hits) and \
+            _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
@@ -162,7 +165,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):
         return NOTICE, reason + "; the change's message names the undone commit"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
-    if level > NOTICE and not (stale or every_file) and all(h.kind == "resurrected" for h in hits) and \
+    if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
@@ -189,7 +192,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    if level == WARNING and is_merge_of_branch(landed.subject) and (not versions_back or merges_a_release_line(landed.subject)):
+    kept_deleted = any(h.resolution for h in hits)  # the merge's own resolution brought a deleted file back
+    if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
+            (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
@@ -279,7 +284,7 @@ def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> 
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:
-    return any(u.merge for h in hits if h.undo is not None for u in h.undo.undone)
+    return any(h.resolution for h in hits) or any(u.merge for h in hits if h.undo is not None for u in h.undo.undone)
 
 
 def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
@@ -302,6 +307,8 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
+    if hit.kind == "kept-by-merge":  # an edited copy, not its old content: the resolution kept the wrong side
+        return WARNING, f"a file it deleted brought back by the conflict resolution of merge {hit.resolution[:7]}"
     if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
         return WARNING, "a version number it moved on set back"
     if hit.kind == "deleted-changed":
@@ -452,6 +459,9 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "byte-identical to its version before this commit"
     elif hit.kind == "resurrected":
         detail = "re-added after this commit deleted it"
+    elif hit.kind == "kept-by-merge":
+        detail = (f"re-added after this commit deleted it: merge {hit.resolution[:7]} met it deleted on one side and "
+                  "edited on the other, and kept the edited copy")
     elif hit.kind == "deleted-added":
         detail = "deleted; this commit added it"
     elif hit.kind == "deleted-changed":
@@ -482,7 +492,7 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
     restore = paths(("rollback", "deleted-added", "deleted-changed"))
     if restore and landed.repair_base:
         steps.append(f"git checkout {landed.repair_base} -- {' '.join(restore)}")
-    resurrected = paths(("resurrected",))
+    resurrected = paths(("resurrected", "kept-by-merge"))
     if resurrected:
         steps.append(f"git rm -q -- {' '.join(resurrected)}")
     hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind in ("inverse-hunk", "version-set-back") or h.normalized})

@@ -30,7 +30,8 @@ class PathHit(NamedTuple):
 
     position: int  # the candidate's position in the path index
     path: bytes
-    kind: str  # "rollback", "resurrected", "deleted-added", "deleted-changed", "inverse-hunk" or "version-set-back"
+    kind: str  # "rollback", "resurrected", "kept-by-merge", "deleted-added", "deleted-changed", "inverse-hunk" or
+    # "version-set-back"
     lines: int  # the candidate's non-trivial lines on this path that are undone
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
@@ -42,6 +43,7 @@ class PathHit(NamedTuple):
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
     moves: tuple[tuple[str, str], ...] = ()  # a version-set-back hit's versions, (`0.11-dev`, `0.10.1`)
+    resolution: str = ""  # the merge whose modify/delete conflict kept the edited copy (kept-by-merge)
 
     def undone_text(self) -> tuple[bytes, ...]:
         if self.undo is not None:
@@ -70,6 +72,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
                  if not _moved_out(h, patch_of(h.position, path), landing, index)]
         hits += exact
+        if not exact and resolutions is not None and head.change.old is None:
+            hits += _kept_by_merge(path, entries, patch_of, resolutions)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(resolutions.dropped, path)
@@ -112,6 +116,22 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         gone = tuple(line for h in patch.hunks for line in h.added) if text and patch is not None else ()
         return [PathHit(position, path, "deleted-changed", lines, lines, text, text_undone=gone)]
     return []
+
+
+def _kept_by_merge(path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
+                   resolutions: Resolutions) -> list[PathHit]:
+    """A file a candidate deleted, back in an edited copy because a merge's modify/delete conflict kept the
+    side that edited it: an outdated branch merged, the deletion undone (requests' `config.py`). Asked only
+    when the landing adds a path whose last change in the window deleted it."""
+    position, change = entries[0]
+    if change.new is not None or change.old is None:
+        return []
+    merge = resolutions.kept_deleted(path)
+    if not merge:
+        return []
+    patch = patch_of(position, path)
+    lines = patch.lines if patch is not None else 0
+    return [PathHit(position, path, "kept-by-merge", lines, lines, patch is not None and patch.text, resolution=merge)]
 
 
 def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
