@@ -149,10 +149,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     undone = [line for h in hits for line in h.undone_text()]
-    # (a whole file back through a modify/delete conflict is whole-file evidence: a branch's revert of its own
-    # work says nothing of a file the other side deleted)
-    if level == WARNING and not stale and not any(h.resolution for h in hits) and \
-            _branch_says_it_undoes(landed, undone):
+    # a file the merge's own resolution brought back (modify/delete) is whole-file evidence: neither a branch's
+    # revert of its own work nor a branch merged forward says anything of a file the other side deleted
+    kept_deleted = any(h.resolution for h in hits)
+    if level == WARNING and not stale and not kept_deleted and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
@@ -192,7 +192,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    kept_deleted = any(h.resolution for h in hits)  # the merge's own resolution brought a deleted file back
     if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"

@@ -33,9 +33,9 @@ GOES_AWAY = lazy(
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
-                         re.IGNORECASE)
+                   re.IGNORECASE)
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
-                                re.IGNORECASE)
+                          re.IGNORECASE)
 BRANCH_MERGE = lazy(r"^Merge (remote-tracking )?branch '")
 # a release line merged forward ('2.0.x', 'origin/3.1', 'stable'), not a pull of master into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
@@ -57,7 +57,7 @@ COMMON_WORDS = frozenset(
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
-                       r"try(ing)? (if|whether))\b", re.IGNORECASE)
+                 r"try(ing)? (if|whether))\b", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)

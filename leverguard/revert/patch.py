@@ -40,8 +40,8 @@ _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b
 # Comments that only silence a linter or a type checker (noqa, type-ignore, eslint-disable, pragma
 # no-cover, NOLINT markers): adding or dropping one changes no behaviour. Matched on normalized lines.
 _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|branch)\b|pylint:disable|nosec\b"
-                          rb"|pyright:ignore\b|eslint-disable|@ts-ignore\b|@ts-expect-error\b|nolint\b|NOLINT"
-                          rb"|prettier-ignore\b).*$")
+                    rb"|pyright:ignore\b|eslint-disable|@ts-ignore\b|@ts-expect-error\b|nolint\b|NOLINT"
+                    rb"|prettier-ignore\b).*$")
 
 
 def lint_markers_only(hunk: Hunk) -> bool:
@@ -54,8 +54,8 @@ def lint_markers_only(hunk: Hunk) -> bool:
 # Import statements, on normalized (whitespace-free) lines: Python, JavaScript/TypeScript, C/C++, Rust,
 # Java. Formatters and linters sort, prune and re-add them (isort, ruff, pycln), so alone they prove little.
 _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
-                     rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
-                     rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
+               rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
+               rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
 
 
 def imports_only(lines: Iterable[bytes]) -> bool:
@@ -68,7 +68,7 @@ def imports_only(lines: Iterable[bytes]) -> bool:
 # `@v4` too: actions pin a major version alone.
 # Each part of a suffix after the first starts with its separator, so a line is read in linear time.
 _VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])",
-                      re.IGNORECASE)
+                re.IGNORECASE)
 # what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`)
 _VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
 
