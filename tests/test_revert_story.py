@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, body, by_pr, check, check_cli, land, seed
 
@@ -66,3 +68,36 @@ def test_json_through_the_cli_and_markdown(repo: Repo) -> None:
                                           "kinds", "evidence"}
     markdown = run_leverguard("check-revert", "--format", "markdown", "main..carol", cwd=repo.path).stdout
     assert "**error**: undoes 18/18 files of #221" in markdown and "| `src/mod0.py` | rollback |" in markdown
+
+
+def _stale_copy_of_a_wide_commit(repo: Repo, files: int) -> None:
+    """#300 (Bob) edits FILES modules; Carol's branch commits stale copies of all of them with her work."""
+    old = seed(repo, files=files)
+    modules = sorted(p for p in old if p.startswith("src/"))
+    land(repo, "feat: rename the scale knob (#300)", {p: old[p] + body(f"wide{i}", 2) for i, p in enumerate(modules)})
+    repo.git("checkout", "-q", "-b", "carol")
+    stale: dict[str, str | None] = {p: old[p] for p in modules}
+    stale["kernel.c"] = old["kernel.c"] + "int carol(int x) { return x; }\n"
+    land(repo, "feat: carol's work", stale, author=CAROL)
+    repo.git("checkout", "-q", "main")
+
+
+def test_line_counts_stop_at_fifty_files_in_check_and_audit(repo: Repo) -> None:
+    # counting a wide commit's lines means reading every blob of it; the count is shown, never graded
+    _stale_copy_of_a_wide_commit(repo, 50)
+    code, report = check(repo, "main..carol")
+    assert code == 1 and by_pr(report)[300]["touched_lines"] == 100
+    repo.git("merge", "-q", "--no-ff", "carol", "-m", "Merge branch carol (#301)")
+    audit = json.loads(run_leverguard("audit", "--format", "json", cwd=repo.path).stdout)
+    assert [f["touched_lines"] for r in audit["results"] for f in r["findings"] if f["pr"] == 300] == [100]
+
+
+def test_a_commit_of_fifty_one_files_has_no_line_count(repo: Repo) -> None:
+    _stale_copy_of_a_wide_commit(repo, 51)
+    code, report = check(repo, "main..carol")
+    finding = by_pr(report)[300]
+    assert code == 1 and finding["touched_lines"] == 0 and finding["undone_lines"] == 102
+    assert run_leverguard("check-revert", "main..carol", cwd=repo.path).stdout.count("non-trivial lines undone") == 0
+    repo.git("merge", "-q", "--no-ff", "carol", "-m", "Merge branch carol (#301)")
+    audit = json.loads(run_leverguard("audit", "--format", "json", cwd=repo.path).stdout)
+    assert [f["touched_lines"] for r in audit["results"] for f in r["findings"] if f["pr"] == 300] == [0]
