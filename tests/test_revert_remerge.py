@@ -70,7 +70,7 @@ def test_audit_of_the_merged_branch_names_the_resolution(repo: Repo) -> None:
 
 def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
     """git's re-merge writes a note-only section for a modify/delete conflict kept as is: no crash, no lines
-    dropped, and the file #301 deleted comes back through that resolution (a warning, not a failure)."""
+    dropped, and the file #301 deleted comes back through that resolution (a failure)."""
     old = seed(repo)
     repo.git("checkout", "-q", "-b", "topic")
     repo.git("checkout", "-q", "main")
@@ -81,8 +81,8 @@ def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
     repo.commit("Merge branch 'main' into topic", author=CAROL)  # keeps the modified file
     assert Resolutions(str(repo.path), "main..topic").dropped(b"src/mod5.py") == {}  # read, nothing dropped
     code, report = check(repo, "main..topic")
-    assert code == 0 and [(f["pr"], f["severity"], f["kinds"]) for f in report["findings"]] == \
-        [(301, "warning", ["kept-by-merge"])]
+    assert code == 1 and [(f["pr"], f["severity"], f["kinds"]) for f in report["findings"]] == \
+        [(301, "error", ["kept-by-merge"])]
 
 
 def test_lines_a_resolution_dropped_are_lost_however_old(repo: Repo) -> None:
@@ -250,11 +250,11 @@ def _outdated_branch_merged(repo: Repo, keep: bool) -> str:
     return repo.head()
 
 
-def test_a_merge_that_keeps_a_file_main_deleted_brings_it_back_as_a_warning(repo: Repo) -> None:
+def test_a_merge_that_keeps_a_file_main_deleted_brings_it_back_and_fails(repo: Repo) -> None:
     merge = _outdated_branch_merged(repo, keep=True)
     code, report = check(repo, f"{merge}^1..{merge}")
     finding = by_pr(report)[310]
-    assert finding["severity"] == "warning" and finding["kinds"] == ["kept-by-merge"]
+    assert code == 1 and finding["severity"] == "error" and finding["kinds"] == ["kept-by-merge"]
     assert f"conflict resolution of merge {merge[:7]}" in finding["reason"]  # not lowered as a branch merged forward
     assert finding["repair"] == "git rm -q -- src/config.py"
 

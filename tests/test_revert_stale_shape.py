@@ -280,6 +280,16 @@ def test_a_title_sharing_the_undone_commits_topic_reworks_it(repo: Repo) -> None
     assert finding["severity"] == "notice" and "topic" in finding["reason"]
 
 
+@pytest.mark.parametrize("trailer", ["\n\nCo-Authored-By: Claude <noreply@anthropic.com>",
+                                     "\n\nGenerated with [Claude Code](https://claude.ai/code)",
+                                     "\n\nCo-authored-by: Cursor Agent <cursoragent@cursor.com>"])
+def test_an_agents_title_sharing_the_topic_excuses_nothing(repo: Repo, trailer: str) -> None:
+    # two agent sessions on one topic, one writing the files it read before the other's commit: #221/#224
+    finding = _rollback_with_subjects(repo, "refactor: prefer interfaces (#301)",
+                                      "fix(types): interfaces only for the public api" + trailer)
+    assert finding["severity"] == "error" and "topic" not in finding["reason"]
+
+
 def test_a_short_shared_word_is_no_topic(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "feat: queue retries (#301)", "fix: queue sizes")["severity"] == "error"
 
@@ -445,3 +455,21 @@ def test_a_file_brought_back_under_other_wording_fails(repo: Repo) -> None:
 
 def test_every_deleted_file_brought_back_fails_whatever_the_wording(repo: Repo) -> None:
     assert _one_deleted_file_brought_back_under(repo, "Restore the front page", both=True)["severity"] == "error"
+
+
+@pytest.mark.parametrize("message, agent", [
+    ("fix: retry\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>", True),
+    ("fix: retry\n\nCo-authored-by: Cursor Agent <cursoragent@cursor.com>", True),
+    ("fix: retry\n\nCo-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>", False),  # a suggestion
+    ("fix: retry\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)", True),
+    ("aider: fix the retry loop", True),
+    ("docs: how to use the Claude API and Copilot with the client", False),  # words, not an agent's marks
+    ("fix: retry\n\nCo-authored-by: Claude Martin <claude@example.fr>", False),  # a person named Claude
+    ("fix: retry\n\nCo-authored-by: Devin Smith <devin@example.com>", False),
+    ("fix: retry\n\nCo-authored-by: Bob <bob@example.com>\nReviewed-by: Copilot", False),
+])
+def test_an_agents_change_is_known_by_its_trailers_not_by_words(message: str, agent: bool) -> None:
+    from leverguard.revert.identity import is_agent_work
+
+    assert is_agent_work([message]) is agent
+    assert is_agent_work(["fix: retry"], [("198982749+Copilot@users.noreply.github.com", "copilot-swe-agent[bot]")])

@@ -10,6 +10,9 @@ from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
 
 
+CLAUDE = "\n\nCo-Authored-By: Claude <noreply@anthropic.com>"
+
+
 def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "kernel: tune", author: str = CAROL) -> None:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, edits, author=author)
@@ -460,10 +463,10 @@ def _rollback_of_one_file_of_two(repo: Repo, edit_the_other: bool, stale_too: bo
     return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
 
 
-def test_a_file_put_back_while_the_commits_other_file_is_edited_with_its_work_kept_is_a_warning(repo: Repo) -> None:
+def test_a_file_put_back_while_the_commits_other_file_is_edited_with_its_work_kept_is_a_notice(repo: Repo) -> None:
     # the change worked on #301's other file with #301's work in place: its tree was not stale there
     found = _rollback_of_one_file_of_two(repo, edit_the_other=True)
-    assert found == {"exit": 0, "severity": "warning", "reason": "a file put back to its version before it; "
+    assert found == {"exit": 0, "severity": "notice", "reason": "a file put back to its version before it; "
                      "the change edits 1 more of its files and keeps its work there"}
 
 
@@ -578,6 +581,12 @@ def test_the_authors_next_commit_on_top_of_their_own_editing_its_lines_is_a_noti
     assert _next_commit_undoes_hunks(repo, BOB) == {"exit": 0, "severity": "notice"}
 
 
+def test_an_agents_next_commit_on_top_undoing_its_authors_lines_is_a_warning(repo: Repo) -> None:
+    # commonly's two sessions three minutes apart: the agent wrote mod1 as it had read it before #301
+    assert _next_commit_undoes_hunks(repo, BOB, subject="mod1: rework the scales" + CLAUDE) == \
+        {"exit": 0, "severity": "warning"}
+
+
 def test_another_persons_commit_on_top_undoing_those_lines_is_a_warning(repo: Repo) -> None:
     assert _next_commit_undoes_hunks(repo, CAROL) == {"exit": 0, "severity": "warning"}
 
@@ -592,18 +601,38 @@ def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(re
     assert _next_commit_undoes_hunks(repo, BOB, between=True) == {"exit": 0, "severity": "warning"}
 
 
-def _next_commit_puts_back(repo: Repo, files: tuple[str, ...]) -> dict[str, str | int]:
-    """BOB's #301 edits mod1 and mod2; BOB's next direct commit, on top of it, puts FILES back."""
+def _next_commit_puts_back(repo: Repo, files: tuple[str, ...], submodule: bool = False) -> dict[str, str | int]:
+    """BOB's #301 edits mod1 and mod2 (and moves a submodule on); BOB's next direct commit, on top of it,
+    puts FILES back."""
     old = seed(repo)
+    old_pointer = repo.git("rev-parse", "HEAD")
+    if submodule:
+        repo.git("update-index", "--add", "--cacheinfo", f"160000,{old_pointer},third_party/lib")
+        repo.git("commit", "-q", "-m", "add submodule")
     tuned = {p: old[p].replace("scale=7)", "scale=70)") for p in ("src/mod1.py", "src/mod2.py")}
-    land(repo, "perf: tune the scales (#301)", dict(tuned))
-    _topic(repo, {**{p: old[p] for p in files}, "kernel.c": "int t;\n"}, subject="kernel: retune", author=BOB)
+
+    def commit(subject: str, edits: dict[str, str], pointer: str) -> None:  # paths named: the gitlink stays staged
+        for path, text in edits.items():
+            repo.write(path, text)
+        if submodule:
+            repo.git("update-index", "--cacheinfo", f"160000,{pointer},third_party/lib")
+        repo.commit(subject, *edits, author=BOB)
+
+    commit("perf: tune the scales (#301)", tuned, "1" * 40)
+    repo.git("checkout", "-q", "-b", "topic")
+    # `git commit -a` over a submodule checkout that no pull moved on
+    commit("kernel: retune", {**{p: old[p] for p in files}, "kernel.c": "int t;\n"}, old_pointer)
     code, report = check(repo, "main..topic")
     return {"exit": code, "severity": by_pr(report)[301]["severity"]}
 
 
 def test_the_authors_next_commit_putting_back_one_of_its_files_is_a_warning(repo: Repo) -> None:
     assert _next_commit_puts_back(repo, ("src/mod1.py",)) == {"exit": 0, "severity": "warning"}
+
+
+def test_the_authors_next_commit_putting_a_submodule_pointer_back_fails(repo: Repo) -> None:
+    # a submodule's checkout follows no pull: svmbir's `Updated documentation` recorded the old pointer
+    assert _next_commit_puts_back(repo, (), submodule=True) == {"exit": 1, "severity": "error"}
 
 
 def test_the_authors_next_commit_putting_back_every_file_of_it_fails(repo: Repo) -> None:

@@ -53,6 +53,7 @@ class Landed(NamedTuple):
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
     merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
     subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
+    agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -121,10 +122,16 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
     if not explanation:
         reported = _reported(commit, ctx)
-        kept = _edited_and_kept(reported, hits, landed)
+        # a submodule's checkout follows no pull, merge or rebase: the superproject's tree holding the commit
+        # says nothing of the pointer `git commit -a` records (svmbir's `Updated documentation`)
+        pointer = _submodule_rolled_back(hits, landed)
+        kept = 0 if pointer else _edited_and_kept(reported, hits, landed)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
-        if not stale and not dropped and _next_commit_of_its_author(commit, position, landed, own):
+        # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
+        # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
+        if not stale and not dropped and not pointer and not landed.agent and \
+                _next_commit_of_its_author(commit, position, landed, own):
             if level == WARNING and not corroborated:
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
             elif level == ERROR and not every_file:  # a stale index puts back all
@@ -189,7 +196,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and says_temporary(commit.subject):
         return NOTICE, reason + "; the undone commit said it was temporary"
-    if level > NOTICE and not stale and not dropped and \
+    # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked
+    if level > NOTICE and not stale and not dropped and not landed.agent and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
@@ -211,7 +219,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # the change worked on this commit's other files with its work in place: its tree was not stale
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps); still shown, it no longer fails alone
-        return WARNING, reason + f"; the change edits {kept} more of its files and keeps its work there"
+        return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
     return level, reason
 
 
@@ -245,6 +253,12 @@ def _reported(commit: Commit, ctx: Context) -> set[bytes]:
 def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed) -> int:
     """How many of the commit's other REPORTED files the change also edits without undoing them."""
     return len(reported & {c.path for c in landed.changes} - {h.path for h in hits})
+
+
+def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
+    """Whether the change puts a submodule pointer back (a gitlink rolled back)."""
+    rolled = {h.path for h in hits if h.kind == "rollback"}
+    return any(c.path in rolled and c.new is not None and c.new.is_gitlink for c in landed.changes)
 
 
 def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, own: bool) -> bool:
@@ -307,7 +321,7 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
     if hit.kind == "kept-by-merge":  # an edited copy, not its old content: the resolution kept the wrong side
-        return WARNING, f"a file it deleted brought back by the conflict resolution of merge {hit.resolution[:7]}"
+        return ERROR, f"a file it deleted brought back by the conflict resolution of merge {hit.resolution[:7]}"
     if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
         return WARNING, "a version number it moved on set back"
     if hit.kind == "deleted-changed":

@@ -13,7 +13,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number, pr_title
 from leverguard.revert.engine import branch_subjects, identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
-from leverguard.revert.identity import is_dependency_bot
+from leverguard.revert.identity import is_agent_work, is_dependency_bot
 from leverguard.revert.index import PathIndex
 from leverguard.revert.landing import split_renames
 from leverguard.revert.model import Commit
@@ -260,7 +260,8 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
                   parent_position, bot=is_dependency_bot(commit.author_name, commit.author_email),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
-                  subjects=branch_subjects(rows) if commit.is_merge else ())
+                  subjects=branch_subjects(rows) if commit.is_merge else (),
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)))
 
 
 def _branch_name(repo: str, branch: str) -> str:

@@ -17,7 +17,7 @@ from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
-from leverguard.revert.identity import Identities, is_dependency_bot
+from leverguard.revert.identity import Identities, is_agent_work, is_dependency_bot
 from leverguard.revert.model import Commit, display
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.reading import Early, low, candidate_patches
@@ -172,7 +172,8 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
-                  merge=any(not r[1] for r in rows), subjects=branch_subjects(rows))
+                  merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)))
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 NOREPLY = lazy(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 CO_AUTHOR = lazy(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
 DEPENDENCY_BOT = lazy(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot)\b", re.IGNORECASE)
+# coding agents, by the trailers, footers and accounts they write (their e-mails, not names people share)
+# (not Copilot's co-author trailer: GitHub writes it for a review suggestion applied in the browser too)
+AGENT = lazy(r"^\s*co-authored-by:[^<\n]*<[^>\n]*(?:@anthropic\.com|cursoragent@cursor\.com|@openai\.com|"
+             r"devin-ai-integration|@all-hands\.dev)|^\s*co-authored-by:\s*(?:claude|cursor agent|openhands|aider)\s*<|"
+             r"generated with \[?claude code|^aider: |\b(?:copilot-swe-agent|claude|cursor|chatgpt-codex-connector|"
+             r"openhands-agent)\[bot\]", re.IGNORECASE | re.MULTILINE)
 BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
 
 
@@ -65,3 +71,13 @@ def is_dependency_bot(name: str, email: str) -> bool:
     Not merge bots (kodiak, bors, mergify): those land people's work, stale trees included.
     """
     return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email))
+
+
+def is_agent_work(messages: Iterable[str], people: Iterable[tuple[str, str]] = ()) -> bool:
+    """A coding agent wrote (or co-wrote) the change: Claude Code, Copilot, Cursor, Codex, Devin, Aider, ...
+
+    An agent writes whole files from what it read earlier, so a copy it read before another session's
+    commit undoes that commit's hunks in a tree that holds it (the #221/#224 story's sessions).
+    """
+    return any(AGENT.search(text) for text in messages) or \
+        any(AGENT.search(f"co-authored-by: {name} <{email}>") for email, name in people)
