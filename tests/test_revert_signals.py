@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
@@ -93,6 +95,27 @@ def test_every_line_a_commit_added_deleted_next_to_new_work_is_a_warning(repo: R
     finding = by_pr(report)[301]
     assert code == 0 and finding["kinds"] == ["inverse-hunk"] and finding["severity"] == "warning"
     assert finding["undone_lines"] == 8 and finding["reason"] == "lines it added deleted, nothing in their place"
+
+
+def _added_lines_deleted_after(repo: Repo, others: int) -> dict[str, Any]:
+    """#301 only adds lines to mod1; OTHERS commits later, Carol's change deletes them amid new work."""
+    old = seed(repo)
+    base = old["src/mod1.py"]
+    land(repo, "feat: feature (#301)", {"src/mod1.py": base + body("feature", 8)})
+    for i in range(others):
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
+    _stale_branch(repo, {"src/mod1.py": "# tuned by carol\n" + base})
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_lines_the_tenth_commit_back_added_deleted_are_a_warning(repo: Repo) -> None:
+    assert _added_lines_deleted_after(repo, 10)["severity"] == "warning"  # one of the last ten: a stale tree's reach
+
+
+def test_lines_an_older_commit_added_deleted_are_a_notice(repo: Repo) -> None:
+    # what people delete on purpose (a workaround dropped, a badge removed) once it has served
+    finding = _added_lines_deleted_after(repo, 11)
+    assert finding["severity"] == "notice" and finding["reason"] == "lines it added deleted, nothing in their place"
 
 
 def test_rewrite_guard_spares_a_reimplementation(repo: Repo) -> None:

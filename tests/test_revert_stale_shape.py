@@ -473,3 +473,37 @@ def test_an_agents_change_is_known_by_its_trailers_not_by_words(message: str, ag
 
     assert is_agent_work([message]) is agent
     assert is_agent_work(["fix: retry"], [("198982749+Copilot@users.noreply.github.com", "copilot-swe-agent[bot]")])
+
+
+def _hunks_undone_under(repo: Repo, subject: str, path: str = "src/m.py") -> dict:
+    """#301 tunes two constants of PATH (and adds a module); Carol's change, titled SUBJECT, puts both back
+    next to new work."""
+    lines = _module(repo)
+    if path != "src/m.py":
+        land(repo, "feat: move m", {"src/m.py": None, path: "".join(lines)})
+    land(repo, "tune: constants (#301)", {path: "".join(_tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {path: "".join(lines) + "new_work = fresh_call(1)\n"}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+@pytest.mark.parametrize("subject, path", [("Update m.py", "src/m.py"), ("fix the retry loop in Dockerfile", "Dockerfile"),
+                                           ("unhack setup.cfg", "setup.cfg"), ("Update src/m.py.", "src/m.py")])
+def test_a_change_titled_after_the_file_it_edits_is_a_notice(repo: Repo, subject: str, path: str) -> None:
+    finding = _hunks_undone_under(repo, subject, path)
+    assert finding["severity"] == "notice" and "titled after the file it edits" in finding["reason"]
+
+
+@pytest.mark.parametrize("subject, path", [("Update docs", "src/m.py"), ("Update m.pyc notes", "src/m.py"),
+                                           ("Update src/m.py.orig", "src/m.py"), ("Adjust changelog", "CHANGES.rst")])
+def test_a_title_that_names_another_file_or_none_excuses_nothing(repo: Repo, subject: str, path: str) -> None:
+    assert _hunks_undone_under(repo, subject, path)["severity"] == "warning"
+
+
+def test_a_file_put_back_under_a_title_naming_it_no_longer_fails_alone(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "ci: run the 3.12 job (#301)", "Update mod1.py")
+    assert finding["severity"] == "warning" and "titled after the file it edits" in finding["reason"]
+
+
+def test_a_file_put_back_under_a_title_naming_another_fails(repo: Repo) -> None:
+    assert _rollback_with_subjects(repo, "ci: run the 3.12 job (#301)", "Update mod2.py")["severity"] == "error"

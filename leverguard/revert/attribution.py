@@ -10,7 +10,8 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
-                                       says_restores, says_stray, says_temporary, sets_versions, shares_topic)
+                                       says_restores, says_stray, says_temporary, sets_versions, shares_topic,
+                                       titled_after)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -220,6 +221,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps); still shown, it no longer fails alone
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
+    # a stale copy rides along with other work; a change titled after the file it edits was made looking at it
+    if level > NOTICE and not dropped and not kept_deleted and \
+            titled_after((landed.subject, landed.title), paths):
+        return (NOTICE if level == WARNING else WARNING), reason + "; the change is titled after the file it edits"
     return level, reason
 
 
@@ -349,7 +354,9 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if own:  # people delete their own fresh lines on purpose (debug code)
         return NOTICE, "lines its author added, deleted by the same person"
     if sum(u.lines for u in undo.undone) >= MIN_HUNK_LINES:
-        return WARNING, "lines it added deleted, nothing in their place"
+        # deleting what an older commit added, nothing put back: what people do on purpose (a workaround
+        # dropped, a badge removed); a stale copy's deletions count against the latest commits
+        return (WARNING if recent else NOTICE), "lines it added deleted, nothing in their place"
     if recent:  # a stale tree undoes the work of hours or days: one line of the latest commits counts
         return WARNING, "a line of one of the latest commits undone exactly"
     return NOTICE, "a small undo"

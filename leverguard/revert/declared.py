@@ -295,6 +295,16 @@ def says_lowers(titles: Iterable[str]) -> bool:
     return any(LOWERS.search(title) for title in titles if title)
 
 
+def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """Whether the titles name every one of PATHS by its file name (`Update README.rst`, `unhack pyproject.toml`,
+    `fix X in Dockerfile`): the change was made looking at that very file. (Not `Adjust changelog`: an entry
+    taken out for another is lost work, test_revert_stale_shape.)"""
+    text = " ".join(titles).lower()
+    wanted = list(paths)
+    return bool(wanted) and all(re.search(rf"(?<![\w.-]){re.escape(path.rsplit('/', 1)[-1].lower())}(?![\w-]|\.\w)", text)
+                                for path in wanted)
+
+
 def merges_a_release_line(subject: str) -> bool:
     """`Merge branch '2.0.x'`: a maintenance line merged forward, whose pins and wording main then adapts."""
     return bool(MAINTENANCE_MERGE.match(subject))
