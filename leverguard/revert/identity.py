@@ -74,7 +74,7 @@ def is_dependency_bot(name: str, email: str) -> bool:
 
 
 def is_agent_work(messages: Iterable[str], people: Iterable[tuple[str, str]] = ()) -> bool:
-    """A coding agent wrote (or co-wrote) the change: Claude Code, Copilot, Cursor, Codex, Devin, Aider, ...
+    """A coding agent wrote (or co-wrote) the change: Claude Code, Copilot's coding agent, Cursor, Codex, Devin, ...
 
     An agent writes whole files from what it read earlier, so a copy it read before another session's
     commit undoes that commit's hunks in a tree that holds it (the #221/#224 story's sessions).
