@@ -129,6 +129,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         kept = 0 if pointer else _edited_and_kept(reported, hits, landed)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
+        if level == ERROR and own and not every_file and not stale and not dropped and not pointer and \
+                not landed.agent and all(h.kind == "rollback" for h in hits):
+            # some files of the author's own commit put back, its others left as they are: on 43 audited
+            # histories 8 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
+            # own accidents put back every file (requests' stale sidebar) or came from an agent (tox's)
+            level, reason = WARNING, reason + "; some files of its author's own commit, the others left as they are"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
         if not stale and not dropped and not pointer and not landed.agent and \

@@ -24,6 +24,7 @@ AGENT = lazy(r"^\s*co-authored-by:[^<\n]*<[^>\n]*(?:@anthropic\.com|cursoragent@
              r"devin-ai-integration|@all-hands\.dev)|^\s*co-authored-by:\s*(?:claude|cursor agent|openhands|aider)\s*<|"
              r"generated with \[?claude code|^aider: |\b(?:copilot-swe-agent|claude|cursor|chatgpt-codex-connector|"
              r"openhands-agent)\[bot\]", re.IGNORECASE | re.MULTILINE)
+MIN_NAME_LOGIN = 6  # a full name squeezed to this many letters also matches a login spelled that way
 BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
 
 
@@ -39,6 +40,8 @@ def keys(email: str, name: str) -> set[str]:
     squeezed = re.sub(r"[^a-z0-9]", "", name.lower())
     if len(squeezed) >= 4 and " " in name.strip():  # a one-word name ("admin", "dev") is no identity
         found.add("name:" + squeezed)
+        if len(squeezed) >= MIN_NAME_LOGIN:  # `Jakub Roztocil` commits as `jakubroztocil` too
+            found.add("login:" + squeezed)
     elif squeezed and " " not in name.strip() and len(squeezed) >= 3:
         found.add("login:" + name.strip().lower())  # a bare login used as a display name
     return found
