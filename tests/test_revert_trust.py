@@ -642,6 +642,23 @@ def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(re
     assert _next_commit_undoes_hunks(repo, BOB, between=True) == {"exit": 0, "severity": "warning"}
 
 
+@pytest.mark.parametrize(("author", "subject", "expected"), [
+    (BOB, "mod1: rework the scales", {"exit": 0, "severity": "warning"}),  # httpie's `Fix build`, 10 minutes on
+    (CAROL, "mod1: rework the scales", {"exit": 1, "severity": "error"}),
+    (BOB, "mod1: rework the scales" + CLAUDE, {"exit": 1, "severity": "error"}),
+    (BOB, "mod1: rework the scales (#305)", {"exit": 1, "severity": "error"}),
+])
+def test_the_authors_next_commit_undoing_every_hunk_of_theirs_amid_new_lines_is_a_warning(
+        repo: Repo, author: str, subject: str, expected: dict[str, str | int]) -> None:
+    # every change of #301 undone, but in a file the commit also edits: a stale index puts it back whole
+    old = seed(repo)
+    tuned = old["src/mod1.py"].replace("scale=7)", "scale=70)").replace("scale=21)", "scale=210)")
+    land(repo, "perf: tune two scales (#301)", {"src/mod1.py": tuned})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n"}, subject=subject, author=author)
+    code, report = check(repo, "main..topic")
+    assert {"exit": code, "severity": by_pr(report)[301]["severity"]} == expected
+
+
 def _next_commit_puts_back(repo: Repo, files: tuple[str, ...], submodule: bool = False) -> dict[str, str | int]:
     """BOB's #301 edits mod1 and mod2 (and moves a submodule on); BOB's next direct commit, on top of it,
     puts FILES back."""

@@ -143,6 +143,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
             elif level == ERROR and not every_file:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
+            elif level == ERROR and not corroborated:  # every hunk undone amid new lines: the file was edited
+                level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
