@@ -57,7 +57,7 @@ COMMON_WORDS = frozenset(
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
-                 r"try(ing)? (if|whether))\b", re.IGNORECASE)
+                 r"try(ing)? (if|whether)|wip|work in progress)\b", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
@@ -270,7 +270,7 @@ def says_stray(titles: Iterable[str]) -> bool:
 
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
-    out X`, `Try if X`: a change meant to be undone."""
+    out X`, `Try if X`, `accept wip`: a change meant to be undone or reworked."""
     return bool(TEMPORARY.search(subject))
 
 
