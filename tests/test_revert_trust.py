@@ -644,11 +644,11 @@ def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(re
 
 @pytest.mark.parametrize(("author", "subject", "expected"), [
     (BOB, "mod1: rework the scales", {"exit": 0, "severity": "warning"}),  # httpie's `Fix build`, 10 minutes on
-    (CAROL, "mod1: rework the scales", {"exit": 1, "severity": "error"}),
+    (CAROL, "mod1: rework the scales", {"exit": 0, "severity": "warning"}),  # flask's `split code and output`
     (BOB, "mod1: rework the scales" + CLAUDE, {"exit": 1, "severity": "error"}),
-    (BOB, "mod1: rework the scales (#305)", {"exit": 1, "severity": "error"}),
+    (CAROL, "mod1: rework the scales (#305)", {"exit": 1, "severity": "error"}),
 ])
-def test_the_authors_next_commit_undoing_every_hunk_of_theirs_amid_new_lines_is_a_warning(
+def test_a_direct_commit_on_top_undoing_every_hunk_amid_new_lines_is_a_warning(
         repo: Repo, author: str, subject: str, expected: dict[str, str | int]) -> None:
     # every change of #301 undone, but in a file the commit also edits: a stale index puts it back whole
     old = seed(repo)

@@ -132,19 +132,21 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         if level == ERROR and own and not every_file and not stale and not dropped and not pointer and \
                 not landed.agent and all(h.kind == "rollback" for h in hits):
             # some files of the author's own commit put back, its others left as they are: on 43 audited
-            # histories 8 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
+            # histories 6 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
             # own accidents put back every file (requests' stale sidebar) or came from an agent (tox's)
             level, reason = WARNING, reason + "; some files of its author's own commit, the others left as they are"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
-        if not stale and not dropped and not pointer and not landed.agent and \
-                _next_commit_of_its_author(commit, position, landed, own):
-            if level == WARNING and not corroborated:
+        if not stale and not dropped and not pointer and not landed.agent and _on_top(position, landed):
+            mine = own or landed.authors.matches(commit.author_email, commit.author_name)
+            if mine and level == WARNING and not corroborated:
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
-            elif level == ERROR and not every_file:  # a stale index puts back all
+            elif mine and level == ERROR and not every_file:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
-            elif level == ERROR and not corroborated:  # every hunk undone amid new lines: the file was edited
-                level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
+            elif level == ERROR and not corroborated:
+                # every hunk undone amid new lines of the file, by a commit made on top of it: the file was
+                # edited with that work in it (a stale index or copy puts the file back whole)
+                level, reason = WARNING, reason + "; a direct commit made on top of it edits the file"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -274,14 +276,13 @@ def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
     return any(c.path in rolled and c.new is not None and c.new.is_gitlink for c in landed.changes)
 
 
-def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, own: bool) -> bool:
-    """The change is a direct commit (no PR, no merge) made on top of COMMIT by who wrote or merged it: the
-    tree held that work, so lines of it undone there were edited, not lost. (A stale index or a copied
-    tree puts whole files back too, which this is not asked about; a squash merge's parent says nothing
-    of the tree the PR was written in.)"""
-    made_it = own or landed.authors.matches(commit.author_email, commit.author_name)
+def _on_top(position: int, landed: Landed) -> bool:
+    """The change is a direct commit (no PR, no merge) made on top of the commit at POSITION: the tree held
+    that work, so lines of it undone there were edited, not lost, when who made it wrote or merged that
+    work. (A stale index or a copied tree puts whole files back too, which this is not asked about; a
+    squash merge's parent says nothing of the tree the PR was written in.)"""
     direct = landed.own_pr is None and not PR_SUBJECT.search(landed.subject) and not landed.merge
-    return made_it and direct and position == landed.base_position
+    return direct and position == landed.base_position
 
 
 def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, str]]:
