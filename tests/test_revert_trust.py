@@ -644,11 +644,11 @@ def test_the_authors_commit_one_commit_later_undoing_those_lines_is_a_warning(re
 
 @pytest.mark.parametrize(("author", "subject", "expected"), [
     (BOB, "mod1: rework the scales", {"exit": 0, "severity": "warning"}),  # httpie's `Fix build`, 10 minutes on
-    (CAROL, "mod1: rework the scales", {"exit": 0, "severity": "warning"}),  # flask's `split code and output`
+    (CAROL, "mod1: rework the scales", {"exit": 1, "severity": "error"}),  # someone else's stale copy: #221/#224
     (BOB, "mod1: rework the scales" + CLAUDE, {"exit": 1, "severity": "error"}),
-    (CAROL, "mod1: rework the scales (#305)", {"exit": 1, "severity": "error"}),
+    (BOB, "mod1: rework the scales (#305)", {"exit": 1, "severity": "error"}),
 ])
-def test_a_direct_commit_on_top_undoing_every_hunk_amid_new_lines_is_a_warning(
+def test_the_authors_next_commit_undoing_every_hunk_of_theirs_amid_new_lines_is_a_warning(
         repo: Repo, author: str, subject: str, expected: dict[str, str | int]) -> None:
     # every change of #301 undone, but in a file the commit also edits: a stale index puts it back whole
     old = seed(repo)
@@ -927,3 +927,66 @@ def test_a_version_set_back_after_a_line_the_change_inserts_is_found(repo: Repo)
            subject="build: not zip safe")
     code, report = check(repo, "main..topic")
     assert (code, by_pr(report)[301]["kinds"], by_pr(report)[301]["severity"]) == (0, ["version-set-back"], "warning")
+
+
+def _brought_back(repo: Repo, text: str, elsewhere: dict[str, str] | None = None) -> dict[str, object]:
+    """#301 deletes tools/probe.py (six lines); the topic adds a file of that name holding TEXT."""
+    old = seed(repo)
+    land(repo, "tools: a probe (#300)", {"tools/probe.py": body("probe", 6), "src/mod2.py": old["src/mod2.py"]})
+    land(repo, "tools: drop the probe (#301)", {"tools/probe.py": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
+    _topic(repo, {"tools/probe.py": text, "kernel.c": "int t;\n", **(elsewhere or {})})
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report).get(301)
+    if finding is None:
+        return {"exit": code, "severity": "none"}
+    return {"exit": code, "severity": finding["severity"], "kinds": finding["kinds"],
+            "detail": finding["evidence"][0]["detail"], "reason": finding["reason"], "repair": finding["repair"]}
+
+
+def _lines(tag: str, count: int) -> list[str]:
+    return body(tag, count).splitlines(keepends=True)
+
+
+def test_a_deleted_file_back_with_edits_is_brought_back(repo: Repo) -> None:
+    # r2modmanPlus' merge of an older PR: `DownloadMixin.vue`, deleted by #1757, back as the branch's edited copy
+    text = "".join(_lines("probe", 6)[:4]) + "new_probe = fresh_call(1)\n"
+    assert _brought_back(repo, text) == {"exit": 1, "severity": "error", "kinds": ["resurrected"],
+                                         "detail": "re-added after this commit deleted it, edited: 4 of its 6 lines back",
+                                         "reason": "a file it deleted brought back", "repair": "git rm -q -- tools/probe.py"}
+
+
+@pytest.mark.parametrize(("old_lines", "new_lines", "found"), [
+    (3, 3, True),  # half of the new file's lines are old ones: brought back
+    (3, 4, False),  # less than half
+    (2, 0, False),  # two old lines prove nothing (a header, a docstring)
+])
+def test_how_much_of_a_new_file_must_be_old_lines(repo: Repo, old_lines: int, new_lines: int, found: bool) -> None:
+    text = "".join(_lines("probe", 6)[:old_lines] + _lines("fresh", new_lines))
+    assert (_brought_back(repo, text)["severity"] == "error") is found
+
+
+def test_old_lines_moved_back_from_another_file_are_a_move(repo: Repo) -> None:
+    # structlog's `Frameworks deserves an own chapter`: the lines leave the file they had moved to
+    seed(repo)
+    land(repo, "docs: a chapter (#300)", {"docs/frameworks.md": body("probe", 6)})
+    land(repo, "docs: drop the chapter (#301)", {"docs/frameworks.md": None, "src/mod1.py": "x = 1\n"})
+    land(repo, "docs: its text in the recipes (#302)", {"docs/recipes.md": body("recipe", 3) + body("probe", 6)})
+    _topic(repo, {"docs/frameworks.md": body("probe", 6) + "more = 1\n", "docs/recipes.md": body("recipe", 3)})
+    assert by_pr(check(repo, "main..topic", "--strict")[1]).get(301, {"severity": "none"})["severity"] == "none"
+
+
+@pytest.mark.parametrize(("merged", "severity"), [(True, "error"), (False, "notice")])
+def test_a_merge_that_brings_a_deleted_file_back_is_not_excused_by_what_it_keeps(repo: Repo, merged: bool,
+                                                                                   severity: str) -> None:
+    # a merge keeps the other side's work wherever nothing conflicted (r2modmanPlus' older PR merged)
+    old = seed(repo)
+    land(repo, "tools: a probe (#300)", {"tools/probe.py": body("probe", 6)})
+    land(repo, "tools: drop the probe (#301)", {"tools/probe.py": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
+    edits = {"tools/probe.py": body("probe", 5) + "new_probe = fresh_call(1)\n",
+             "src/mod1.py": old["src/mod1.py"] + "x = 1\ny = 2\n"}
+    _topic(repo, edits)
+    if merged:
+        repo.git("checkout", "-q", "-b", "landing", "main")
+        merge_pr(repo, "topic", 305, "kernel: tune")
+    code, report = check(repo, "main..landing" if merged else "main..topic")
+    assert by_pr(report)[301]["severity"] == severity

@@ -143,10 +143,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
             elif mine and level == ERROR and not every_file:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
-            elif level == ERROR and not corroborated:
-                # every hunk undone amid new lines of the file, by a commit made on top of it: the file was
-                # edited with that work in it (a stale index or copy puts the file back whole)
-                level, reason = WARNING, reason + "; a direct commit made on top of it edits the file"
+            elif mine and level == ERROR and not corroborated and all(h.kind == "inverse-hunk" for h in hits):
+                # every hunk of theirs undone amid new lines of the file, by their next commit: the file was
+                # edited with that work in it (a stale index or copy puts the file back whole); someone
+                # else's copy on top of it is #221/#224's shape (test_revert_signals)
+                level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -226,7 +227,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
     if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
-    if level == ERROR and kept and not dropped:
+    # (a merge keeps the other side's work wherever nothing conflicted: that says nothing of a file it brings back)
+    if level == ERROR and kept and not dropped and not (landed.merge and any(h.kind == "resurrected" for h in hits)):
         # the change worked on this commit's other files with its work in place: its tree was not stale
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real)
@@ -486,6 +488,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "equal to its version before this commit, ignoring whitespace"
     elif hit.kind == "rollback":
         detail = "byte-identical to its version before this commit"
+    elif hit.kind == "resurrected" and hit.normalized:
+        detail = f"re-added after this commit deleted it, edited: {hit.lines} of its {hit.total} lines back"
     elif hit.kind == "resurrected":
         detail = "re-added after this commit deleted it"
     elif hit.kind == "kept-by-merge":
@@ -514,8 +518,9 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
 
 def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
     """Commands that put the undone work back: whole files from the undamaged side, hunks re-applied."""
-    def paths(kinds: tuple[str, ...]) -> list[str]:
-        return sorted({shlex.quote(display(h.path)) for h in hits if h.kind in kinds and not h.normalized})
+    def paths(kinds: tuple[str, ...]) -> list[str]:  # a rollback through whitespace is re-applied as hunks
+        return sorted({shlex.quote(display(h.path)) for h in hits if h.kind in kinds and
+                       not (h.normalized and h.kind == "rollback")})
 
     steps = []
     restore = paths(("rollback", "deleted-added", "deleted-changed"))
@@ -524,7 +529,8 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
     resurrected = paths(("resurrected", "kept-by-merge"))
     if resurrected:
         steps.append(f"git rm -q -- {' '.join(resurrected)}")
-    hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind in ("inverse-hunk", "version-set-back") or h.normalized})
+    hunks = sorted({shlex.quote(display(h.path)) for h in hits if h.kind in ("inverse-hunk", "version-set-back") or
+                    (h.normalized and h.kind == "rollback")})
     if hunks:
         parent = commit.parents[0][:12] if commit.parents else commit.sha[:12]
         steps.append(f"git diff {parent} {commit.sha[:12]} -- {' '.join(hunks)} | git apply --3way")

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
     PatchOf = Callable[[int, bytes], FilePatch | None]  # a candidate's patch of a path, by position
 
+BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
+MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
+
 
 class PathHit(NamedTuple):
     """One path of one candidate that the landing change undoes, and how."""
@@ -74,6 +77,9 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         hits += exact
         if not exact and resolutions is not None and head.change.old is None:
             hits += _kept_by_merge(path, entries, patch_of, resolutions)
+        if not exact and head.change.old is None and head.text and rules.line_level(path) and \
+                not any(h.path == path for h in hits):
+            hits += _brought_back_edited(head, path, entries, patch_of, landing)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(resolutions.dropped, path)
@@ -132,6 +138,28 @@ def _kept_by_merge(path: bytes, entries: list[tuple[int, Change]], patch_of: Pat
     patch = patch_of(position, path)
     lines = patch.lines if patch is not None else 0
     return [PathHit(position, path, "kept-by-merge", lines, lines, patch is not None and patch.text, resolution=merge)]
+
+
+def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
+                         landing: Sequence[FilePatch]) -> list[PathHit]:
+    """A file the latest commit to touch it deleted, added back with other content, most of it the old
+    file's lines: a stale copy of the file (an old branch's edited copy, r2modmanPlus' `DownloadMixin.vue`), not a
+    new file. Lines the change takes out elsewhere coming here are a move back (structlog's `Frameworks
+    deserves an own chapter`)."""
+    position, change = entries[0]
+    patch = patch_of(position, path)
+    if change.new is not None or change.old is None or patch is None or not patch.text:
+        return []
+    old = Counter(line for h in patch.hunks for line in h.removed)
+    new = Counter(line for h in head.hunks for line in h.added)
+    back = sum((old & new).values())
+    if back < MIN_BACK_LINES or back < BACK_SHARE * sum(new.values()):
+        return []
+    elsewhere = Counter(line for p in landing if p.change.path != path for h in p.hunks for line in h.removed)
+    if moved(list(new.elements()), elsewhere):
+        return []
+    return [PathHit(position, path, "resurrected", back, sum(old.values()), True, normalized=True,
+                    text_undone=tuple((old & new).elements()))]
 
 
 def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
