@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import Repo
 from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
 
@@ -201,6 +203,21 @@ def test_a_rollback_of_import_lines_only_is_weak(repo: Repo) -> None:
 
 def test_a_rollback_of_imports_and_code_fails(repo: Repo) -> None:
     assert _imports_rolled_back(repo, code_too=True)["severity"] == "error"
+
+
+@pytest.mark.parametrize(("before", "after", "severity"), [
+    ("FrameType, ModuleType, TracebackType", "ModuleType, TracebackType", "notice"),  # rich's pycln prune
+    ("ModuleType", "FrameType, ModuleType", "notice"),  # a name re-added
+    ("FrameType, ModuleType", "ModuleType, TracebackType", "error"),  # a name replaced: a fix like any other
+])
+def test_a_name_pruned_from_a_from_import_is_weak(repo: Repo, before: str, after: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "chore: imports", {"src/mod1.py": f"from types import {before}\n" + old["src/mod1.py"]})
+    land(repo, "chore: imports again (#301)", {"src/mod1.py": f"from types import {after}\n" + old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": f"from types import {before}\n" + old["src/mod1.py"],
+                                "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
 def test_a_rollback_of_a_fixed_import_fails(repo: Repo) -> None:

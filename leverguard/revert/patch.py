@@ -64,6 +64,21 @@ def imports_only(lines: Iterable[bytes]) -> bool:
     return bool(found) and all(_IMPORT.fullmatch(line) for line in found)
 
 
+_FROM_IMPORT = lazy(rb"from([\w.]+)import\(?([\w.,*]+?),?\)?")  # normalized: `fromtypesimportA,B`
+
+
+def names_pruned(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
+    """One `from M import ...` line for another of the same module whose names only gain or only lose some
+    (`FrameType, ModuleType` to `ModuleType`): a tool pruning an unused name, or re-adding one."""
+    if len(removed) != 1 or len(added) != 1:
+        return False
+    old, new = _FROM_IMPORT.fullmatch(removed[0]), _FROM_IMPORT.fullmatch(added[0])
+    if old is None or new is None or old.group(1) != new.group(1):
+        return False
+    before, after = set(old.group(2).split(b",")), set(new.group(2).split(b","))
+    return before != after and (before <= after or after <= before)
+
+
 # A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
 # `@v4` too: actions pin a major version alone.
 # Each part of a suffix after the first starts with its separator, so a line is read in linear time.
