@@ -295,6 +295,7 @@ def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, st
     others = [h for h in hits if h.kind != "version-set-back"]
     paths, gone = {h.path for h in others}, {line for h in others for line in h.undone_text()}
     return found + [(old, new) for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks
+                    if not gone.isdisjoint(hunk.removed)  # (the pairs' first lines are removed ones)
                     for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
 
 

@@ -62,6 +62,16 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         return is_revert(index.commits[position])
 
     added_anywhere = _added_lines(landing)
+    outside: dict[int, Counter[bytes]] = {}
+
+    def added_outside(position: int) -> Counter[bytes]:
+        """Lines the landing adds to files the candidate did not change (once per candidate: a stale tree
+        puts back hundreds of one commit's files)."""
+        if position not in outside:
+            touched = {c.path for c in index.commits[position].changes}
+            outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
+        return outside[position]
+
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and p.change.new is None)
     hits: list[PathHit] = []
     for head in landing:
@@ -73,7 +83,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
         exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
-                 if not _moved_out(h, patch_of(h.position, path), landing, index)]
+                 if not _moved_out(h, patch_of(h.position, path), added_outside)]
         hits += exact
         if not exact and resolutions is not None and head.change.old is None:
             hits += _kept_by_merge(path, entries, patch_of, resolutions)
@@ -166,15 +176,14 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, landing: Sequence[FilePatch], index: PathIndex) -> bool:
+def _moved_out(hit: PathHit, patch: FilePatch | None, added_outside: Callable[[int], Counter[bytes]]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. Lines added
     to files the undone commit itself changed do not count: that is the same commit undone there too
     (a stale copy of a refactoring puts its code back where it came from)."""
     if hit.kind != "rollback" or patch is None:
         return False
     added = [line for h in patch.hunks for line in h.added]
-    touched = {c.path for c in index.commits[hit.position].changes}
-    return moved(added, _added_lines(p for p in landing if p.change.path not in touched))
+    return bool(added) and moved(added, added_outside(hit.position))
 
 
 def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
