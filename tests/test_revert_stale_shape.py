@@ -295,6 +295,15 @@ def test_a_short_shared_word_is_no_topic(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "feat: queue retries (#301)", "fix: queue sizes")["severity"] == "error"
 
 
+@pytest.mark.parametrize(("undone", "change", "severity"), [
+    ("feat: add `input` to `server.fs.allow` (#301)", "fix: support the top-level input option", "notice"),  # vite
+    ("feat: queue retries (#301)", "fix: the `queue` sizes", "notice"),
+    ("feat: add `input` to `server.fs.allow` (#301)", "fix: support the top-level output option", "error"),
+])
+def test_a_name_in_backticks_is_a_topic(repo: Repo, undone: str, change: str, severity: str) -> None:
+    assert _rollback_with_subjects(repo, undone, change)["severity"] == severity
+
+
 def test_a_shared_organisation_in_merge_subjects_is_no_topic(repo: Repo) -> None:
     old = seed(repo)
     repo.git("checkout", "-q", "-b", "retries")

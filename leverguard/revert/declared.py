@@ -64,6 +64,7 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNOR
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
+BACKTICKED = lazy(r"`([^`\n]+)`")
 CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
     "about after again because before being could every first other their there these those since should "
@@ -244,12 +245,21 @@ def is_merge_of_branch(subject: str) -> bool:
 
 def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
     """Whether a title of the change and one of the undone commit share a distinctive word: a long one
-    (`interfaces`, `lifespan`) or one shaped like code (`credential_provider`, `build-watch`). The
+    (`interfaces`, `lifespan`), one shaped like code (`credential_provider`, `build-watch`), or one either
+    title quotes in backticks (vite's `` add `input` to `server.fs.allow` `` and `input option`). The
     same topic again is work continued or reworked; a stale tree undoes other people's topics too."""
     def topic(texts: Iterable[str]) -> set[str]:  # a merge's own subject names a branch, not a topic
         return {w for text in texts if not text.startswith("Merge ") for w in _words(text)
                 if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
-    return bool(topic(titles) & topic(others))
+
+    def quoted(texts: Iterable[str]) -> set[str]:  # a name in backticks is code: `input`, `lifespan`
+        return {w for text in texts if not text.startswith("Merge ") for name in BACKTICKED.findall(text)
+                for w in _words(name)}
+
+    def every(texts: Iterable[str]) -> set[str]:
+        return {w for text in texts if not text.startswith("Merge ") for w in _words(text)}
+    titles, others = list(titles), list(others)
+    return bool(topic(titles) & topic(others) or quoted(titles) & every(others) or quoted(others) & every(titles))
 
 
 def cites_commit(message: str, sha: str) -> bool:
