@@ -990,3 +990,21 @@ def test_a_merge_that_brings_a_deleted_file_back_is_not_excused_by_what_it_keeps
         merge_pr(repo, "topic", 305, "kernel: tune")
     code, report = check(repo, "main..landing" if merged else "main..topic")
     assert by_pr(report)[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("title", "extra", "severity"), [
+    ("test: delete low-value and redundant suite files", None, "notice"),  # maka-agent's
+    ("test: trim the flaky e2e specs", None, "notice"),
+    ("test: delete low-value and redundant suite files", "src/probe_helpers.py", "warning"),  # not only tests
+    ("chore: delete old files", None, "warning"),  # no word of tests
+    ("test: rework the probe suites", None, "warning"),  # no removal wording
+])
+def test_test_files_deleted_under_a_title_that_says_so(repo: Repo, title: str, extra: str | None,
+                                                        severity: str) -> None:
+    seed(repo)
+    added = {"tests/test_probe.py": body("probe", 4), "web/probe.test.ts": body("probets", 4)}
+    if extra:
+        added[extra] = body("helpers", 4)
+    land(repo, "feat: probes (#301)", dict(added))
+    _topic(repo, {**{path: None for path in added}, "kernel.c": "int t;\n"}, subject=title)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

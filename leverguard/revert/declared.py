@@ -27,7 +27,7 @@ REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGN
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 GOES_AWAY = lazy(
-    r"\b(remov\w*|delet\w*|drop\w*|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
+    r"\b(remov\w*|delet\w*|drop\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
@@ -64,6 +64,10 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNOR
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
+TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
+# a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
+TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/)test_[^/]*$|[._-](test|spec)s?\.\w+$",
+                 re.IGNORECASE)
 BACKTICKED = lazy(r"`([^`\n]+)`")
 CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
@@ -166,6 +170,14 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
         return "paths"
     topic = _words(undone_subject)
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
+
+
+def says_deletes_tests(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """A title with removal wording that speaks of tests (`test: delete low-value suite files`, `Drop the
+    flaky e2e specs`), every one of PATHS a test file: the tests were taken out on purpose."""
+    wanted = list(paths)
+    return bool(wanted) and all(TEST_PATH.search(path) for path in wanted) and \
+        any(GOES_AWAY.search(title) and TESTS_WORD.search(title) for title in titles if title)
 
 
 def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
