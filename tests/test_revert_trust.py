@@ -505,6 +505,8 @@ def test_a_file_of_ones_own_commit_put_back_inside_a_stale_tree_still_fails(repo
 @pytest.mark.parametrize(("writer", "deleter", "severity"), [
     ("Jakub Roztocil <jakub@roztocil.co>", "jakubroztocil <6+jakubroztocil@users.noreply.github.com>", "notice"),
     ("Al Bo <al@bo.org>", "albo <7+albo@users.noreply.github.com>", "error"),  # 4 letters: any login could be it
+    ("Ab Cde <ab@cde.org>", "abcde <9+abcde@users.noreply.github.com>", "error"),  # 5: below MIN_NAME_LOGIN
+    ("Ab Cdef <ab@cdef.org>", "abcdef <9+abcdef@users.noreply.github.com>", "notice"),  # 6: the same person
     ("Jakub Roztocil <jakub@roztocil.co>", "jroztocil <8+jroztocil@users.noreply.github.com>", "error"),
 ])
 def test_a_login_spelled_as_the_full_name_is_the_same_person(repo: Repo, writer: str, deleter: str,
