@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from leverguard.revert.remerge import Resolutions
 from revert_helpers import CAROL, body, by_pr, check, land, seed
@@ -13,7 +15,8 @@ def _settings(extra: str = "", head: str = "class Settings:\n") -> str:
     return head + CONFIG + extra
 
 
-def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False) -> None:
+def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
+                            message: str = "Merge branch 'main' into topic") -> None:
     """main adds two settings at the end of the block; the branch edits the same spot, merges main in,
     resolves the conflict as RESOLVED, then rewrites the class around it (so the landing hunk is new text)."""
     seed(repo)
@@ -29,7 +32,7 @@ def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False) -> N
          author=CAROL)
     repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
     repo.write("src/settings.py", resolved)
-    repo.commit("Merge branch 'main' into topic", author=CAROL)  # finishes the merge, dated like the rest
+    repo.commit(message, author=CAROL)  # finishes the merge, dated like the rest
     rewritten = resolved.replace("class Settings:\n", "class Settings(Base):\n    \"\"\"Poll navigation settings.\"\"\"\n")
     land(repo, "refactor: settings derive from Base", {"src/settings.py": rewritten}, author=CAROL)
 
@@ -40,6 +43,17 @@ def test_a_conflict_resolved_by_dropping_mains_lines_is_a_warning(repo: Repo) ->
     finding = by_pr(report)[301]
     assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
     assert "conflict resolution of merge" in finding["evidence"][0]["detail"]
+
+
+@pytest.mark.parametrize(("message", "severity"), [
+    ('Merge main into topic using "ours" strategy.', "notice"),  # Auspex's: main's side thrown away on purpose
+    ("Merge main into topic (git merge -s ours)", "notice"),
+    ("Merge main into topic, ours wins the conflicts", "warning"),  # no strategy named
+])
+def test_a_merge_that_says_it_used_the_ours_strategy_discarded_on_purpose(repo: Repo, message: str,
+                                                                        severity: str) -> None:
+    _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"), message=message)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
 def test_a_resolution_that_keeps_both_sides_undoes_nothing(repo: Repo) -> None:

@@ -10,8 +10,8 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
-                                       says_deletes_tests, says_restores, says_stray, says_temporary, sets_versions, shares_topic,
-                                       titled_after)
+                                       says_deletes_tests, says_ours_strategy, says_restores, says_stray,
+                                       says_temporary, sets_versions, shares_topic, titled_after)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -187,6 +187,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it brings back what was removed"
+    if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
+        return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind == "deleted-added" for h in hits) and \
             says_deletes_tests((landed.subject, landed.title), paths):
         return NOTICE, reason + "; the change says it deletes those tests"

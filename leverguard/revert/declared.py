@@ -68,6 +68,9 @@ TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
 # a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
 TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/)test_[^/]*$|[._-](test|spec)s?\.\w+$",
                  re.IGNORECASE)
+# `git merge -s ours`, said in the merge's message: every change of the other side thrown away on purpose
+OURS_STRATEGY = lazy(r"-s\s*ours\b|--strategy[= ]ours\b|\bstrategy[ :=]+[\"'`]?ours\b|[\"'`]?\bours\b[\"'`]? strategy",
+                     re.IGNORECASE)
 BACKTICKED = lazy(r"`([^`\n]+)`")
 CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
@@ -170,6 +173,11 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
         return "paths"
     topic = _words(undone_subject)
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
+
+
+def says_ours_strategy(message: str) -> bool:
+    """`Merge develop into X using "ours" strategy`, `git merge -s ours`: the other side discarded on purpose."""
+    return bool(OURS_STRATEGY.search(message))
 
 
 def says_deletes_tests(titles: Iterable[str], paths: Iterable[str]) -> bool:
