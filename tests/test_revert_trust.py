@@ -1010,3 +1010,23 @@ def test_test_files_deleted_under_a_title_that_says_so(repo: Repo, title: str, e
     land(repo, "feat: probes (#301)", dict(added))
     _topic(repo, {**{path: None for path in added}, "kernel.c": "int t;\n"}, subject=title)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("branch", "trailer", "severity"), [
+    ("issue/269", "", "notice"),  # mkdocs' #983 from d0ugal/issue/269, after #975 from lorengordon/issue-269
+    ("issue/270", "", "error"),  # another issue
+    ("issue/269", CLAUDE, "error"),  # two agent sessions on one issue: #221/#224
+])
+def test_a_second_take_on_the_same_issue_reworks_the_first(repo: Repo, branch: str, trailer: str,
+                                                          severity: str) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "issue-269")
+    land(repo, "Link the repo from the theme", {p: old[p] + body(p[4:8], 3) for p in ("src/mod1.py", "src/mod2.py")})
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "issue-269", 975, "Link the repo from the theme")
+    repo.git("checkout", "-q", "-b", branch)
+    land(repo, "Link to the repository instead" + trailer, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"},
+         author=CAROL)
+    repo.git("checkout", "-q", "-b", "landing", "main")
+    merge_pr(repo, branch, 983, "Link to the repository instead")
+    assert by_pr(check(repo, "main..landing")[1])[975]["severity"] == severity

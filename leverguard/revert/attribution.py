@@ -11,7 +11,7 @@ from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
                                        says_deletes_tests, says_ours_strategy, says_restores, says_stray,
-                                       says_temporary, sets_versions, shares_topic, titled_after)
+                                       says_temporary, same_issue, sets_versions, shares_topic, titled_after)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -217,6 +217,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and not landed.agent and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
+    if level > NOTICE and not stale and not dropped and not landed.agent and \
+            same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
+        return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"

@@ -71,6 +71,9 @@ TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/
 # `git merge -s ours`, said in the merge's message: every change of the other side thrown away on purpose
 OURS_STRATEGY = lazy(r"-s\s*ours\b|--strategy[= ]ours\b|\bstrategy[ :=]+[\"'`]?ours\b|[\"'`]?\bours\b[\"'`]? strategy",
                      re.IGNORECASE)
+# an issue a change works on: its branch (`from owner/issue-269`, `issue/269`, `gh-269`) or its title (`Fixes #269`)
+ISSUE_REF = lazy(r"from \S+?/(?:\S*?[-_/])?(?:issues?|gh|bug)[-_/]?(\d+)\b|"
+                 r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue)\s+#(\d+)\b", re.IGNORECASE)
 BACKTICKED = lazy(r"`([^`\n]+)`")
 CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
@@ -173,6 +176,14 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
         return "paths"
     topic = _words(undone_subject)
     return "topic" if topic and any(_words(line) & topic for line in lines) else ""
+
+
+def same_issue(texts: Iterable[str], others: Iterable[str]) -> bool:
+    """Whether the change and the undone commit name the same issue (mkdocs' `from d0ugal/issue/269` after
+    `from lorengordon/issue-269`): a second take on that issue, that work reworked."""
+    def issues(found: Iterable[str]) -> set[str]:
+        return {a or b for text in found if text for a, b in ISSUE_REF.findall(text)}
+    return bool(issues(texts) & issues(others))
 
 
 def says_ours_strategy(message: str) -> bool:
