@@ -129,24 +129,24 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         kept = 0 if pointer else _edited_and_kept(reported, hits, landed)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
-        if level == ERROR and own and not every_file and not stale and not dropped and not pointer and \
-                not landed.agent and all(h.kind == "rollback" for h in hits):
+        # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
+        plain = not stale and not dropped and not pointer and not landed.agent
+        if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
             # some files of the author's own commit put back, its others left as they are: on 43 audited
             # histories 6 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
             # own accidents put back every file (requests' stale sidebar) or came from an agent (tox's)
             level, reason = WARNING, reason + "; some files of its author's own commit, the others left as they are"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
-        if not stale and not dropped and not pointer and not landed.agent and _on_top(position, landed):
-            mine = own or landed.authors.matches(commit.author_email, commit.author_name)
-            if mine and level == WARNING and not corroborated:
+        if plain and _next_commit_of_its_author(commit, position, landed, own):
+            if level == WARNING and not corroborated:
                 level, reason = NOTICE, reason + "; its author's next commit, made on top of it"
-            elif mine and level == ERROR and not every_file:  # a stale index puts back all
+            elif level == ERROR and not every_file:  # a stale index puts back all
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, keeps its other files"
-            elif mine and level == ERROR and not corroborated and all(h.kind == "inverse-hunk" for h in hits):
-                # every hunk of theirs undone amid new lines of the file, by their next commit: the file was
-                # edited with that work in it (a stale index or copy puts the file back whole); someone
-                # else's copy on top of it is #221/#224's shape (test_revert_signals)
+            elif level == ERROR and not corroborated and all(h.kind == "inverse-hunk" for h in hits):
+                # every hunk of theirs undone amid new lines of the file: the file was edited with that work
+                # in it (a stale index or copy puts the file back whole); someone else's copy on top of it is
+                # #221/#224's shape (test_revert_signals)
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
@@ -286,13 +286,14 @@ def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
     return any(c.path in rolled and c.new is not None and c.new.is_gitlink for c in landed.changes)
 
 
-def _on_top(position: int, landed: Landed) -> bool:
-    """The change is a direct commit (no PR, no merge) made on top of the commit at POSITION: the tree held
-    that work, so lines of it undone there were edited, not lost, when who made it wrote or merged that
-    work. (A stale index or a copied tree puts whole files back too, which this is not asked about; a
-    squash merge's parent says nothing of the tree the PR was written in.)"""
+def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, own: bool) -> bool:
+    """The change is a direct commit (no PR, no merge) made on top of COMMIT by who wrote or merged it: the
+    tree held that work, so lines of it undone there were edited, not lost. (A stale index or a copied
+    tree puts whole files back too, which this is not asked about; a squash merge's parent says nothing
+    of the tree the PR was written in.)"""
+    made_it = own or landed.authors.matches(commit.author_email, commit.author_name)
     direct = landed.own_pr is None and not PR_SUBJECT.search(landed.subject) and not landed.merge
-    return direct and position == landed.base_position
+    return made_it and direct and position == landed.base_position
 
 
 def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, str]]:

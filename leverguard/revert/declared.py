@@ -279,18 +279,16 @@ def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
     (`interfaces`, `lifespan`), one shaped like code (`credential_provider`, `build-watch`), or one either
     title quotes in backticks (vite's `` add `input` to `server.fs.allow` `` and `input option`). The
     same topic again is work continued or reworked; a stale tree undoes other people's topics too."""
-    def topic(texts: Iterable[str]) -> set[str]:  # a merge's own subject names a branch, not a topic
-        return {w for text in texts if not text.startswith("Merge ") for w in _words(text)
-                if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
+    def topics(texts: Iterable[str]) -> tuple[set[str], set[str]]:
+        """(its words, the ones it quotes in backticks); a merge's own subject names a branch, not a topic."""
+        kept = [text for text in texts if not text.startswith("Merge ")]
+        return ({w for text in kept for w in _words(text)},
+                {w for text in kept for name in BACKTICKED.findall(text) for w in _words(name)})
 
-    def quoted(texts: Iterable[str]) -> set[str]:  # a name in backticks is code: `input`, `lifespan`
-        return {w for text in texts if not text.startswith("Merge ") for name in BACKTICKED.findall(text)
-                for w in _words(name)}
-
-    def every(texts: Iterable[str]) -> set[str]:
-        return {w for text in texts if not text.startswith("Merge ") for w in _words(text)}
-    titles, others = list(titles), list(others)
-    return bool(topic(titles) & topic(others) or quoted(titles) & every(others) or quoted(others) & every(titles))
+    def distinctive(words: set[str]) -> set[str]:
+        return {w for w in words if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
+    (mine, mine_quoted), (theirs, theirs_quoted) = topics(titles), topics(others)
+    return bool(distinctive(mine) & distinctive(theirs) or mine_quoted & theirs or theirs_quoted & mine)
 
 
 def cites_commit(message: str, sha: str) -> bool:

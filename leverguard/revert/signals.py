@@ -85,10 +85,11 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
         hits += exact
-        if not exact and resolutions is not None and head.change.old is None:
-            hits += _kept_by_merge(path, entries, patch_of, resolutions)
-        if not exact and head.change.old is None and head.text and rules.line_level(path) and \
-                not any(h.path == path for h in hits):
+        added = head.change.old is None
+        kept = _kept_by_merge(path, entries, patch_of, resolutions) \
+            if added and not exact and resolutions is not None else []
+        hits += kept
+        if added and not exact and not kept and head.text and rules.line_level(path):
             hits += _brought_back_edited(head, path, entries, patch_of, landing)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
