@@ -517,3 +517,71 @@ def test_a_file_put_back_under_a_title_naming_it_no_longer_fails_alone(repo: Rep
 
 def test_a_file_put_back_under_a_title_naming_another_fails(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "ci: run the 3.12 job (#301)", "Update mod2.py")["severity"] == "error"
+
+
+def _sweep_undone(repo: Repo, undone_m: list[int], undone_n: list[int]) -> dict:
+    """A sweep tuning three hunks in each of two modules; a change by someone else redoes some in each."""
+    lines = _module(repo)
+    land(repo, "feat: the n module", {"src/n.py": "".join(lines).replace("value_m_", "value_n_")})
+    tuned = [2, 20, 38]
+    swept = {"src/m.py": _tune(lines, tuned), "src/n.py": [t.replace("value_m_", "value_n_") for t in _tune(lines, tuned)]}
+    land(repo, "style: the constants (#301)", {path: "".join(text) for path, text in swept.items()})
+    kept_m = _tune(lines, [i for i in tuned if i not in undone_m])
+    kept_n = [t.replace("value_m_", "value_n_") for t in _tune(lines, [i for i in tuned if i not in undone_n])]
+    _stale_topic(repo, kept_m, extra={"src/n.py": "".join(kept_n) + "more_work = fresh_call(2)\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_minority_of_a_commits_hunks_undone_in_each_of_its_files_is_an_edit_sweep(repo: Repo) -> None:
+    finding = _sweep_undone(repo, [20], [20])  # 1/3 in each file: a warning for either file alone
+    assert finding["severity"] == "notice" and "a minority of its hunks" in finding["reason"]
+    assert [e["severity"] for e in finding["evidence"]] == ["warning", "warning"]
+
+
+def test_half_of_a_commits_hunks_undone_across_its_files_is_no_sweep(repo: Repo) -> None:
+    finding = _sweep_undone(repo, [20], [2, 20])  # 3 of 6: the boundary, not fewer than half
+    assert finding["severity"] == "warning"
+
+
+def test_every_hunk_undone_in_one_of_the_files_is_a_stale_copy_there(repo: Repo) -> None:
+    finding = _sweep_undone(repo, [2, 20, 38], [])  # all of m.py's: no sweep, whatever n.py keeps
+    assert finding["severity"] in ("warning", "error") and "minority" not in finding["reason"]
+
+
+def _blanked(repo: Repo, title: str) -> dict:
+    old = seed(repo)
+    blank = '{\n  "docs_differ_after": null\n}\n'
+    land(repo, "docs: a config", {"docs/config.json": blank})
+    land(repo, "docs: master and released docs differ (#301)",
+         {"docs/config.json": blank.replace("null", '"3.0.0"'), "kernel.c": old["kernel.c"] + "int k;\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"docs/config.json": blank, "src/mod1.py": old["src/mod1.py"] + "more = fresh(1)\n"}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_title_that_blanks_a_named_setting_says_what_goes_away(repo: Repo) -> None:
+    finding = _blanked(repo, "Blank `docs_differ_after`")
+    assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
+
+
+def test_a_title_naming_the_setting_without_saying_it_goes_still_fails(repo: Repo) -> None:
+    assert _blanked(repo, "Tidy `docs_differ_after`")["severity"] == "error"
+
+
+def _moved_by_name(repo: Repo, names: list[str]) -> dict:
+    seed(repo)
+    land(repo, "docs: sponsor logos (#301)", {f"docs/static/{n}": body(n.split(".")[0], 12) for n in names})
+    repo.git("checkout", "-q", "-b", "topic")
+    # moved under .github/ and minified on the way: one line each, no line of the old files left
+    land(repo, "Tidy the tree", {**{f"docs/static/{n}": None for n in names},
+                                              **{f".github/logos/{n}": f"<svg>{n}</svg>\n" for n in names}}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1]).get(301, {})
+
+
+def test_files_deleted_where_files_of_their_names_come_elsewhere_were_moved(repo: Repo) -> None:
+    assert _moved_by_name(repo, ["FilePreviews.svg", "Tidelift.svg"]) == {}
+
+
+def test_a_conventional_name_coming_elsewhere_is_no_move(repo: Repo) -> None:
+    finding = _moved_by_name(repo, ["index.js", "__init__.py"])
+    assert finding["kinds"] == ["deleted-added"] and finding["severity"] == "warning"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 
+from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
@@ -28,6 +30,10 @@ MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only 
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
 OLD_FILE_DAYS = 90  # whole files, stronger evidence, get twice that; a file brought back from the dead never ages
 TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
+# names many folders hold: one of them deleted here and another added there is no move
+CONVENTIONAL_NAME = lazy(rb"(__init__|__main__|index|main|mod|lib|conftest|setup|readme|license|changelog|"
+                               rb"makefile|package|cargo|pyproject|tsconfig|dockerfile|\.\w+)(\.[\w.]+)?$", re.IGNORECASE)
+MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
@@ -94,7 +100,15 @@ def _moved(hit: PathHit, landed: Landed) -> bool:
     place (hatch's `logo.png` and `logo.webp` gone where `logo.svg` comes): no stale tree adds that."""
     deleted = next((c for c in landed.changes if c.path == hit.path and c.deleted), None)
     return deleted is not None and (moved_away(deleted, landed.patches) or any(
-        c.added and _stem(c.path) == _stem(deleted.path) for c in landed.changes))
+        c.added and (_stem(c.path) == _stem(deleted.path) or _same_name(c.path, deleted.path))
+        for c in landed.changes))
+
+
+def _same_name(added: bytes, deleted: bytes) -> bool:
+    """A file of the same, distinctive name added in another folder (attrs' `Move SVGs to .github`, which
+    minified them on the way). Names every folder has (`__init__.py`, `index.js`, `README.md`) say nothing."""
+    name = deleted.rpartition(b"/")[2]
+    return added.rpartition(b"/")[2] == name and CONVENTIONAL_NAME.match(name) is None
 
 
 def _stem(path: bytes) -> bytes:
@@ -136,6 +150,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # histories 6 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
             # own accidents put back every file (requests' stale sidebar) or came from an agent (tox's)
             level, reason = WARNING, reason + "; some files of its author's own commit, the others left as they are"
+        if plain and level == WARNING and not corroborated and _minority_in_each(hits):
+            # a stale copy undoes all of a commit's hunks in a file; a few of them redone in each of several
+            # files, the rest kept there, is an edit sweep over that one (typing style, lint, imports)
+            level, reason = NOTICE, reason + "; a minority of its hunks undone in each of its files, the rest kept"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
         if plain and _next_commit_of_its_author(commit, position, landed, own):
@@ -400,6 +418,17 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bo
         return False
     return stale_tree or undo.groups_undone == undo.groups or (
         recent and undo.groups_undone >= STALE_SHARE * undo.groups)
+
+
+def _minority_in_each(hits: list[PathHit]) -> bool:
+    """Line-level evidence in two files or more, none with all of the commit's hunks undone, and fewer
+    than half of its hunks undone across them (httpcore's `Consistent import style` over `Use new typing
+    style`: 8 of 28 hunks in 3 files)."""
+    loud = [h for h in hits if not h.quiet]  # (a formatting-only rollback beside them is cosmetic)
+    undos = [h.undo for h in loud if h.kind == "inverse-hunk" and h.undo is not None]
+    return len(undos) >= MIN_SWEEP_FILES and len(undos) == len(loud) and \
+        all(u.groups_undone < u.groups for u in undos) and \
+        2 * sum(u.groups_undone for u in undos) < sum(u.groups for u in undos)
 
 
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
