@@ -812,6 +812,28 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+class Submodules:
+    """The histories of a working repository's submodules, where `git submodule update` keeps them
+    (GIT_DIR/modules/PATH): whether a pointer's new commit still holds the one it replaces. A bare mirror
+    or a submodule never initialised has none, and answers None."""
+
+    __slots__ = ("modules",)
+
+    def __init__(self, git_dir: str | None) -> None:
+        self.modules = os.path.join(git_dir, "modules") if git_dir else None
+
+    def contains(self, path: bytes, ancestor: str, descendant: str) -> bool | None:
+        """Whether ANCESTOR is in DESCENDANT's history in the submodule at PATH (None: not known here)."""
+        parts = path.split(b"/")
+        if self.modules is None or b".." in parts or b"" in parts:  # a tree's path, never a way out
+            return None
+        sub = os.path.join(self.modules, fsdecode(path))
+        if not os.path.isdir(sub):
+            return None
+        found = run(["--git-dir", sub, "merge-base", "--is-ancestor", ancestor, descendant], ok_codes=(0, 1, 128))
+        return {0: True, 1: False}.get(found.returncode)
+
+
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:
     """Every best common ancestor of A and B (several for criss-cross merges); empty when unrelated."""
     result = run(["merge-base", "--all", a, b], cwd, ok_codes=(0, 1))

@@ -231,8 +231,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and says_temporary(commit.subject):
         return NOTICE, reason + "; the undone commit said it was temporary"
-    # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked
-    if level > NOTICE and not stale and not dropped and not landed.agent and \
+    # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
+    # submodule names it, whichever commit it writes
+    pointer = _submodule_rolled_back(hits, landed)
+    if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level > NOTICE and not stale and not dropped and not landed.agent and \
@@ -260,7 +262,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real)
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
     # a stale copy rides along with other work; a change titled after the file it edits was made looking at it
-    if level > NOTICE and not dropped and not kept_deleted and \
+    if level > NOTICE and not dropped and not kept_deleted and not pointer and \
             titled_after((landed.subject, landed.title), paths):
         return (NOTICE if level == WARNING else WARNING), reason + "; the change is titled after the file it edits"
     return level, reason
@@ -300,6 +302,8 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed) 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change puts a submodule pointer back (a gitlink rolled back)."""
+    if any(h.kind == "pointer-dropped" for h in hits):
+        return True
     rolled = {h.path for h in hits if h.kind == "rollback"}
     return any(c.path in rolled and c.new is not None and c.new.is_gitlink for c in landed.changes)
 
@@ -364,6 +368,9 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
+    if hit.kind == "pointer-dropped":  # a pointer moved back is a rollback; off its line, work may be lost
+        return (ERROR, "a submodule pointer it set moved back") if hit.pointer[2] else (
+            WARNING, "a submodule pointer it set moved to a commit that does not hold it")
     if hit.kind == "kept-by-merge":  # an edited copy, not its old content: the resolution kept the wrong side
         return ERROR, f"a file it deleted brought back by the conflict resolution of merge {hit.resolution[:7]}"
     if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
@@ -538,6 +545,10 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "deleted; this commit added it"
     elif hit.kind == "deleted-changed":
         detail = "deleted; this commit was its latest change"
+    elif hit.kind == "pointer-dropped":
+        was, now, back = hit.pointer
+        detail = (f"submodule pointer moved {'back ' if back else ''}to {now[:12]}, which does not hold {was[:12]}, "
+                  "the commit this commit set it to")
     elif hit.kind == "version-set-back":
         detail = f"version set back ({', '.join(f'{old} -> {new}' for old, new in hit.moves)}); this commit had moved it on"
     else:
@@ -565,6 +576,8 @@ def _repair(commit: Commit, hits: list[PathHit], landed: Landed) -> str:
     restore = paths(("rollback", "deleted-added", "deleted-changed"))
     if restore and landed.repair_base:
         steps.append(f"git checkout {landed.repair_base} -- {' '.join(restore)}")
+    steps += [f"git update-index --cacheinfo 160000,{h.pointer[0]},{shlex.quote(display(h.path))}"
+              for h in hits if h.kind == "pointer-dropped"]
     resurrected = paths(("resurrected", "kept-by-merge"))
     if resurrected:
         steps.append(f"git rm -q -- {' '.join(resurrected)}")

@@ -110,6 +110,7 @@ def _audit(session: Session, branch: str, max_count: int | None, since: str | No
     bound = _since_bound(repo, since)
     ctx = Context(repo, reader, conf.rules, isolation)
     history = _History(repo, tip, None if max_count is None else max_count + size, conf, ctx)
+    pointers = git.Submodules(git_dir)
     results = []
     unchecked: list[tuple[Commit, candidates.Entry | git.MissingObjects]] = []
     position = 0
@@ -124,7 +125,7 @@ def _audit(session: Session, branch: str, max_count: int | None, since: str | No
             unchecked.append((commit, gap))
         else:
             try:
-                found = _check(commit, position, size, history, ctx, conf)
+                found = _check(commit, position, size, history, ctx, conf, pointers)
             except git.MissingObjects as exc:  # a candidate's object, read while judging
                 unchecked.append((commit, exc))
         found = [f for f in found if include_all or (not f.explanation and f.severity in SHOWN)]
@@ -143,7 +144,7 @@ def _audit(session: Session, branch: str, max_count: int | None, since: str | No
 
 
 def _check(commit: Commit, position: int, size: int, history: _History, ctx: Context,
-           conf: settings.Settings) -> list[RevertFinding]:
+           conf: settings.Settings, pointers: git.Submodules) -> list[RevertFinding]:
     if not commit.parents:
         return []  # a root commit (or a shallow boundary) undoes nothing
     landing_patches = tuple(history.patches.get(position, {}).values())
@@ -154,7 +155,7 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
 
     # a merge's own resolution, and those of the merges its branch holds, may have dropped one side's lines
     resolutions = Resolutions(ctx.repo, f"{commit.parents[0]}..{commit.sha}", ctx.isolation) if commit.is_merge else None
-    hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules, resolutions)
+    hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules, resolutions, pointers)
     if not hits:
         return []
     return judge(hits, history.commits, ctx, partial(_landed, ctx.repo, commit, conf, landing_patches, lo))

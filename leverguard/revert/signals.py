@@ -22,8 +22,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Iterable, Mapping, Sequence
 
+    from leverguard.git import Submodules
+
     PatchOf = Callable[[int, bytes], FilePatch | None]  # a candidate's patch of a path, by position
 
+MAX_POINTER_CHECKS = 5  # a submodule's latest bumps asked about (one git process each)
 BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
 MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
 
@@ -47,6 +50,7 @@ class PathHit(NamedTuple):
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
     moves: tuple[tuple[str, str], ...] = ()  # a version-set-back hit's versions, (`0.11-dev`, `0.10.1`)
     resolution: str = ""  # the merge whose modify/delete conflict kept the edited copy (kept-by-merge)
+    pointer: tuple[str, str, bool] = ("", "", False)  # a pointer-dropped hit's (commit it set, commit now, moved back)
 
     def undone_text(self) -> tuple[bytes, ...]:
         if self.undo is not None:
@@ -55,9 +59,10 @@ class PathHit(NamedTuple):
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
-            rules: Rules, resolutions: Resolutions | None = None) -> list[PathHit]:
+            rules: Rules, resolutions: Resolutions | None = None, pointers: Submodules | None = None) -> list[PathHit]:
     """Every path hit of the LANDING patches against the candidates at positions [lo, hi); RESOLUTIONS
-    tells what the merges inside the landing change dropped from their automatic re-merge."""
+    tells what the merges inside the landing change dropped from their automatic re-merge, POINTERS
+    whether a submodule's new commit still holds the one it replaces."""
     def reverting(position: int) -> bool:
         return is_revert(index.commits[position])
 
@@ -85,6 +90,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
         hits += exact
+        if not exact and pointers is not None:
+            hits += _pointer_dropped(head, path, entries, pointers)
         added = head.change.old is None
         kept = _kept_by_merge(path, entries, patch_of, resolutions) \
             if added and not exact and resolutions is not None else []
@@ -133,6 +140,24 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         gone = tuple(line for h in patch.hunks for line in h.added) if text and patch is not None else ()
         return [PathHit(position, path, "deleted-changed", lines, lines, text, text_undone=gone)]
     return []
+
+
+def _pointer_dropped(head: FilePatch, path: bytes, entries: list[tuple[int, Change]],
+                     pointers: Submodules) -> list[PathHit]:
+    """A submodule pointer a candidate set, moved to a commit that does not hold it: back along the
+    submodule's line (a stale pointer that no superproject commit recorded) or off it (commonly's
+    `bump submodule`, which lost two bumps of the other session). Asked only when the submodule's own
+    history is at hand (a working repository with the submodule initialised)."""
+    old, new = head.change.old, head.change.new
+    if old is None or new is None or not (old.is_gitlink and new.is_gitlink) or entries[0][1].new != old:
+        return []  # no pointer, or the one BASE has is no window commit's
+    hits = []
+    for position, change in entries[:MAX_POINTER_CHECKS]:  # the latest bumps, newest first
+        if change.new is None or not change.new.is_gitlink or pointers.contains(path, change.new.oid, new.oid) is not False:
+            break  # the new commit holds this bump, and so the ones before it
+        back = pointers.contains(path, new.oid, change.new.oid) is True
+        hits.append(PathHit(position, path, "pointer-dropped", 0, 0, False, pointer=(change.new.oid, new.oid, back)))
+    return hits
 
 
 def _kept_by_merge(path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,

@@ -1,0 +1,99 @@
+"""A submodule pointer moved to a commit that does not hold the one a commit set, read from the
+submodule's own history where `git submodule update` keeps it (GIT_DIR/modules/PATH)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import Repo, run_leverguard
+from revert_helpers import BOB, CAROL, by_pr, check, seed
+
+LIB = "third_party/lib"
+
+
+def _library(path: Path) -> dict[str, str]:
+    """A library with a main line c1 -> c2 -> c3 -> c4 and a side line c1 -> side."""
+    path.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
+    lib = Repo(path)
+    shas = {}
+    for name in ("c1", "c2", "c3", "c4"):
+        lib.write("lib.c", f"int {name};\n")
+        shas[name] = lib.commit(name)
+    lib.git("checkout", "-q", "-b", "side", shas["c1"])
+    lib.write("lib.c", "int side;\n")
+    shas["side"] = lib.commit("side")
+    return shas
+
+
+def _superproject(repo: Repo, tmp_path: Path) -> dict[str, str]:
+    """main: the library added at c2, #301 bumps it to c3; `topic` branches off main."""
+    shas = _library(tmp_path / "lib")
+    seed(repo)
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(tmp_path / "lib"), LIB)
+    _point(repo, shas["c2"], "add the library")
+    _point(repo, shas["c3"], "deps: bump lib (#301)", BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    return shas
+
+
+def _point(repo: Repo, sha: str, message: str, author: str = "Alice <alice@example.com>") -> None:
+    repo.git("update-index", "--cacheinfo", f"160000,{sha},{LIB}")
+    repo.write("kernel.c", f"int kernel_{len(message)};\n")
+    repo.commit(message, "kernel.c", ".gitmodules", author=author)
+
+
+def test_a_pointer_moved_back_to_a_commit_no_one_recorded_fails(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["c1"], "feat: stale checkout", CAROL)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert code == 1 and finding["severity"] == "error" and finding["kinds"] == ["pointer-dropped"]
+    assert f"moved back to {shas['c1'][:12]}" in finding["evidence"][0]["detail"]
+    assert f"git update-index --cacheinfo 160000,{shas['c3']},{LIB}" in finding["repair"]
+
+
+def test_a_pointer_moved_off_its_line_is_a_warning(repo: Repo, tmp_path: Path) -> None:
+    # commonly's `bump submodule`: a commit of another line, which lacks the bumps the other session made
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["side"], "feat: the new kernel", CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "warning", by_pr(report)[301]["reason"]
+    assert "does not hold" in by_pr(report)[301]["evidence"][0]["detail"]
+
+
+def test_a_pointer_moved_on_along_its_line_is_no_finding(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["c4"], "deps: bump lib again", CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []
+
+
+def test_without_the_submodules_history_nothing_is_claimed(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["c1"], "feat: stale checkout", CAROL)
+    shutil.rmtree(repo.path / ".git" / "modules")  # a submodule never initialised here
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []
+
+
+def test_audit_reads_the_submodules_history_too(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["c1"], "feat: stale checkout (#302)", CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--ff-only", "topic")
+    proc = run_leverguard("audit", cwd=repo.path)
+    assert proc.returncode == 1 and f"{LIB}: pointer-dropped" in proc.stdout
+
+
+def test_every_recent_bump_the_new_commit_lacks_is_reported_whatever_the_titles_say(repo: Repo, tmp_path: Path) -> None:
+    # every bump names its submodule: neither the shared topic nor a title naming it excuses the pointer
+    shas = _superproject(repo, tmp_path)
+    repo.git("checkout", "-q", "main")
+    _point(repo, shas["c4"], "deps: bump the lib submodule again (#302)", BOB)
+    repo.git("checkout", "-q", "-B", "topic")
+    _point(repo, shas["side"], "deps: bump the lib submodule to the side line", CAROL)
+    code, report = check(repo, "main..topic")
+    assert {pr: f["severity"] for pr, f in by_pr(report).items()} == {None: "warning", 301: "warning", 302: "warning"}
