@@ -163,8 +163,11 @@ def _index(pools: list[_Pool]) -> tuple[dict[bytes, list[int]], dict[bytes, list
 def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
            by_added: dict[bytes, list[int]]) -> tuple[HunkUndo, list[int]] | None:
     """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one)."""
+    near = {k for line in hunk.added for k in by_removed.get(line, ())} | \
+        {k for line in hunk.removed for k in by_added.get(line, ())}
+    if not near:  # most candidate hunks: no landing hunk shares a line with them
+        return None
     gone, back = Counter(hunk.added), Counter(hunk.removed)
-    near = {k for line in gone for k in by_removed.get(line, ())} | {k for line in back for k in by_added.get(line, ())}
     best, best_score = None, 0
     for k in sorted(near):
         score = _covers(gone, back, [pools[k]])
