@@ -1,0 +1,49 @@
+"""git's `-U0` patches parsed as they stream from a pipe: a line cut across blocks reads the same as
+whole output, and output cut short is an error, never fewer hunks."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from conftest import Repo
+from leverguard.errors import GitError
+from leverguard.revert.patch import FilePatch, parse_commits
+
+ARGS = ("diff-tree", "--stdin", "-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-abbrev",
+        "--no-renames", "--format=%x1e%H")
+
+
+def _history(repo: Repo) -> bytes:
+    """Three commits of several hunks each, one file ending without a newline."""
+    repo.write("a.py", "".join(f"line_{i} = value({i})\n" for i in range(40)))
+    repo.write("b.txt", "first words here\nsecond words here")
+    repo.commit("initial")
+    repo.write("a.py", "".join(f"line_{i} = value({i * (2 if i % 9 == 0 else 1)})\n" for i in range(40)))
+    repo.commit("edit a")
+    repo.write("b.txt", "first words here\nsecond words changed\nthird words added\n")
+    repo.write("a.py", "".join(f"line_{i} = value({i})\n" for i in range(38)))
+    repo.commit("edit both")
+    shas = repo.git("rev-list", "HEAD~2..HEAD") + "\n"
+    return subprocess.run(["git", *ARGS], cwd=repo.path, input=shas.encode(), capture_output=True, check=True).stdout
+
+
+def _parsed(data: bytes, block: int) -> list[tuple[bytes, list[FilePatch]]]:
+    blocks = iter([data[i:i + block] for i in range(0, len(data), block)])
+    return [(header, list(files)) for header, files in parse_commits(b"", blocks)]
+
+
+def test_blocks_of_any_size_parse_as_the_whole_output(repo: Repo) -> None:
+    data = _history(repo)
+    whole = _parsed(data, len(data))
+    assert [len(f.hunks) for _, files in whole for f in files] == [5, 1, 4]  # newest first: a.py (4 values back, 2 lines gone), b.txt; a.py
+    for block in (1, 2, 3, 7, 64):
+        assert _parsed(data, block) == whole
+
+
+def test_output_cut_inside_a_hunk_is_an_error(repo: Repo) -> None:
+    data = _history(repo)
+    cut = data[:data.rindex(b"\n-") + 3]  # inside the last removed line
+    with pytest.raises(GitError, match="cut short"):
+        _parsed(cut, 5)
