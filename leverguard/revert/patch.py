@@ -31,6 +31,7 @@ _NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 
 _SPACE = b" \t\r\f\v\n"
 # formatter punctuation: trailing commas, quote style, wrapping parentheses (REVERTS.md, traps)
 _COSMETIC = _SPACE + b",;'\"`()[]\\"
+_MINUS, _PLUS, _BACKSLASH = b"-+\\"  # a patch line's first byte, as an int
 HEADER = b"\x1e"  # the record separator leverguard puts before each commit in `--format`
 _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b"index ", b"similarity index",
              b"dissimilarity index", b"rename from", b"rename to", b"copy from", b"copy to", b"Binary files",
@@ -257,6 +258,33 @@ class _Cursor:
         value, self.pos = self.data[self.pos:end], end + 1
         return value
 
+    def hunk_lines(self, old_count: int, new_count: int) -> tuple[list[bytes], list[bytes]]:
+        """A hunk's removed and added lines, read by their counts with the buffer in locals: this loop
+        reads every changed line of every check, thousands for a 200-file change."""
+        removed: list[bytes] = []
+        added: list[bytes] = []
+        data, pos = self.data, self.pos
+        while old_count > 0 or new_count > 0:
+            end = data.find(b"\n", pos)
+            if end < 0:  # the line goes on in the pipe's next block
+                self.pos = pos
+                if not self._fill():
+                    raise GitError("git's patch was cut short: check the repository with git fsck")
+                data, pos = self.data, self.pos
+                continue
+            kind = data[pos] if end > pos else 0  # an int: cheaper than a one-byte slice
+            if kind == _MINUS:
+                removed.append(data[pos + 1:end])
+                old_count -= 1
+            elif kind == _PLUS:
+                added.append(data[pos + 1:end])
+                new_count -= 1
+            elif kind != _BACKSLASH:  # not "\ No newline at end of file": a context line counts on both sides
+                old_count, new_count = old_count - 1, new_count - 1
+            pos = end + 1
+        self.pos = pos
+        return removed, added
+
     def field(self) -> bytes:
         return self._until(b"\0")
 
@@ -338,34 +366,11 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
 
 
 def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_count: int) -> Hunk:
-    """Lines by their counts (a context line, if any, counts on both sides). The buffer is walked in
-    locals: this loop reads every changed line of every check, thousands for a 200-file change."""
-    at, span = old_start, old_count
-    removed: list[bytes] = []
-    added: list[bytes] = []
-    data, pos = cursor.data, cursor.pos
-    while old_count > 0 or new_count > 0:
-        end = data.find(b"\n", pos)
-        if end < 0:  # the line goes on in the pipe's next block
-            cursor.pos = pos
-            if not cursor._fill():
-                raise GitError("git's patch was cut short: check the repository with git fsck")
-            data, pos = cursor.data, cursor.pos
-            continue
-        kind = data[pos] if end > pos else 0
-        if kind == 45:  # "-"
-            removed.append(data[pos + 1:end])
-            old_count -= 1
-        elif kind == 43:  # "+"
-            added.append(data[pos + 1:end])
-            new_count -= 1
-        elif kind != 92:  # not "\ No newline at end of file": context
-            old_count, new_count = old_count - 1, new_count - 1
-        pos = end + 1
-    cursor.pos = pos
+    """Lines by their counts (a context line, if any, counts on both sides)."""
+    removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
-    return _hunk(removed, added, at, span)
+    return _hunk(removed, added, old_start, old_count)
 
 
 def _header(header: bytes) -> tuple[int, int, int]:
