@@ -154,6 +154,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # a stale copy undoes all of a commit's hunks in a file; a few of them redone in each of several
             # files, the rest kept there, is an edit sweep over that one (typing style, lint, imports)
             level, reason = NOTICE, reason + "; a minority of its hunks undone in each of its files, the rest kept"
+        if plain and level == WARNING and own and not corroborated and _partly_undone_in_each(hits):
+            # a stale copy undoes all of a commit's hunks in a file; its author taking back some of their own
+            # hunks and keeping the others there is that work revised (on 21 audited histories 5 warnings of
+            # this shape, none lost work; requests' stale sidebar undid every hunk of its commit)
+            level, reason = NOTICE, reason + "; its author's own hunks, some undone and the rest kept in each file"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
         if plain and _next_commit_of_its_author(commit, position, landed, own):
@@ -436,6 +441,13 @@ def _minority_in_each(hits: list[PathHit]) -> bool:
     return len(undos) >= MIN_SWEEP_FILES and len(undos) == len(loud) and \
         all(u.groups_undone < u.groups for u in undos) and \
         2 * sum(u.groups_undone for u in undos) < sum(u.groups for u in undos)
+
+
+def _partly_undone_in_each(hits: list[PathHit]) -> bool:
+    """Line-level evidence only, and in each file some of the commit's hunk groups undone but not all."""
+    loud = [h for h in hits if not h.quiet]
+    return bool(loud) and all(h.kind == "inverse-hunk" and h.undo is not None and
+                              0 < h.undo.groups_undone < h.undo.groups for h in loud)
 
 
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:

@@ -1,0 +1,63 @@
+"""An author taking back some of their own hunks and keeping the rest: a revision, not a stale copy.
+
+A stale copy of a file undoes all of a commit's hunks there. When the change's own author undoes only
+some of the hunk groups their commit made in each file, and keeps the others, that work was revised
+where it stood: a notice. Someone else's partial undo, every hunk of the author's own commit undone in
+a file, or whole files put back beside it (a stale tree at work) keep their grade.
+"""
+
+from __future__ import annotations
+
+from conftest import Repo
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+
+LINES = 48  # hunks 12 lines apart stay separate hunks of an ordinary diff
+
+
+def _tune(lines: list[str], at: list[int], tag: str = "t") -> list[str]:
+    return [f"value_m_{i} = compute_m({i}, scale={tag}_{i})\n" if i in at else line for i, line in enumerate(lines)]
+
+
+def _undo(repo: Repo, tuner: str, tuned: dict[str, list[int]], undone: dict[str, list[int]],
+          extra: dict[str, str | None] | None = None) -> dict:
+    """TUNER tunes lines of each module in PR #301; Carol's topic, branched after another commit, undoes some."""
+    seed(repo)
+    modules = {path: body("m", LINES).splitlines(keepends=True) for path in tuned}
+    land(repo, "feat: the modules", {path: "".join(lines) for path, lines in modules.items()})
+    land(repo, "tune: constants (#301)", {p: "".join(_tune(lines, tuned[p])) for p, lines in modules.items()}, author=tuner)
+    land(repo, "fix: mod3 (#302)", {"src/mod3.py": body("fixed3", 6)}, author=DAVE)  # Carol's topic is not on top of #301
+    repo.git("checkout", "-q", "-b", "topic")
+    kept = {p: "".join(_tune(lines, [i for i in tuned[p] if i not in undone.get(p, [])])) + "new_work = fresh_call(1)\n"
+            for p, lines in modules.items()}
+    land(repo, "kernel: retune", {**kept, **(extra or {})}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_the_authors_own_hunks_partly_undone_and_the_rest_kept_is_a_notice(repo: Repo) -> None:
+    finding = _undo(repo, CAROL, {"src/m.py": [2, 20, 38]}, {"src/m.py": [20]})
+    assert finding["severity"] == "notice"
+    assert "its author's own hunks, some undone and the rest kept in each file" in finding["reason"]
+
+
+def test_someone_elses_hunks_partly_undone_stay_a_warning(repo: Repo) -> None:
+    assert _undo(repo, BOB, {"src/m.py": [2, 20, 38]}, {"src/m.py": [20]})["severity"] == "warning"
+
+
+def test_half_the_authors_hunks_across_two_files_each_partly_undone_is_a_notice(repo: Repo) -> None:
+    # the boundary: half its hunks across two files (no minority sweep), neither file undone whole
+    partly = {"src/m.py": [2, 20, 38], "src/n.py": [2, 20, 38]}
+    assert _undo(repo, CAROL, partly, {"src/m.py": [20, 38], "src/n.py": [2]})["severity"] == "notice"
+
+
+def test_one_file_of_the_authors_own_commit_undone_whole_keeps_the_warning(repo: Repo) -> None:
+    partly = {"src/m.py": [2, 20, 38], "src/n.py": [2, 20, 38]}
+    finding = _undo(repo, CAROL, partly, {"src/m.py": [20], "src/n.py": [2, 20, 38]})
+    assert finding["severity"] in ("warning", "error")
+    assert "some undone and the rest kept" not in finding["reason"]
+
+
+def test_a_whole_file_put_back_beside_it_keeps_the_authors_partial_undo_loud(repo: Repo) -> None:
+    # a stale tree at work: the module #302 fixed is back to its old copy in the same change
+    finding = _undo(repo, CAROL, {"src/m.py": [2, 20, 38]}, {"src/m.py": [20]},
+                    extra={"src/mod3.py": body("base3", 6)})
+    assert "some undone and the rest kept" not in finding["reason"]
