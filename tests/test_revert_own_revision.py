@@ -1,9 +1,11 @@
-"""An author taking back some of their own hunks and keeping the rest: a revision, not a stale copy.
+"""Work of a commit kept in its files: an author revising their own hunks, a file put back beside kept hunks.
 
 A stale copy of a file undoes all of a commit's hunks there. When the change's own author undoes only
 some of the hunk groups their commit made in each file, and keeps the others, that work was revised
 where it stood: a notice. Someone else's partial undo, every hunk of the author's own commit undone in
-a file, or whole files put back beside it (a stale tree at work) keep their grade.
+a file, or whole files put back beside it (a stale tree at work) keep their grade. Likewise a file put
+back whole beside another file of the same commit that keeps some of its hunks: that change was made
+in a tree holding the commit.
 """
 
 from __future__ import annotations
@@ -61,3 +63,35 @@ def test_a_whole_file_put_back_beside_it_keeps_the_authors_partial_undo_loud(rep
     finding = _undo(repo, CAROL, {"src/m.py": [2, 20, 38]}, {"src/m.py": [20]},
                     extra={"src/mod3.py": body("base3", 6)})
     assert "some undone and the rest kept" not in finding["reason"]
+
+
+CONFIG_OLD = "[run]\nbranch = true\nsource = yarl\n"
+CONFIG_NEW = "[run]\nbranch = true\nsource = yarl, tests\nomit = tests/fixtures/*\nparallel = true\nconcurrency = thread\n"
+
+
+def _rollback_beside(repo: Repo, undone_in_module: list[int]) -> tuple[int, dict]:
+    """PR #301 edits a config file and tunes a module; Carol's topic puts the config file back whole
+    and undoes UNDONE_IN_MODULE of the module's tuned lines."""
+    seed(repo)
+    lines = body("m", LINES).splitlines(keepends=True)
+    land(repo, "feat: the module", {"src/m.py": "".join(lines), ".coveragerc": CONFIG_OLD})
+    tuned = [2, 20, 38]
+    land(repo, "tests: more coverage (#301)", {"src/m.py": "".join(_tune(lines, tuned)), ".coveragerc": CONFIG_NEW}, author=CAROL)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    module = "".join(_tune(lines, [i for i in tuned if i not in undone_in_module])) + "new_work = fresh_call(1)\n"
+    land(repo, "fix: blocking io", {"src/m.py": module, ".coveragerc": CONFIG_OLD}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    return code, by_pr(report)[301]
+
+
+def test_a_file_put_back_beside_the_commits_hunks_kept_in_its_other_file_is_a_notice(repo: Repo) -> None:
+    # the change edited the module with #301's work in it (two of its three hunks kept): its tree was not stale
+    code, finding = _rollback_beside(repo, [20])
+    assert (code, finding["severity"]) == (0, "notice"), finding["reason"]
+    assert "more of its files and keeps its work there" in finding["reason"]
+
+
+def test_a_file_put_back_beside_every_hunk_of_the_commit_undone_still_fails(repo: Repo) -> None:
+    code, finding = _rollback_beside(repo, [2, 20, 38])
+    assert (code, finding["severity"]) == (1, "error")

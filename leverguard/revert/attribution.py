@@ -140,7 +140,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         # a submodule's checkout follows no pull, merge or rebase: the superproject's tree holding the commit
         # says nothing of the pointer `git commit -a` records (svmbir's `Updated documentation`)
         pointer = _submodule_rolled_back(hits, landed)
-        kept = 0 if pointer else _edited_and_kept(reported, hits, landed)
+        kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
@@ -300,9 +300,13 @@ def _reported(commit: Commit, ctx: Context) -> set[bytes]:
     return {c.path for c in commit.changes if ctx.reported(c.path)}
 
 
-def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed) -> int:
-    """How many of the commit's other REPORTED files the change also edits without undoing them."""
-    return len(reported & {c.path for c in landed.changes} - {h.path for h in hits})
+def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, stale: bool) -> int:
+    """How many of the commit's REPORTED files the change also edits and keeps its work in: files it leaves
+    alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
+    undoes some of the commit's hunks but keeps others, which no stale copy of the file does."""
+    partly = set() if landed.merge or stale else {h.path for h in hits if h.kind == "inverse-hunk" and not h.quiet and
+                                         h.undo is not None and 0 < h.undo.groups_undone < h.undo.groups}
+    return len(reported & {c.path for c in landed.changes} - {h.path for h in hits}) + len(reported & partly)
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
