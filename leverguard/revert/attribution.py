@@ -304,8 +304,7 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
     """How many of the commit's REPORTED files the change also edits and keeps its work in: files it leaves
     alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
     undoes some of the commit's hunks but keeps others, which no stale copy of the file does."""
-    partly = set() if landed.merge or stale else {h.path for h in hits if h.kind == "inverse-hunk" and not h.quiet and
-                                         h.undo is not None and 0 < h.undo.groups_undone < h.undo.groups}
+    partly = set() if landed.merge or stale else {h.path for h in hits if _partly_kept(h)}
     return len(reported & {c.path for c in landed.changes} - {h.path for h in hits}) + len(reported & partly)
 
 
@@ -450,8 +449,13 @@ def _minority_in_each(hits: list[PathHit]) -> bool:
 def _partly_undone_in_each(hits: list[PathHit]) -> bool:
     """Line-level evidence only, and in each file some of the commit's hunk groups undone but not all."""
     loud = [h for h in hits if not h.quiet]
-    return bool(loud) and all(h.kind == "inverse-hunk" and h.undo is not None and
-                              0 < h.undo.groups_undone < h.undo.groups for h in loud)
+    return bool(loud) and all(_partly_kept(h) for h in loud)
+
+
+def _partly_kept(hit: PathHit) -> bool:
+    """Some of the commit's hunk groups in the file undone, others kept: no stale copy of the file does that."""
+    return hit.kind == "inverse-hunk" and not hit.quiet and hit.undo is not None and \
+        0 < hit.undo.groups_undone < hit.undo.groups
 
 
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
