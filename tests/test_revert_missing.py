@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import body, land, seed
+from revert_helpers import CAROL, body, land, seed
 from test_revert_audit import build_history
 from test_revert_story import build_224
 
@@ -243,7 +243,7 @@ def test_the_patch_stream_survives_odd_paths_and_contents(repo: Repo) -> None:
     repo.commit("add the odd files")
     sha = land(repo, "feat: odd work (#301)", {odd: original + body("work", 5),
                                                 "data.bin": b"~leverguard-11\n\0\x1e\n" * 21})
-    stale = land(repo, "refactor: tidy", {odd: original, "kernel.c": "int k;\n"})
+    stale = land(repo, "refactor: tidy", {odd: original, "kernel.c": "int k;\n"}, author=CAROL)
     data = json.loads(run_leverguard("audit", "--format", "json", cwd=repo.path).stdout)
     assert data["checked"] == 4 and data["unchecked"] == []
     assert [(r["commit"], r["findings"][0]["commit"]) for r in data["results"]] == [(stale, sha)]

@@ -147,9 +147,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
             # some files of the author's own commit put back, its others left as they are: on 43 audited
-            # histories 6 errors of this shape, none lost work (iterations: a CI fix tried and dropped); the
-            # own accidents put back every file (requests' stale sidebar) or came from an agent (tox's)
-            level, reason = WARNING, reason + "; some files of its author's own commit, the others left as they are"
+            # histories 7 of this shape, none lost work (iterations: a CI fix tried and dropped, a release
+            # undoing a broken change); the own accidents put back every file (requests' stale sidebar) or
+            # came from an agent (tox's), and neither is lowered here
+            level, reason = NOTICE, reason + "; some files of its author's own commit, the others left as they are"
         if plain and level == WARNING and not corroborated and _minority_in_each(hits):
             # a stale copy undoes all of a commit's hunks in a file; a few of them redone in each of several
             # files, the rest kept there, is an edit sweep over that one (typing style, lint, imports)
