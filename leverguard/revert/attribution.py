@@ -157,8 +157,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             level, reason = NOTICE, reason + "; a minority of its hunks undone in each of its files, the rest kept"
         if plain and level == WARNING and own and not corroborated and _partly_undone_in_each(hits):
             # a stale copy undoes all of a commit's hunks in a file; its author taking back some of their own
-            # hunks and keeping the others there is that work revised (on 21 audited histories 5 warnings of
-            # this shape, none lost work; requests' stale sidebar undid every hunk of its commit)
+            # hunks and keeping the others there is that work revised (on 43 audited histories 9 warnings of
+            # this shape, none lost work; requests' real `pretty little note` undid every hunk of its commit)
             level, reason = NOTICE, reason + "; its author's own hunks, some undone and the rest kept in each file"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
