@@ -20,6 +20,11 @@ def body(tag: str, count: int) -> str:
     return "".join(f"value_{tag}_{i} = compute_{tag}({i}, scale={i * 7})\n" for i in range(count))
 
 
+def tune(lines: list[str], at: list[int], tag: str = "t") -> list[str]:
+    """LINES of `body("m", ...)` with the lines numbered AT given a new scale (one replaced line each)."""
+    return [f"value_m_{i} = compute_m({i}, scale={tag}_{i})\n" if i in at else line for i, line in enumerate(lines)]
+
+
 def seed(repo: Repo, files: int = 20, prefix: str = "src/mod") -> dict[str, str]:
     """An initial commit of FILES modules; returns their contents."""
     contents = {f"{prefix}{i}.py": body(f"base{i}", 6) for i in range(files)}

@@ -11,13 +11,9 @@ in a tree holding the commit.
 from __future__ import annotations
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed, tune
 
 LINES = 48  # hunks 12 lines apart stay separate hunks of an ordinary diff
-
-
-def _tune(lines: list[str], at: list[int], tag: str = "t") -> list[str]:
-    return [f"value_m_{i} = compute_m({i}, scale={tag}_{i})\n" if i in at else line for i, line in enumerate(lines)]
 
 
 def _undo(repo: Repo, tuner: str, tuned: dict[str, list[int]], undone: dict[str, list[int]],
@@ -26,10 +22,10 @@ def _undo(repo: Repo, tuner: str, tuned: dict[str, list[int]], undone: dict[str,
     seed(repo)
     modules = {path: body("m", LINES).splitlines(keepends=True) for path in tuned}
     land(repo, "feat: the modules", {path: "".join(lines) for path, lines in modules.items()})
-    land(repo, "tune: constants (#301)", {p: "".join(_tune(lines, tuned[p])) for p, lines in modules.items()}, author=tuner)
+    land(repo, "tune: constants (#301)", {p: "".join(tune(lines, tuned[p])) for p, lines in modules.items()}, author=tuner)
     land(repo, "fix: mod3 (#302)", {"src/mod3.py": body("fixed3", 6)}, author=DAVE)  # Carol's topic is not on top of #301
     repo.git("checkout", "-q", "-b", "topic")
-    kept = {p: "".join(_tune(lines, [i for i in tuned[p] if i not in undone.get(p, [])])) + "new_work = fresh_call(1)\n"
+    kept = {p: "".join(tune(lines, [i for i in tuned[p] if i not in undone.get(p, [])])) + "new_work = fresh_call(1)\n"
             for p, lines in modules.items()}
     land(repo, "kernel: retune", {**kept, **(extra or {})}, author=CAROL)
     return by_pr(check(repo, "main..topic")[1])[301]
@@ -76,10 +72,10 @@ def _rollback_beside(repo: Repo, undone_in_module: list[int]) -> tuple[int, dict
     lines = body("m", LINES).splitlines(keepends=True)
     land(repo, "feat: the module", {"src/m.py": "".join(lines), ".coveragerc": CONFIG_OLD})
     tuned = [2, 20, 38]
-    land(repo, "tests: more coverage (#301)", {"src/m.py": "".join(_tune(lines, tuned)), ".coveragerc": CONFIG_NEW}, author=CAROL)
+    land(repo, "tests: more coverage (#301)", {"src/m.py": "".join(tune(lines, tuned)), ".coveragerc": CONFIG_NEW}, author=CAROL)
     land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
     repo.git("checkout", "-q", "-b", "topic")
-    module = "".join(_tune(lines, [i for i in tuned if i not in undone_in_module])) + "new_work = fresh_call(1)\n"
+    module = "".join(tune(lines, [i for i in tuned if i not in undone_in_module])) + "new_work = fresh_call(1)\n"
     land(repo, "fix: blocking io", {"src/m.py": module, ".coveragerc": CONFIG_OLD}, author=CAROL)
     code, report = check(repo, "main..topic")
     return code, by_pr(report)[301]

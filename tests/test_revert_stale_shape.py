@@ -14,7 +14,7 @@ from typing import Callable
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import CAROL, body, by_pr, check, land, seed
+from revert_helpers import CAROL, body, by_pr, check, land, seed, tune
 
 LINES = 48  # a module long enough for hunks 12 lines apart to be separate hunks of an ordinary diff
 
@@ -26,10 +26,6 @@ def _module(repo: Repo) -> list[str]:
     return lines
 
 
-def _tune(lines: list[str], at: list[int], tag: str = "t") -> list[str]:
-    return [f"value_m_{i} = compute_m({i}, scale={tag}_{i})\n" if i in at else line for i, line in enumerate(lines)]
-
-
 def _stale_topic(repo: Repo, lines: list[str], subject: str = "kernel: tune", extra: dict[str, str | None] | None = None) -> None:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"src/m.py": "".join(lines) + "new_work = fresh_call(1)\n", **(extra or {})}, author=CAROL)
@@ -37,8 +33,8 @@ def _stale_topic(repo: Repo, lines: list[str], subject: str = "kernel: tune", ex
 
 def _severity_undoing(repo: Repo, tuned: list[int], undone: list[int]) -> str:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, tuned))})
-    _stale_topic(repo, _tune(lines, [i for i in tuned if i not in undone]))
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, tuned))})
+    _stale_topic(repo, tune(lines, [i for i in tuned if i not in undone]))
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
 
@@ -57,7 +53,7 @@ def test_nearby_hunks_count_as_one_as_an_ordinary_diff_shows_them(repo: Repo) ->
 
 def _older_commit_undone(repo: Repo, also: dict[str, str | None]) -> dict:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26])), **also})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 26])), **also})
     for i in range(11):  # no longer one of the last few commits
         land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
     _stale_topic(repo, lines)
@@ -75,19 +71,19 @@ def test_every_change_of_an_older_commit_undone_fails(repo: Repo) -> None:
 
 def test_some_hunks_of_an_older_commit_undone_is_a_notice(repo: Repo) -> None:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26]))})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 26]))})
     for i in range(11):
         land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
-    _stale_topic(repo, _tune(lines, [2]))
+    _stale_topic(repo, tune(lines, [2]))
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
 
 
 def test_a_later_change_to_the_file_kept_makes_it_an_edit(repo: Repo) -> None:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
-    later = _tune(_tune(lines, [2, 4]), [40], "later")
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 4]))})
+    later = tune(tune(lines, [2, 4]), [40], "later")
     land(repo, "tune: the tail (#302)", {"src/m.py": "".join(later)})
-    _stale_topic(repo, _tune(lines, [40], "later"))  # #301 undone, #302 kept
+    _stale_topic(repo, tune(lines, [40], "later"))  # #301 undone, #302 kept
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["severity"] == "notice"
     assert by_pr(report)[301]["evidence"][0]["newer_kept"] == 1
@@ -95,8 +91,8 @@ def test_a_later_change_to_the_file_kept_makes_it_an_edit(repo: Repo) -> None:
 
 def test_a_stale_copy_undoes_the_later_change_too_and_is_reported(repo: Repo) -> None:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
-    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(_tune(_tune(lines, [2, 4]), [40], "later"))})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 4]))})
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(tune(tune(lines, [2, 4]), [40], "later"))})
     _stale_topic(repo, lines)  # the file as it was before both
     findings = by_pr(check(repo, "main..topic")[1])
     assert findings[301]["severity"] in ("warning", "error") and findings[302]["severity"] in ("warning", "error")
@@ -104,10 +100,10 @@ def test_a_stale_copy_undoes_the_later_change_too_and_is_reported(repo: Repo) ->
 
 def test_a_targeted_revert_of_one_commit_keeping_later_ones_is_a_notice(repo: Repo) -> None:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 4]))})
-    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(_tune(_tune(lines, [2, 4]), [40], "later"))})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 4]))})
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(tune(tune(lines, [2, 4]), [40], "later"))})
     repo.git("checkout", "-q", "-b", "topic")
-    exact = "".join(_tune(lines, [40], "later")).replace("\n", "  \n", 1)  # #301 out, whitespace aside
+    exact = "".join(tune(lines, [40], "later")).replace("\n", "  \n", 1)  # #301 out, whitespace aside
     land(repo, "kernel: tune", {"src/m.py": exact, "kernel.c": "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["severity"] == "notice" and 302 not in by_pr(report)
@@ -116,10 +112,10 @@ def test_a_targeted_revert_of_one_commit_keeping_later_ones_is_a_notice(repo: Re
 def test_hunks_next_to_whole_files_put_back_are_a_stale_tree(repo: Repo) -> None:
     lines = _module(repo)
     old = body("base3", 6)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 14, 26, 38]))})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 14, 26, 38]))})
     land(repo, "feat: mod3 (#302)", {"src/mod3.py": old + body("new3", 4)})
     # one hunk in four alone would be an edit; with #302's file rolled back it is the same stale tree
-    _stale_topic(repo, _tune(lines, [2, 14, 38]), extra={"src/mod3.py": open(repo.path / "src/mod3.py").read()
+    _stale_topic(repo, tune(lines, [2, 14, 38]), extra={"src/mod3.py": open(repo.path / "src/mod3.py").read()
                                                         .replace(body("new3", 4), "")})
     findings = by_pr(check(repo, "main..topic")[1])
     assert findings[302]["severity"] == "error" and findings[301]["severity"] == "warning"
@@ -222,7 +218,7 @@ def test_a_file_named_as_back_again_is_described(repo: Repo) -> None:
 
 def _hunks_undone_after(repo: Repo, later_commits: int) -> dict:
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
     for i in range(later_commits):
         land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i % 15}.py": body(f"o{i}", 4)})
     _stale_topic(repo, lines)
@@ -316,12 +312,11 @@ def test_a_shared_organisation_in_merge_subjects_is_no_topic(repo: Repo) -> None
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
 
 
-
 def _one_hunk_undone_under(repo: Repo, message: str) -> dict:
     """One of three hunks of #301 undone next to new work (a warning), under MESSAGE ({sha}: #301's id)."""
     lines = _module(repo)
-    undone = land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 20, 38]))})
-    _stale_topic(repo, _tune(lines, [2, 38]), message.format(sha=undone[:9], other=repo.git("rev-parse", "main~1")[:9]))
+    undone = land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 20, 38]))})
+    _stale_topic(repo, tune(lines, [2, 38]), message.format(sha=undone[:9], other=repo.git("rev-parse", "main~1")[:9]))
     return by_pr(check(repo, "main..topic")[1])[301]
 
 
@@ -427,9 +422,9 @@ def _merged_branch_undoing_a_hunk(repo: Repo, branch_subject: str) -> dict:
     """A PR branch whose commit BRANCH_SUBJECT takes one of #301's three hunks out next to new work,
     landed as a merge commit that names only the branch."""
     lines = _module(repo)
-    land(repo, "tune: constants (#301)", {"src/m.py": "".join(_tune(lines, [2, 20, 38]))})
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 20, 38]))})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, branch_subject, {"src/m.py": "".join(_tune(lines, [2, 38])) + "new_work = fresh_call(1)\n"},
+    land(repo, branch_subject, {"src/m.py": "".join(tune(lines, [2, 38])) + "new_work = fresh_call(1)\n"},
          author=CAROL)
     repo.git("checkout", "-q", "main")
     repo.git("merge", "--no-ff", "-q", "topic", "-m", "Merge pull request #320 from team/topic")
@@ -491,7 +486,7 @@ def _hunks_undone_under(repo: Repo, subject: str, path: str = "src/m.py") -> dic
     lines = _module(repo)
     if path != "src/m.py":
         land(repo, "feat: move m", {"src/m.py": None, path: "".join(lines)})
-    land(repo, "tune: constants (#301)", {path: "".join(_tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
+    land(repo, "tune: constants (#301)", {path: "".join(tune(lines, [2, 26])), "src/extra.py": body("extra", 4)})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {path: "".join(lines) + "new_work = fresh_call(1)\n"}, author=CAROL)
     return by_pr(check(repo, "main..topic")[1])[301]
@@ -524,10 +519,10 @@ def _sweep_undone(repo: Repo, undone_m: list[int], undone_n: list[int]) -> dict:
     lines = _module(repo)
     land(repo, "feat: the n module", {"src/n.py": "".join(lines).replace("value_m_", "value_n_")})
     tuned = [2, 20, 38]
-    swept = {"src/m.py": _tune(lines, tuned), "src/n.py": [t.replace("value_m_", "value_n_") for t in _tune(lines, tuned)]}
+    swept = {"src/m.py": tune(lines, tuned), "src/n.py": [t.replace("value_m_", "value_n_") for t in tune(lines, tuned)]}
     land(repo, "style: the constants (#301)", {path: "".join(text) for path, text in swept.items()})
-    kept_m = _tune(lines, [i for i in tuned if i not in undone_m])
-    kept_n = [t.replace("value_m_", "value_n_") for t in _tune(lines, [i for i in tuned if i not in undone_n])]
+    kept_m = tune(lines, [i for i in tuned if i not in undone_m])
+    kept_n = [t.replace("value_m_", "value_n_") for t in tune(lines, [i for i in tuned if i not in undone_n])]
     _stale_topic(repo, kept_m, extra={"src/n.py": "".join(kept_n) + "more_work = fresh_call(2)\n"})
     return by_pr(check(repo, "main..topic")[1])[301]
 

@@ -306,7 +306,8 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
     alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
     undoes some of the commit's hunks but keeps others, which no stale copy of the file does."""
     partly = set() if landed.merge or stale else {h.path for h in hits if _partly_kept(h)}
-    return len(reported & {c.path for c in landed.changes} - {h.path for h in hits}) + len(reported & partly)
+    undone = {h.path for h in hits} - partly
+    return len(reported & {c.path for c in landed.changes} - undone)
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
