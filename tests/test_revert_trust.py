@@ -478,6 +478,18 @@ def test_a_file_put_back_while_the_commits_other_file_is_left_alone_fails(repo: 
     assert found == {"exit": 1, "severity": "error", "reason": "a file put back to its version before it"}
 
 
+def test_a_file_put_back_beside_a_regenerated_lock_file_of_the_commit_fails(repo: Repo) -> None:
+    # a lock file is regenerated, not edited, and its lines are no evidence: rewriting it keeps no work of
+    # #301's (rich's merge that put its asv bump back and re-locked)
+    seed(repo)
+    land(repo, "deps: lock", {"pyproject.toml": 'asv = "^0.5.1"\n', "poetry.lock": body("lock", 20)})
+    land(repo, "deps: bump asv (#301)", {"pyproject.toml": 'asv = "^0.6.4"\n', "poetry.lock": body("lock6", 24)})
+    _topic(repo, {"pyproject.toml": 'asv = "^0.5.1"\n', "poetry.lock": body("relocked", 21), "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    assert (code, by_pr(report)[301]["severity"], by_pr(report)[301]["reason"]) == \
+        (1, "error", "a file put back to its version before it")
+
+
 def test_a_file_of_the_authors_own_commit_put_back_the_other_left_alone_is_a_notice(repo: Repo) -> None:
     # an iteration (a CI fix tried and dropped): noted, not failed, when nothing else says stale tree
     found = _rollback_of_one_file_of_two(repo, edit_the_other=False, author=BOB)

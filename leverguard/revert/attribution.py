@@ -140,7 +140,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         # a submodule's checkout follows no pull, merge or rebase: the superproject's tree holding the commit
         # says nothing of the pointer `git commit -a` records (svmbir's `Updated documentation`)
         pointer = _submodule_rolled_back(hits, landed)
-        kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale)
+        kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale, ctx)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
@@ -301,13 +301,15 @@ def _reported(commit: Commit, ctx: Context) -> set[bytes]:
     return {c.path for c in commit.changes if ctx.reported(c.path)}
 
 
-def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, stale: bool) -> int:
+def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, stale: bool, ctx: Context) -> int:
     """How many of the commit's REPORTED files the change also edits and keeps its work in: files it leaves
     alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
-    undoes some of the commit's hunks but keeps others, which no stale copy of the file does."""
+    undoes some of the commit's hunks but keeps others, which no stale copy of the file does. A lock file
+    is regenerated, not edited, and its lines are no evidence: it says nothing of work kept."""
     partly = set() if landed.merge or stale else {h.path for h in hits if _partly_kept(h)}
     undone = {h.path for h in hits} - partly
-    return len(reported & {c.path for c in landed.changes} - undone)
+    edited = {c.path for c in landed.changes if not ctx.rules.lock_file(c.path)}
+    return len(reported & edited - undone)
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
