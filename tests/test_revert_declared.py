@@ -85,6 +85,19 @@ def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
 
 
+def test_a_revert_citing_its_commit_undone_by_a_re_land_is_no_finding(repo: Repo) -> None:
+    # git's own revert body names the commit; a later change putting that work back re-lands it
+    # (marshmallow's type hints, reverted and merged again): citing a sha makes no repair of a revert
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("hints", 5)
+    feature = land(repo, "Use type hints (#301)", {"src/mod1.py": new})
+    land(repo, f'Revert "Use type hints (#301)"\n\nThis reverts commit {feature}.', {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Use type hints, again", {"src/mod1.py": new}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and report["findings"] == []
+
+
 def _reverted_file_back(repo: Repo, subject: str) -> dict:
     old = seed(repo)
     land(repo, "docs: ad script (#301)", {"docs/_static/native.js": body("ads", 6)})

@@ -259,6 +259,28 @@ def test_a_relanded_change_is_undone_once_not_twice(repo: Repo) -> None:
     assert set(by_pr(report)) == {303} and code == 1
 
 
+def _undone_after_its_repair(repo: Repo, repair_subject: str) -> dict[int | None, dict[str, Any]]:
+    """#301 adds a fallthrough, #302 (a stale copy) drops it, #303 puts it back, and the topic drops it again."""
+    old = seed(repo)
+    base, feature = old["src/mod1.py"], body("fallthrough", 6)
+    land(repo, "feat: fallthrough (#301)", {"src/mod1.py": base + feature})
+    dropped = land(repo, "fix: provisioner key (#302)", {"src/mod1.py": "# provisioner\n" + base}, author=CAROL)
+    land(repo, repair_subject.format(sha=dropped[:9]), {"src/mod1.py": "# provisioner\n" + base + feature})
+    _stale_branch(repo, {"src/mod1.py": "# provisioner\n# spawn fix\n" + base})
+    return by_pr(check(repo, "main..topic")[1])
+
+
+def test_a_repair_naming_the_commit_it_repairs_undone_again_is_found(repo: Repo) -> None:
+    # commonly's tools.ts: overwritten by a stale copy, restored "(reverted in e59f7fe)", overwritten again
+    found = _undone_after_its_repair(repo, "fix: restore the fallthrough (reverted in {sha}) (#303)")
+    assert found[303]["severity"] in ("warning", "error")
+
+
+def test_undoing_a_commit_that_had_undone_the_one_before_re_lands_that_one(repo: Repo) -> None:
+    # the re-land trap: #303 undid #302 a commit later without a word; the topic puts #302's state back
+    assert 303 not in _undone_after_its_repair(repo, "feat: fallthrough again (#303)")
+
+
 def test_take_mine_conflict_resolution_after_merging_main_is_found(repo: Repo) -> None:
     seed(repo)
     lines = [f"setting_{i} = configure(level={i}, mode='a')\n" for i in range(6)]

@@ -69,13 +69,14 @@ class _Pool:
 
 
 def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Counter[bytes],
-          is_revert: Callable[[int], bool] = lambda position: False,
+          relands: Callable[[int, int], bool] = lambda position, older: True,
           dropped: Callable[[], Mapping[bytes, str]] | None = None) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
-    reappear there is a move, not an undo. IS_REVERT tells which candidates are declared
-    reverts: a hunk that undid one of those re-landed its original on purpose. DROPPED gives the
+    reappear there is a move, not an undo. RELANDS(position, older) tells whether undoing a candidate's
+    hunk that had itself undone an older commit's re-lands that one (not when the older commit was a
+    declared revert, nor when the candidate repaired it). DROPPED gives the
     path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """
@@ -100,7 +101,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if claim is None:
                 continue
             undid = older[position].get(_signature(hunk))
-            if undid is not None and undid - position <= RELAND_COMMITS and not is_revert(undid):
+            if undid is not None and undid - position <= RELAND_COMMITS and relands(position, undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:

@@ -10,7 +10,7 @@ from collections import Counter
 from functools import partial
 
 from leverguard.records import NamedTuple
-from leverguard.revert.declared import is_revert
+from leverguard.revert.declared import cites_commit, is_revert
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
@@ -63,8 +63,15 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
     """Every path hit of the LANDING patches against the candidates at positions [lo, hi); RESOLUTIONS
     tells what the merges inside the landing change dropped from their automatic re-merge, POINTERS
     whether a submodule's new commit still holds the one it replaces."""
-    def reverting(position: int) -> bool:
-        return is_revert(index.commits[position])
+    def relands(position: int, older: int) -> bool:
+        """Undoing the candidate at POSITION, which had undone OLDER's change a few commits before, puts
+        OLDER's back: a re-land, unless OLDER was a declared revert (the candidate re-landed the original)
+        or the candidate, no revert itself, names OLDER as what it repairs (`restore ... (reverted in
+        e59f7fe)`): then HEAD repeats the accident it repaired (commonly's twice-overwritten tools.ts).
+        A declared revert names what it reverts too, and undoing it re-lands that (attribution says so)."""
+        later, earlier = index.commits[position], index.commits[older]
+        repair = not is_revert(later) and cites_commit(f"{later.subject}\n{later.body}", earlier.sha)
+        return not is_revert(earlier) and not repair
 
     added_anywhere = _added_lines(landing)
     outside: dict[int, Counter[bytes]] = {}
@@ -87,7 +94,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not entries:
             continue
         quiet = "lock file" if rules.lock_file(path) else ""
-        exact = [h for h in _exact(head, path, entries, patch_of, quiet, reverting, deleted_oids)
+        exact = [h for h in _exact(head, path, entries, patch_of, quiet, relands, deleted_oids)
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
         hits += exact
         if not exact and pointers is not None:
@@ -101,14 +108,14 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(resolutions.dropped, path)
-            hits += _inverse(head, path, entries, patch_of, added_anywhere, reverting, lost)
+            hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
         if not exact and head.text and rules.line_level(path) and not quiet:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     return hits
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str, reverting: Callable[[int], bool],
+           quiet: str, relands: Callable[[int, int], bool],
            added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
@@ -122,7 +129,7 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
-        if _relanded(change, position, entries[k + 1:k + 2]) and not reverting(entries[k + 1][0]):
+        if _relanded(change, position, entries[k + 1:k + 2]) and relands(position, entries[k + 1][0]):
             return []
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
@@ -257,11 +264,11 @@ def _gitlink(change: Change) -> bool:
 
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-             added_anywhere: Counter[bytes], reverting: Callable[[int], bool],
+             added_anywhere: Counter[bytes], relands: Callable[[int, int], bool],
              dropped: Callable[[], Mapping[bytes, str]] | None = None) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
-    undos = judge(head, patches, added_anywhere, reverting, dropped)
+    undos = judge(head, patches, added_anywhere, relands, dropped)
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
