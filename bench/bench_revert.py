@@ -159,19 +159,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--commits", type=int, default=20000)
-    parser.add_argument("--small", type=int, default=2000)
+    parser.add_argument("--small", type=int, default=2000, help="the small repository's commits (0: none)")
     parser.add_argument("--audit", type=int, default=1000)
     parser.add_argument("--lines", type=int, default=400, help="two source lines each (400: about 20 KB a file)")
     parser.add_argument("--baseline", help="another leverguard executable (e.g. a venv of main) timed in the same "
                         "rounds: a before/after ratio that load drifts hit alike")
     args = parser.parse_args()
+    for name, commits in (("--commits", args.commits), ("--small", args.small or MANY_AGE + 1)):
+        if commits <= MANY_AGE:
+            parser.error(f"{name} {commits} is too short a history: the stale PRs restore files {MANY_AGE} commits "
+                         f"back, so give more than {MANY_AGE}")
     global LINES
     LINES = args.lines
     leverguard = [os.path.join(os.path.dirname(sys.executable), "leverguard")]
     with tempfile.TemporaryDirectory() as tmp:
         shim = make_shim(tmp)
         results = {}
-        for commits in (args.small, args.commits):
+        for commits in (args.small, args.commits) if args.small else (args.commits,):
             root = os.path.join(tmp, f"r{commits}")
             start = time.perf_counter()
             generate(root, commits)
