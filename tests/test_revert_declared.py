@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Repo
-from revert_helpers import CAROL, body, by_pr, check, check_cli, land, seed
+from revert_helpers import CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
 
 def _story(repo: Repo, message: str) -> str:
@@ -66,36 +66,59 @@ def test_own_pr_number_is_skipped(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def test_reland_of_a_revert_is_explained(repo: Repo) -> None:
+def _revert_undone(repo: Repo, subject: str, window: int | None = None) -> tuple[int, dict]:
+    """#301 adds a feature, #302 reverts it, and a topic under SUBJECT puts the feature back."""
     old = seed(repo)
     new = old["src/mod1.py"] + body("feature", 5)
     land(repo, "feat: feature (#301)", {"src/mod1.py": new})
     land(repo, 'Revert "feat: feature (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "feat: feature, exactly as before", {"src/mod1.py": new}, author=CAROL)
-    code, report = check(repo, "main..topic", "--strict")
-    assert code == 0 and report["findings"] == []  # the revert's own rollback, undone: a re-land
-    land(repo, "fix: compute the fix", {"src/mod1.py": new + "fixed_value = compute_fix(1)\n"}, author=CAROL)
-    assert check(repo, "main..topic", "--strict")[1]["findings"] == []  # #301's lines come back: a re-land
-    code, report = check(repo, "main..topic", "--strict", window=1)  # #301 outside the window
-    assert code == 1 and by_pr(report)[302]["severity"] == "error"  # the revert undone without a word: silent
-    land(repo, "Reland the feature, fixed", {"kernel.c": "int t;\n"}, author=CAROL)
-    code, report = check(repo, "main..topic", "--strict", window=1)
-    finding = by_pr(report)[302]
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict", **({"window": window} if window else {}))
+    return code, by_pr(report).get(302, {"severity": "none", "explanation": ""})
+
+
+def test_undoing_a_revert_without_a_word_is_a_silent_revert(repo: Repo) -> None:
+    # a tree from before the revert puts the reverted work back: the revert is what gets undone
+    # (rq's stale test file undoing `Revert "Jobs that are run synchronously ..."`)
+    code, finding = _revert_undone(repo, "kernel: tune")
+    assert code == 1 and finding["severity"] == "error"
+
+
+def test_a_re_land_under_the_reverted_subject_is_explained(repo: Repo) -> None:
+    code, finding = _revert_undone(repo, "feat: feature (#303)")
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
 
 
-def test_a_revert_citing_its_commit_undone_by_a_re_land_is_no_finding(repo: Repo) -> None:
-    # git's own revert body names the commit; a later change putting that work back re-lands it
-    # (marshmallow's type hints, reverted and merged again): citing a sha makes no repair of a revert
+def test_a_re_land_said_in_words_is_explained(repo: Repo) -> None:
+    code, finding = _revert_undone(repo, "Reland the feature, fixed")
+    assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+def test_a_re_land_said_in_words_is_explained_with_the_original_outside_the_window(repo: Repo) -> None:
+    code, finding = _revert_undone(repo, "Reland the feature, fixed", window=1)
+    assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+def test_the_same_branch_merged_again_after_its_revert_is_a_re_land(repo: Repo) -> None:
+    # marshmallow's type hints: merged, reverted with git's body citing the merge, merged back from the
+    # same PR branch; the revert names its commit, which makes it no repair
     old = seed(repo)
-    new = old["src/mod1.py"] + body("hints", 5)
-    feature = land(repo, "Use type hints (#301)", {"src/mod1.py": new})
-    land(repo, f'Revert "Use type hints (#301)"\n\nThis reverts commit {feature}.', {"src/mod1.py": old["src/mod1.py"]})
+    hints = old["src/mod1.py"] + body("hints", 5)
+    repo.git("checkout", "-q", "-b", "type_hints")
+    land(repo, "Use type hints", {"src/mod1.py": hints}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merged = merge_pr(repo, "type_hints", 301, "Use type hints")
+    land(repo, f'Revert "Merge pull request #301 from team/type_hints"\n\nThis reverts commit {merged}.',
+         {"src/mod1.py": old["src/mod1.py"]})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Use type hints, again", {"src/mod1.py": new}, author=CAROL)
+    repo.git("checkout", "-q", "-B", "type_hints")  # the branch again, on top of the revert
+    land(repo, "Use type hints, rebased", {"src/mod1.py": hints}, author=DAVE)
+    repo.git("checkout", "-q", "topic")
+    merge_pr(repo, "type_hints", 305, "Use type hints")
     code, report = check(repo, "main..topic", "--strict")
-    assert code == 0 and report["findings"] == []
+    reverted = [f for f in report["findings"] if f["subject"].startswith("Revert")]
+    assert code == 0 and reverted and all(f["severity"] == "info" and "re-land" in f["explanation"] for f in reverted)
 
 
 def _reverted_file_back(repo: Repo, subject: str) -> dict:

@@ -9,7 +9,7 @@ import shlex
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, cites_commit, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
                                        says_deletes_tests, says_ours_strategy, says_restores, says_stray,
@@ -496,8 +496,10 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
     if ack is not None:
         reason = landed.acks.reasons.get(ack.lower(), "")
         return f"acknowledged in the ack file ({ack}{': ' + reason if reason else ''})"
-    if is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths)):
-        # a re-land said in words, or one whose message names what comes back ("Integrate Native CPC")
+    if is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths) or
+                              carries_reverted(commit.subject, (landed.subject, landed.title))):
+        # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
+        # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
     return ""
 

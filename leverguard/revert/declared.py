@@ -34,6 +34,7 @@ GOES_AWAY = lazy(
     re.IGNORECASE)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
                    re.IGNORECASE)
+MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
 BRANCH_MERGE = lazy(r"^Merge (remote-tracking )?branch '")
@@ -252,6 +253,22 @@ def says_relanded(message: str) -> bool:
     """Whether MESSAGE says it brings reverted work back (`Reland X`, `Reapply`, `restore`, `undo the
     revert`): undoing a revert silently, as a tree from before it does, is itself a silent revert."""
     return bool(REVERT_WORDS.search(message))
+
+
+def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
+    """Whether a title of the change is the work a revert took out (`Revert "X"`): X's own subject, or
+    the same PR branch merged again (marshmallow's type hints, reverted as `Revert "Merge pull request
+    #1926 from .../Update_type_hints"` and merged back from that branch as #1932): a re-land by name."""
+    quoted = QUOTED.search(revert_subject) if REVERT_SUBJECT.match(revert_subject) else None
+    if quoted is None:
+        return False
+    original = quoted.group(1)
+    branch = MERGED_BRANCH.match(original)
+    for title in titles:
+        again = MERGED_BRANCH.match(title)
+        if (branch is not None and again is not None and branch.group(1) == again.group(1)) or same_work(title, original):
+            return True
+    return False
 
 
 def calls_itself_a_revert(subject: str) -> bool:

@@ -64,14 +64,16 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
     tells what the merges inside the landing change dropped from their automatic re-merge, POINTERS
     whether a submodule's new commit still holds the one it replaces."""
     def relands(position: int, older: int) -> bool:
-        """Undoing the candidate at POSITION, which had undone OLDER's change a few commits before, puts
-        OLDER's back: a re-land, unless OLDER was a declared revert (the candidate re-landed the original)
-        or the candidate, no revert itself, names OLDER as what it repairs (`restore ... (reverted in
-        e59f7fe)`): then HEAD repeats the accident it repaired (commonly's twice-overwritten tools.ts).
-        A declared revert names what it reverts too, and undoing it re-lands that (attribution says so)."""
+        """Undoing the candidate at POSITION, which had silently undone OLDER's change a few commits before,
+        puts OLDER's back: a re-land. Not when OLDER was a declared revert (the candidate re-landed the
+        original), nor when the candidate is one (undoing a revert re-lands only when the change says so:
+        attribution judges that; rq's stale test file undoing `Revert "Jobs that are run synchronously..."`
+        says nothing), nor when the candidate names OLDER as what it repairs (`restore ... (reverted in
+        e59f7fe)`): HEAD then repeats the accident (commonly's twice-overwritten tools.ts)."""
         later, earlier = index.commits[position], index.commits[older]
-        repair = not is_revert(later) and cites_commit(f"{later.subject}\n{later.body}", earlier.sha)
-        return not is_revert(earlier) and not repair
+        if is_revert(earlier) or is_revert(later):
+            return False
+        return not cites_commit(f"{later.subject}\n{later.body}", earlier.sha)
 
     added_anywhere = _added_lines(landing)
     outside: dict[int, Counter[bytes]] = {}
