@@ -75,8 +75,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
     reappear there is a move, not an undo. RELANDS(position, older) tells whether undoing a candidate's
-    hunk that had itself undone an older commit's re-lands that one (not when the older commit was a
-    declared revert, nor when the candidate repaired it). DROPPED gives the
+    hunk that had itself undone an older commit's re-lands that one (not when either is a declared
+    revert, nor when the candidate names the older one as what it repairs). DROPPED gives the
     path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """

@@ -121,9 +121,10 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
            added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
-    A candidate that had itself put the path back to an older state is still undone: only a
-    declared revert makes HEAD a re-land (attribution explains those), and "absent" is no state
-    to re-land at all (REVERTS.md, signal 2).
+    A candidate that had exactly undone the path's previous change a few commits before is re-landed,
+    not undone, by HEAD putting that change back (RELANDS says when it is not: a declared revert on
+    either side, a named repair; attribution explains declared re-lands), and "absent" is no state to
+    re-land at all (REVERTS.md, signal 2).
     """
     target = head.change.new
     if head.renamed_from is not None and target is None:
