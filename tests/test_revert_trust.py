@@ -260,6 +260,26 @@ def test_a_change_that_calls_itself_a_revert_is_no_silent_error(repo: Repo) -> N
     assert by_pr(report)[221]["silent_severity"] == "notice" and "calls itself a revert" in by_pr(report)[221]["reason"]
 
 
+def _moved_back(repo: Repo, subject: str) -> dict:
+    """#221 moves the build from setuptools to flit; a topic under SUBJECT puts setup.py back."""
+    old = seed(repo)
+    repo.write("setup.py", "from setuptools import setup\nsetup(name='kernels', version='1.0')\n")
+    repo.commit("build: setuptools")
+    land(repo, "Move from setuptools to flit (#221)", {"setup.py": None, "flit.ini": "[metadata]\nmodule = kernels\n"})
+    _topic(repo, {"setup.py": "from setuptools import setup\nsetup(name='kernels', version='1.0')\n",
+                  "flit.ini": None, "kernel.c": old["kernel.c"] + "int t;\n"}, subject=subject)
+    return by_pr(check(repo, "main..topic")[1])[221]
+
+
+def test_a_change_titled_move_back_to_calls_itself_a_revert(repo: Repo) -> None:
+    finding = _moved_back(repo, "move back to setuptools (#367)")
+    assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
+
+
+def test_moving_a_back_button_is_no_revert_wording(repo: Repo) -> None:
+    assert _moved_back(repo, "Move back button to the header (#367)")["severity"] == "error"
+
+
 def test_a_bot_change_is_a_notice_and_a_person_is_not(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})

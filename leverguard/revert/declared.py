@@ -32,7 +32,8 @@ GOES_AWAY = lazy(
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
-SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out)\b",
+SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
+                   r"(mov|switch|go|went|chang|migrat)\w* back to)\b",
                    re.IGNORECASE)
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
@@ -272,7 +273,8 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
 
 
 def calls_itself_a_revert(subject: str) -> bool:
-    """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization"):
+    """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization",
+    packaging's `move back to setuptools` after `Move from setuptools to flit`):
     not silent, though it names no commit, so not a declaration either."""
     return bool(SELF_REVERT.match(subject.strip()) or REVERT_BRANCH_NAME.match(subject.strip()))
 
