@@ -13,12 +13,14 @@ from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
                                        says_deletes_tests, says_ours_strategy, says_restores, says_stray,
-                                       says_temporary, same_issue, sets_versions, shares_topic, titled_after)
+                                       says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
+                                       titled_after)
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import FilePatch, imports_only, set_back, version_pairs, versions_move_on
+from leverguard.revert.patch import (FilePatch, imports_only, own_version_only, prerelease, set_back, version_pairs,
+                                     versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
 TYPE_CHECKING = False
@@ -225,6 +227,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names the version it sets back"
     if level > NOTICE and versions_back and names_release((landed.subject, landed.title), [new for _, new in moves]):
         return NOTICE, reason + "; a release naming the version it writes"
+    if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
+            all(prerelease(old) for old, _ in moves) and speaks_of_release((landed.subject, landed.title)):
+        # `Bump for release` writing 26.0 over the 26.1.dev2 a `Bump for development` wrote ahead of it: a
+        # release picks its version; a stale tree sets dependencies back, or the version under unrelated work
+        return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and _versions_move_on(hits, landed):

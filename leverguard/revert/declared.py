@@ -50,6 +50,7 @@ RELEASE_TITLE = lazy(
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
+RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
 LOWERS = lazy(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
@@ -346,6 +347,11 @@ def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
     wanted = list(versions)
     return any(RELEASE_TITLE.match(title) and any(named in version for named in VERSION_IN_TITLE.findall(title)
                                                   for version in wanted) for title in titles if title)
+
+
+def speaks_of_release(titles: Iterable[str]) -> bool:
+    """`Bump for release`, `Fix version number`, `Prepare 2.0`: the change is about the version it writes."""
+    return any(RELEASE_WORDS.search(title) for title in titles if title)
 
 
 def says_lowers(titles: Iterable[str]) -> bool:

@@ -133,6 +133,23 @@ def versions_move_on(hunks: Sequence[Hunk]) -> bool:
     return bool(hunks) and all(moved_on(hunk) for hunk in hunks)
 
 
+# The project's own version, on a normalized line: `__version__="26.0"`, `version="1.2.0",` (setup.py),
+# `"version":"2.0.0",` (package.json), `version:1.2.0` (YAML), `VERSION="1.2"`; never a dependency's pin.
+_OWN_VERSION = lazy(rb"[\"']?(?:__version__|version)[\"']?(?::\w+)?[:=][\"']?v?\d[\w.+-]*[\"']?,?", re.IGNORECASE)
+
+
+def own_version_only(lines: Iterable[bytes]) -> bool:
+    """Are LINES (normalized) all assignments of the project's own version (`__version__="26.1.dev2"`)?"""
+    found = list(lines)
+    return bool(found) and all(_OWN_VERSION.fullmatch(line) for line in found)
+
+
+def prerelease(version: str) -> bool:
+    """VERSION is a dev or pre-release (`26.1.dev2`, `6.6.0b1`, `2.0.0-rc.1`): a marker a release replaces."""
+    parsed = _parsed(version)
+    return parsed is not None and (parsed.is_prerelease or parsed.is_devrelease)
+
+
 def set_back(old: str, new: str) -> bool:
     """NEW is a lower minor (or major) version than OLD (`0.11-dev` to `0.10.1`, `v4` to `v3`). Patch levels
     and dev markers do not count: releases write `8.3.dev` after `8.3.1` on purpose."""

@@ -1,0 +1,78 @@
+"""A release writing the project's own version over the dev marker a development bump put ahead of it.
+
+packaging's `Bump for release` writes `__version__ = "26.0"` over the `26.1.dev2` that `Bump for
+development` wrote days before: the release picks its version, and the dev marker was a placeholder. Only
+the project's own version key counts, only over a dev or pre-release, only under a title about releases
+or versions, and never inside a stale tree; anything else set back keeps its grade.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import CAROL, by_pr, check, land, seed
+
+ABOUT = 'NAME = "pkg"\n__version__ = "{}"\n'
+
+
+def _released_over(repo: Repo, title: str, dev: str = "26.1.dev2", written: str = "26.0", released: str = "25.0",
+                   path: str = "pkg/__about__.py", text: str = ABOUT,
+                   more: dict[str, str | None] | None = None) -> dict[str, object]:
+    """#301 bumps the version to DEV after RELEASED; the checked change, titled TITLE, writes WRITTEN."""
+    seed(repo)
+    land(repo, "Release", {path: text.format(released)})
+    land(repo, "Bump for development (#301)", {path: text.format(dev)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {path: text.format(written), "CHANGELOG.rst": "26.0\n----\n", **(more or {})}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    found = by_pr(report).get(301, {})
+    return {"exit": code, "severity": found.get("severity", "none"), "reason": found.get("reason", "")}
+
+
+@pytest.mark.parametrize("title", ["Bump for release", "Release", "Fix version number", "chore: prepare the next release"])
+def test_a_release_writing_its_version_over_the_dev_marker_is_a_notice(repo: Repo, title: str) -> None:
+    found = _released_over(repo, title)
+    assert (found["exit"], found["severity"]) == (0, "notice")
+    assert "a release writing the project's version over a dev or pre-release marker" in str(found["reason"])
+
+
+def test_the_version_written_back_over_a_pre_release_in_package_json_is_a_notice(repo: Repo) -> None:
+    text = '{{\n  "name": "pkg",\n  "version": "{}",\n  "private": true\n}}\n'
+    found = _released_over(repo, "Bump for release", dev="6.6.0-beta.1", written="6.0.0",
+                           released="5.9.0", path="package.json", text=text)
+    assert found["severity"] == "notice"
+
+
+def test_the_rollback_to_the_release_under_any_other_title_fails(repo: Repo) -> None:
+    # the same lines under unrelated work: a stale copy of the version file (exactly 25.0, a rollback)
+    found = _released_over(repo, "kernel: fuse the prep loop", written="25.0")
+    assert (found["exit"], found["severity"]) == (1, "error")
+
+
+def test_a_release_setting_back_a_final_version_keeps_its_grade(repo: Repo) -> None:
+    # 26.1.0 is no marker a release replaces: 26.0 over it undoes a release
+    found = _released_over(repo, "Bump for release", dev="26.1.0", written="26.0")
+    assert found["severity"] == "warning"
+
+
+def test_a_release_setting_back_a_dependency_pin_keeps_its_grade(repo: Repo) -> None:
+    # kodiak's `Pre release v0.4.16` shape: a release title over another version than the project's own
+    text = 'environment:\n  sdk: ">={}"\n'
+    found = _released_over(repo, "Bump for release", dev="2.13.0-dev", written="2.12.0",
+                           released="2.10.0", path="pubspec.yaml", text=text)
+    assert found["severity"] == "warning"
+
+
+def test_a_release_inside_a_stale_tree_fails(repo: Repo) -> None:
+    # a second commit's file put back whole beside it: a stale tree at work, whatever the title says
+    old = seed(repo)
+    land(repo, "Release 25.0", {"pkg/__about__.py": ABOUT.format("25.0")})
+    land(repo, "Bump for development (#301)", {"pkg/__about__.py": ABOUT.format("26.1.dev2")})
+    land(repo, "feat: fused kernels (#302)", {"src/mod1.py": old["src/mod1.py"] + "FUSED = 1\n",
+                                            "src/mod2.py": old["src/mod2.py"] + "FUSED = 2\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Bump for release", {"pkg/__about__.py": ABOUT.format("25.0"), "src/mod1.py": old["src/mod1.py"],
+                                    "src/mod2.py": old["src/mod2.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
