@@ -76,3 +76,11 @@ def test_a_release_inside_a_stale_tree_fails(repo: Repo) -> None:
                                     "src/mod2.py": old["src/mod2.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_a_release_naming_another_version_than_it_writes_keeps_its_grade(repo: Repo) -> None:
+    assert _released_over(repo, "Release 27.0")["severity"] == "warning"
+
+
+def test_a_release_naming_the_version_it_writes_is_a_notice(repo: Repo) -> None:
+    assert _released_over(repo, "Bump for release 26.0")["severity"] == "notice"

@@ -228,7 +228,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and versions_back and names_release((landed.subject, landed.title), [new for _, new in moves]):
         return NOTICE, reason + "; a release naming the version it writes"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
-            all(prerelease(old) for old, _ in moves) and speaks_of_release((landed.subject, landed.title)):
+            all(prerelease(old) for old, _ in moves) and \
+            speaks_of_release((landed.subject, landed.title), [new for _, new in moves]):
         # `Bump for release` writing 26.0 over the 26.1.dev2 a `Bump for development` wrote ahead of it: a
         # release picks its version; a stale tree sets dependencies back, or the version under unrelated work
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"

@@ -349,9 +349,13 @@ def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
                                                   for version in wanted) for title in titles if title)
 
 
-def speaks_of_release(titles: Iterable[str]) -> bool:
-    """`Bump for release`, `Fix version number`, `Prepare 2.0`: the change is about the version it writes."""
-    return any(RELEASE_WORDS.search(title) for title in titles if title)
+def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
+    """`Bump for release`, `Fix version number`: the change is about the version it writes (VERSIONS). A
+    title naming another version than it writes (`Release 0.12.0` writing 0.10.1) is no such release."""
+    wanted = list(versions)
+    return any(RELEASE_WORDS.search(title) and all(any(named in version for version in wanted)
+                                                   for named in VERSION_IN_TITLE.findall(title))
+               for title in titles if title)
 
 
 def says_lowers(titles: Iterable[str]) -> bool:
