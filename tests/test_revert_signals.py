@@ -84,6 +84,37 @@ def test_every_hunk_a_commit_replaced_put_back_next_to_new_work_fails(repo: Repo
     assert finding["reason"] == "every change it made is undone"
 
 
+def _old_lines_put_back(repo: Repo, wrapped: bool, files: int = 1) -> dict[str, Any]:
+    """#301 retunes four lines of FILES modules; the topic puts the old ones back, WRAPPED in a new block
+    written around them (flask's `split code and output`) or as a stale copy with new work elsewhere."""
+    old = seed(repo)
+    tuned = "".join(f"    rate_{n} = compute_rate('{n}', 1)\n" for n in "abcd")
+    modules = {f"src/q{i}.py": f"def setup():\n    start()\n{tuned}\n\ndef other():\n    pass\n" for i in range(files)}
+    land(repo, "feat: modules", modules)
+    land(repo, "tune: rates (#301)", {p: t.replace("', 1)", "', 10)") for p, t in modules.items()})
+    if wrapped:
+        edits = {p: t.replace(tuned, f"    with rate_guard(strict=True):\n{tuned}") for p, t in modules.items()}
+    else:
+        edits = {p: "import rate_guard_module\n" + t for p, t in modules.items()}
+    _stale_branch(repo, {**edits, "kernel.c": old["kernel.c"] + "int t;\n"})
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_files_old_lines_put_back_inside_new_text_written_around_them_are_a_warning(repo: Repo) -> None:
+    finding = _old_lines_put_back(repo, wrapped=True)
+    assert finding["severity"] == "warning" and finding["reason"] == "hunks put back exactly as they were before it"
+
+
+def test_a_files_old_lines_put_back_with_new_work_elsewhere_in_it_fail(repo: Repo) -> None:
+    finding = _old_lines_put_back(repo, wrapped=False)
+    assert finding["severity"] == "error" and finding["reason"] == "every change it made is undone"
+
+
+def test_old_lines_put_back_inside_new_text_in_every_file_of_a_commit_fail(repo: Repo) -> None:
+    # several files of one commit undone: a stale tree, however each file was edited around them
+    assert _old_lines_put_back(repo, wrapped=True, files=2)["severity"] == "error"
+
+
 def test_every_line_a_commit_added_deleted_next_to_new_work_is_a_warning(repo: Repo) -> None:
     # a commit that only added lines (a skip, a workaround, a badge), deleted amid new work: people do
     # that on purpose, and with nothing put back and no whole file rolled back it does not fail alone

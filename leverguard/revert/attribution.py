@@ -476,8 +476,12 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: b
     whole = {h.path for h in hits if h.kind != "version-set-back" and (h.undo is None or len(h.undo.undone) == h.undo.hunks)}
     beyond_deletions = any(h.kind not in ("deleted-added", "deleted-changed") for h in hits)  # deletions alone stay weak
     lines = sum(h.lines for h in hits)
-    # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files)
-    substantial = len(touched) >= 2 or lines >= MIN_ROLLBACK_LINES
+    # one debug line of one's own is no stale tree; several files, or real content, are (#224 undid 18 files);
+    # in one file, old lines put back amid new lines written around them are that region edited (flask's
+    # `split code and output` wrapping the output its PR had commented out in a code block): a stale copy
+    # puts back the old text alone, its new work sits elsewhere in the file
+    pure = all(not u.amid_new for h in hits if h.undo is not None for u in h.undo.undone)
+    substantial = len(touched) >= 2 or (lines >= MIN_ROLLBACK_LINES and (pure or stale_tree))
     # later changes to those files kept: that one commit taken out on purpose, not a stale copy
     kept = any(_keeps_later(h, stale_tree, merge) for h in hits)
     # a commit that only added lines, its lines deleted amid new work: what people do on purpose (a skip

@@ -40,6 +40,7 @@ class HunkUndo(NamedTuple):
     lines: int  # non-trivial lines undone
     merge: str = ""  # the merge whose conflict resolution dropped its lines, when one did
     text: tuple[bytes, ...] = ()  # the candidate hunk's changed lines: does the change's message name them?
+    amid_new: bool = False  # the landing hunk that undoes it also writes new lines: that region was edited
 
 
 class PathUndo(NamedTuple):
@@ -122,7 +123,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 kept.append((by_merge, hunk))
             elif _stands(undo, used, hunk, pools, elsewhere_added) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
-                kept.append((undo, hunk))
+                kept.append((undo._replace(amid_new=any(pools[k].added for k in used)), hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
     result = {}
