@@ -260,14 +260,17 @@ def test_the_same_lines_coming_back_in_another_file_are_an_undo(repo: Repo) -> N
 @pytest.mark.parametrize("subject", ["ci: stop testing Python 3.6 until 3.6b4 is out (#301)",
                                      "Comment out the 3.6 job (currently broken) (#301)",
                                      "Try if the 3.6 job passes without the cache (#301)",
-                                     "accept wip (#301)", "WIP: the 3.6 job (#301)"])  # httpie's `accept wip`
+                                     "accept wip (#301)", "WIP: the 3.6 job (#301)",  # httpie's `accept wip`
+                                     "Allow failures for Python 3.6 (pre-release) (#301)",  # webargs'
+                                     "ci: mark the 3.6 job xfail (#301)"])
 def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo, subject: str) -> None:
     finding = _rollback_with_subjects(repo, subject, "ci: matrix refresh")
     assert finding["severity"] == "notice" and "temporary" in finding["reason"]
 
 
 @pytest.mark.parametrize("subject", ["ci: stop testing Python 3.6 (#301)", "Try the new cache for the 3.6 job (#301)",
-                                     "Comment the 3.6 job out of caution (#301)", "Wipe the 3.6 job's cache (#301)"])
+                                     "Comment the 3.6 job out of caution (#301)", "Wipe the 3.6 job's cache (#301)",
+                                     "Allow users to configure failures for the 3.6 job (#301)"])
 def test_undoing_a_change_that_said_nothing_of_the_kind_fails(repo: Repo, subject: str) -> None:
     assert _rollback_with_subjects(repo, subject, "ci: matrix refresh")["severity"] == "error"
 

@@ -60,7 +60,8 @@ COMMON_WORDS = frozenset(
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
     "back undo undone rollback roll using used instead".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
-                 r"try(ing)? (if|whether)|wip|work in progress)\b", re.IGNORECASE)
+                 r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|xfail\w*)\b",
+                 re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted)\b", re.IGNORECASE)
