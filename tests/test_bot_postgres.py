@@ -251,8 +251,9 @@ def test_database_restarted_mid_run_loses_nothing(world: World, repo: Any, pg_se
     finally:
         worker.send_signal(signal.SIGTERM)
         serve.send_signal(signal.SIGTERM)
-        assert worker.wait(timeout=30) == 0
+        code = worker.wait(timeout=30)
         serve.wait(timeout=30)
+    assert code == 0, worker.stderr.read().decode(errors="replace")[-3000:] if worker.stderr else ""
     rows = Inbox(world.settings.db).list()
     assert sorted(r.id for r in rows) == sorted(f"{n}-{x}" for n in range(1, 9) for x in "ab")
     assert {r.id: r.state for r in rows if r.id.endswith("-b")} == {f"{n}-b": "done" for n in range(1, 9)}

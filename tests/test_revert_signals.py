@@ -101,6 +101,8 @@ def _old_lines_put_back(repo: Repo, wrapped: bool, files: int = 1) -> dict[str, 
 
 
 def test_a_files_old_lines_put_back_inside_new_text_written_around_them_are_a_warning(repo: Repo) -> None:
+    # that region edited: no "every change undone" error, but still the stale-copy warning (new work right
+    # next to lines a stale copy put back looks the same: test_one_hunk_of_two_undone_next_to_new_work)
     finding = _old_lines_put_back(repo, wrapped=True)
     assert finding["severity"] == "warning" and finding["reason"] == "hunks put back exactly as they were before it"
 
