@@ -160,6 +160,19 @@ def test_unreachable_database_answers_503_and_a_reachable_one_202(world: World, 
     assert [d.id for d in Inbox(world.settings.db).list()] == ["d-202"]
 
 
+def test_the_inboxs_own_database_error_is_trouble_a_worker_reconnects_from(tmp_path: Path) -> None:
+    # the sweep's inbox transactions raise DatabaseDown themselves: judged again it must stay trouble, or a
+    # worker whose sweep meets a restarting server exits 2 instead of reconnecting
+    from leverguard.bot.pg_errors import DatabaseDown, database_trouble
+
+    inbox = Inbox(f"postgresql://postgres@/postgres?host={tmp_path / 'no-server'}")
+    with pytest.raises(DatabaseDown) as raised:
+        with inbox.transaction() as conn:  # type: ignore[union-attr]
+            conn.execute("SELECT 1")
+    assert database_trouble(raised.value) is raised.value
+    assert database_trouble(ValueError("a bug")) is None
+
+
 # ---------------------------------------------------------------------- workers
 
 

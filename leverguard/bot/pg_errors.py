@@ -26,6 +26,8 @@ class DatabaseDown(InboxUnavailable, ServiceUnavailable):
 
 def database_trouble(exc: BaseException) -> DatabaseDown | None:
     """The one error to report for a database that is down or has no schema; None for anything else."""
+    if isinstance(exc, DatabaseDown):  # already judged (the inbox's own transactions): the worker reconnects
+        return exc
     cause = exc.__cause__ if isinstance(exc, exceptions.ConnectorException) and exc.__cause__ else exc
     if isinstance(cause, (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)):
         return DatabaseDown(f"the database has no leverguard schema ({cause.diag.message_primary}): run "
