@@ -37,11 +37,18 @@ def test_a_release_writing_its_version_over_the_dev_marker_is_a_notice(repo: Rep
     assert "a release writing the project's version over a dev or pre-release marker" in str(found["reason"])
 
 
-def test_the_version_written_back_over_a_pre_release_in_package_json_is_a_notice(repo: Repo) -> None:
-    text = '{{\n  "name": "pkg",\n  "version": "{}",\n  "private": true\n}}\n'
-    found = _released_over(repo, "Bump for release", dev="6.6.0-beta.1", written="6.0.0",
-                           released="5.9.0", path="package.json", text=text)
-    assert found["severity"] == "notice"
+@pytest.mark.parametrize("path, text, versions, severity", [
+    # package.json's own version, written back over a pre-release: the release at work
+    ("package.json", '{{\n  "name": "pkg",\n  "version": "{}",\n  "private": true\n}}\n',
+     ("5.9.0", "6.6.0-beta.1", "6.0.0"), "notice"),
+    # kodiak's `Pre release v0.4.16` shape: a release title over another version than the project's own
+    ("pubspec.yaml", 'environment:\n  sdk: ">={}"\n', ("2.10.0", "2.13.0-dev", "2.12.0"), "warning"),
+])
+def test_only_the_projects_own_version_is_the_releases_to_write(repo: Repo, path: str, text: str,
+                                                                 versions: tuple[str, str, str], severity: str) -> None:
+    released, dev, written = versions
+    found = _released_over(repo, "Bump for release", dev=dev, written=written, released=released, path=path, text=text)
+    assert found["severity"] == severity
 
 
 def test_the_rollback_to_the_release_under_any_other_title_fails(repo: Repo) -> None:
@@ -53,14 +60,6 @@ def test_the_rollback_to_the_release_under_any_other_title_fails(repo: Repo) -> 
 def test_a_release_setting_back_a_final_version_keeps_its_grade(repo: Repo) -> None:
     # 26.1.0 is no marker a release replaces: 26.0 over it undoes a release
     found = _released_over(repo, "Bump for release", dev="26.1.0", written="26.0")
-    assert found["severity"] == "warning"
-
-
-def test_a_release_setting_back_a_dependency_pin_keeps_its_grade(repo: Repo) -> None:
-    # kodiak's `Pre release v0.4.16` shape: a release title over another version than the project's own
-    text = 'environment:\n  sdk: ">={}"\n'
-    found = _released_over(repo, "Bump for release", dev="2.13.0-dev", written="2.12.0",
-                           released="2.10.0", path="pubspec.yaml", text=text)
     assert found["severity"] == "warning"
 
 

@@ -221,15 +221,15 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     moves = _lowered_versions(hits, landed)  # a release writes versions on, not back
-    versions_back = bool(moves)
+    versions_back, written = bool(moves), [new for _, new in moves]
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
                                              says_lowers((landed.subject, landed.title))):
         return NOTICE, reason + "; the change's message names the version it sets back"
-    if level > NOTICE and versions_back and names_release((landed.subject, landed.title), [new for _, new in moves]):
+    if level > NOTICE and versions_back and names_release((landed.subject, landed.title), written):
         return NOTICE, reason + "; a release naming the version it writes"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
             all(prerelease(old) for old, _ in moves) and \
-            speaks_of_release((landed.subject, landed.title), [new for _, new in moves]):
+            speaks_of_release((landed.subject, landed.title), written):
         # `Bump for release` writing 26.0 over the 26.1.dev2 a `Bump for development` wrote ahead of it: a
         # release picks its version; a stale tree sets dependencies back, or the version under unrelated work
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"

@@ -147,7 +147,7 @@ def own_version_only(lines: Iterable[bytes]) -> bool:
 def prerelease(version: str) -> bool:
     """VERSION is a dev or pre-release (`26.1.dev2`, `6.6.0b1`, `2.0.0-rc.1`): a marker a release replaces."""
     parsed = _parsed(version)
-    return parsed is not None and (parsed.is_prerelease or parsed.is_devrelease)
+    return parsed is not None and parsed.is_prerelease  # (PEP 440: dev releases are pre-releases too)
 
 
 def set_back(old: str, new: str) -> bool:
