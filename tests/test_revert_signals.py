@@ -369,11 +369,13 @@ def test_editing_a_candidates_lines_while_adding_work_elsewhere_is_not_a_revert(
 def test_exclude_patterns_match_as_git_wildmatch_and_no_wider() -> None:
     from leverguard.revert import rules
 
-    path_rules = rules.build(["CHANGES/*", "docs/api/", "/build"], "*.pb.go linguist-generated\n", ["dist/**"])
+    path_rules = rules.build(["CHANGES/*", "docs/api/", "/build"], "*.pb.go linguist-generated\n", ["uv.lock"], ["dist/**"])
     assert not path_rules.reported(b"CHANGES/123.bugfix") and not path_rules.reported(b"docs/api/x/index.md")
     assert not path_rules.reported(b"build") and not path_rules.reported(b"pkg/a.pb.go")
     assert path_rules.reported(b"CHANGES.md") and path_rules.reported(b"src/build") and path_rules.reported(b"docs/api.md")
-    assert path_rules.lock_file(b"dist/app.js") and not path_rules.lock_file(b"distinct/app.js")
+    assert path_rules.built(b"dist/app.js") and not path_rules.regenerated(b"distinct/app.js")
+    assert path_rules.regenerated(b"sub/uv.lock") and not path_rules.built(b"sub/uv.lock")
+    assert not path_rules.line_level(b"dist/app.js") and not path_rules.line_level(b"uv.lock")
 
 
 def test_towncrier_fragments_are_excluded_by_default_and_changelogs_are_not() -> None:

@@ -80,15 +80,30 @@ def test_a_whitespace_only_edit_undoes_nothing(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def test_lock_file_rollback_is_only_a_notice_and_not_read_line_by_line(repo: Repo) -> None:
+LOCK = '{"lockfileVersion": 3, "packages": {"left-pad": {"version": "1.0.0"}, "chalk": {"version": "4.1.0"}}}\n'
+
+
+@pytest.mark.parametrize("path", ["package-lock.json", "requirements/test.txt"])
+def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: Repo, path: str) -> None:
+    # the lock is the bump (a Dependabot PR changes nothing else): the old one put back undoes it whole
     seed(repo)
-    lock = '{"lockfileVersion": 3, "packages": {"left-pad": {"version": "1.0.0"}}}\n'
-    land(repo, "deps: lock", {"package-lock.json": lock})
-    land(repo, "deps: bump left-pad (#301)", {"package-lock.json": lock.replace("1.0.0", "1.3.0")})
-    _topic(repo, {"package-lock.json": lock, "kernel.c": "int t;\n"})
+    land(repo, "deps: lock", {path: LOCK})
+    land(repo, "deps: bump left-pad from 1.0.0 to 1.3.0 (#301)", {path: LOCK.replace("1.0.0", "1.3.0")}, author=DAVE)
+    _topic(repo, {path: LOCK, "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"
+    assert by_pr(report)[301]["kinds"] == ["rollback"]
+
+
+def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo) -> None:
+    # regenerated, not put back: the old left-pad line returns beside a new chalk, and lines are not read
+    seed(repo)
+    land(repo, "deps: lock", {"package-lock.json": LOCK})
+    land(repo, "deps: bump left-pad from 1.0.0 to 1.3.0 (#301)",
+         {"package-lock.json": LOCK.replace("1.0.0", "1.3.0")}, author=DAVE)
+    _topic(repo, {"package-lock.json": LOCK.replace("4.1.0", "5.0.0"), "kernel.c": "int t;\n"})
     code, report = check(repo, "main..topic", "--strict")
-    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
-    assert "lock file" in by_pr(report)[301]["evidence"][0]["detail"]
+    assert code == 0 and report["findings"] == []
 
 
 def test_a_line_undone_inside_a_moved_file(repo: Repo) -> None:
@@ -382,9 +397,11 @@ def test_the_first_push_hint_works_on_a_fresh_bare_remote(repo: Repo, tmp_path) 
     assert repo.git("symbolic-ref", "refs/remotes/origin/HEAD") == "refs/remotes/origin/main"
 
 
-def _rolled_back(repo: Repo, path: str) -> str:
+def _rolled_back(repo: Repo, path: str, config: str = "") -> str:
     """Severity of putting PATH back, when one commit edited a source and its built bundle alike."""
     seed(repo)
+    if config:
+        land(repo, "chore: leverguard settings", {".leverguard.toml": config})
     bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
     land(repo, "build: bundle", {"dist/app.js": bundle, "src/app.js": bundle})
     land(repo, "fix: steps (#301)", {"dist/app.js": bundle + "var fixed = make(9);\n",
@@ -395,6 +412,11 @@ def _rolled_back(repo: Repo, path: str) -> str:
 
 def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
     assert _rolled_back(repo, "dist/app.js") == "notice"
+
+
+def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
+    # the default list replaced: dist/ is a source again, its rollback evidence like any file's
+    assert _rolled_back(repo, "dist/app.js", '[revert]\nbuilt_files = ["static/*.js"]\n') == "error"
 
 
 def test_a_test_snapshot_put_back_is_a_notice(repo: Repo) -> None:

@@ -305,18 +305,18 @@ def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
 
 
 def _reported(commit: Commit, ctx: Context) -> set[bytes]:
-    """The commit's paths that are reported (not excluded, not lock files)."""
+    """The commit's paths that are reported (not excluded)."""
     return {c.path for c in commit.changes if ctx.reported(c.path)}
 
 
 def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, stale: bool, ctx: Context) -> int:
     """How many of the commit's REPORTED files the change also edits and keeps its work in: files it leaves
     alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
-    undoes some of the commit's hunks but keeps others, which no stale copy of the file does. A lock file
-    is regenerated, not edited, and its lines are no evidence: it says nothing of work kept."""
+    undoes some of the commit's hunks but keeps others, which no stale copy of the file does. A lock or
+    built file is regenerated, not edited, and its lines are no evidence: it says nothing of work kept."""
     partly = set() if landed.merge or stale else {h.path for h in hits if _partly_kept(h)}
     undone = {h.path for h in hits} - partly
-    edited = {c.path for c in landed.changes if not ctx.rules.lock_file(c.path)}
+    edited = {c.path for c in landed.changes if not ctx.rules.regenerated(c.path)}
     return len(reported & edited - undone)
 
 

@@ -170,11 +170,11 @@ class _History:
         self.unreadable: dict[int, candidates.Entry] = {}  # positions whose patches git could not read
         self.index = PathIndex([])
         self._ctx = ctx
-        lock_files = conf.config.get("revert.lock_files")
+        regenerated = [*conf.config.get("revert.lock_files"), *conf.config.get("revert.built_files")]
         self.partial_clone = git.promisor_remote(repo) is not None
         # a partial clone lacks most old blobs by design: one walk names them, no failing read per commit
         missing = git.missing_in_history(tip, max_count, repo) if self.partial_clone else None
-        self._stream = candidates.history_patches(repo, tip, max_count, lock_files, ctx.isolation, missing)
+        self._stream = candidates.history_patches(repo, tip, max_count, regenerated, ctx.isolation, missing)
         self._done = False
 
     def has(self, position: int) -> bool:

@@ -34,7 +34,7 @@ def _plan(landing_patches: Sequence[FilePatch], index: PathIndex, lo: int, hi: i
     wanted: dict[bytes, list[int]] = {}
     for patch in landing_patches:
         path = patch.renamed_from or patch.change.path
-        if ctx.reported(path) and not ctx.rules.lock_file(path):
+        if ctx.reported(path) and not ctx.rules.regenerated(path):
             positions = [p for p, _ in index.touching(path, lo, hi)]
             if positions:
                 wanted[path] = positions

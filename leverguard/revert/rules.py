@@ -16,14 +16,17 @@ NO_DIFF_ATTRS = ("-diff", "binary", "-text")
 
 
 class Rules(NamedTuple):
-    """Path predicates: reported (not excluded or generated), line_level (diffable text), lock files."""
+    """Path predicates: reported (not excluded or generated), line_level (diffable text), regenerated (lock
+    and built files, whose lines are no evidence), built (bundles and snapshots: one put back is a notice)."""
 
     reported: Callable[[bytes], bool]
     line_level: Callable[[bytes], bool]
-    lock_file: Callable[[bytes], bool] = lambda path: False
+    regenerated: Callable[[bytes], bool] = lambda path: False
+    built: Callable[[bytes], bool] = lambda path: False
 
 
-def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] = ()) -> Rules:
+def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] = (),
+          built_files: Sequence[str] = ()) -> Rules:
     """Rules from `revert.exclude` patterns and the root `.gitattributes` read from the checked BASE."""
     generated, no_diff = list(exclude), []
     for line in gitattributes.splitlines():
@@ -36,13 +39,20 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
             no_diff.append(parts[0])
     skip = _matcher(generated)
     flat = _matcher(no_diff)
-    names = frozenset(name.encode() for name in lock_files if "/" not in name and "*" not in name)
-    patterned = _matcher([name for name in lock_files if "/" in name or "*" in name])
+    lock, built = _named(lock_files), _named(built_files)
 
-    def lock(path: bytes) -> bool:
-        return path.rsplit(b"/", 1)[-1] in names or patterned(path)
+    def regenerated(path: bytes) -> bool:
+        return lock(path) or built(path)
 
-    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path) and not lock(path), lock)
+    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path) and not regenerated(path),
+                 regenerated, built)
+
+
+def _named(patterns: Sequence[str]) -> Callable[[bytes], bool]:
+    """Bare names match in any folder (a set lookup); the others are gitignore-style patterns."""
+    names = frozenset(name.encode() for name in patterns if "/" not in name and "*" not in name)
+    patterned = _matcher([name for name in patterns if "/" in name or "*" in name])
+    return lambda path: path.rsplit(b"/", 1)[-1] in names or patterned(path)
 
 
 def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:

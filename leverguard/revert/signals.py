@@ -42,7 +42,7 @@ class PathHit(NamedTuple):
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
     before: int | None = None  # position of the commit the path was rolled back to before
-    quiet: str = ""  # why this hit is weak by nature: "lock file", "formatting only", "imports only"
+    quiet: str = ""  # why this hit is weak by nature: "built file", "formatting only", "imports only"
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
@@ -95,9 +95,11 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         entries = index.touching(path, lo, hi)
         if not entries:
             continue
-        quiet = "lock file" if rules.lock_file(path) else ""
-        exact = [h for h in _exact(head, path, entries, patch_of, quiet, relands, deleted_oids)
+        regenerated = rules.regenerated(path)
+        exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids)
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
+        if rules.built(path):  # rebuilt from the sources, which carry the evidence
+            exact = [h._replace(quiet="built file") if h.kind == "rollback" else h for h in exact]
         hits += exact
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
@@ -111,20 +113,21 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(resolutions.dropped, path)
             hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
-        if not exact and head.text and rules.line_level(path) and not quiet:
+        if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     return hits
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-           quiet: str, relands: Callable[[int, int], bool],
+           regenerated: bool, relands: Callable[[int, int], bool],
            added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
     A candidate that had exactly undone the path's previous change a few commits before is re-landed,
     not undone, by HEAD putting that change back (RELANDS says when it is not: a declared revert on
     either side, a named repair; attribution explains declared re-lands), and "absent" is no state to
-    re-land at all (REVERTS.md, signal 2).
+    re-land at all (REVERTS.md, signal 2). A lock file's lines are regeneration churn, but the whole file
+    put back byte for byte is the pinned dependencies of the commit that moved them on, undone like any file.
     """
     target = head.change.new
     if head.renamed_from is not None and target is None:
@@ -139,9 +142,9 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
             undone += [(p, c, position) for p, c in entries[:k]]
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
-        hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), quiet) for p, c, before in undone]
+        hits = [_exact_hit(head, path, p, c, before, patch_of(p, path)) for p, c, before in undone]
         return hits
-    if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not quiet:
+    if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not regenerated:
         # a file deleted right after a commit edited it takes that edit with it (kombu's tox.ini)
         position, change = entries[0]
         patch = patch_of(position, path)
@@ -230,7 +233,7 @@ def _relanded(change: Change, position: int, previous: list[tuple[int, Change]])
 
 
 def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, before: int | None,
-               patch: FilePatch | None, quiet: str) -> PathHit:
+               patch: FilePatch | None) -> PathHit:
     if head.change.new is None:
         kind = "deleted-added"
     elif change.new is None and before is None:
@@ -239,10 +242,8 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
         kind = "rollback"
     text = patch is not None and patch.text and not _gitlink(change)
     lines = patch.lines if patch is not None else 0
-    if kind != "rollback":
-        quiet = ""  # a lock file deleted or brought back is no regeneration churn
-    elif not quiet and patch is not None:
-        quiet = _weak_change(patch)
+    # a file deleted or brought back is no cosmetic change; a lock file's patch is never read
+    quiet = _weak_change(patch) if kind == "rollback" and patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
