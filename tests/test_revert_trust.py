@@ -1085,3 +1085,29 @@ def test_a_second_take_on_the_same_issue_reworks_the_first(repo: Repo, branch: s
     repo.git("checkout", "-q", "-b", "landing", "main")
     merge_pr(repo, branch, 983, "Link to the repository instead")
     assert by_pr(check(repo, "main..landing")[1])[975]["severity"] == severity
+
+
+def _extracted_then(repo: Repo, app_now: str | None) -> dict:
+    """#301 extracts half of src/app.py into a new src/scaffold.py; the topic deletes scaffold.py and writes
+    APP_NOW into app.py (None: app.py byte for byte as before #301)."""
+    seed(repo)
+    head = "".join(f"import mod{i}\n" for i in range(3))
+    extracted = body("scaffold", 8)
+    land(repo, "app: the app module", {"src/app.py": head + extracted + body("app", 4)})
+    land(repo, "refactor: extract the scaffold (#301)",
+         {"src/app.py": head + "from .scaffold import *\n" + body("app", 4), "src/scaffold.py": extracted})
+    _topic(repo, {"src/scaffold.py": None, "src/app.py": app_now or head + extracted + body("app", 4),
+                  "kernel.c": "int t;\n"})
+    return check(repo, "main..topic")[1]
+
+
+def test_a_stale_copy_of_a_refactoring_puts_the_extracted_code_back_and_deletes_its_module(repo: Repo) -> None:
+    # the module's lines come back in app.py, put back whole: that is the same commit undone, no move
+    finding = by_pr(_extracted_then(repo, None))[301]
+    assert finding["severity"] == "error" and "src/scaffold.py" in finding["paths"]
+
+
+def test_inlining_a_module_back_into_an_edited_file_is_a_move(repo: Repo) -> None:
+    inlined = "".join(f"import mod{i}\n" for i in range(3)) + body("scaffold", 8) + body("app", 4) + "new_work = 1\n"
+    findings = by_pr(_extracted_then(repo, inlined))
+    assert 301 not in findings or "src/scaffold.py" not in findings[301]["paths"]

@@ -67,7 +67,7 @@ class Landed(NamedTuple):
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
-    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not _moved(h, landed)]
+    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not _moved(h, hits, landed)]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -97,11 +97,15 @@ def _age_days(commit: Commit, landed: Landed) -> float:
     return (landed.time - commit.time) / 86400 if landed.time else 0.0
 
 
-def _moved(hit: PathHit, landed: Landed) -> bool:
+def _moved(hit: PathHit, hits: list[PathHit], landed: Landed) -> bool:
     """The deleted file's content is added elsewhere, or a file of its name in another format takes its
-    place (hatch's `logo.png` and `logo.webp` gone where `logo.svg` comes): no stale tree adds that."""
+    place (hatch's `logo.png` and `logo.webp` gone where `logo.svg` comes): no stale tree adds that. Files
+    put back whole to before the same commit do not count: a stale copy of a refactoring puts the code it
+    extracted back where it came from (flask's `scaffold.py` gone with `app.py` and `blueprints.py` restored)."""
     deleted = next((c for c in landed.changes if c.path == hit.path and c.deleted), None)
-    return deleted is not None and (moved_away(deleted, landed.patches) or any(
+    restored = {h.path for h in hits if h.position == hit.position and h.kind == "rollback"}
+    elsewhere = [p for p in landed.patches if p.change.path not in restored]
+    return deleted is not None and (moved_away(deleted, elsewhere) or any(
         c.added and (_stem(c.path) == _stem(deleted.path) or _same_name(c.path, deleted.path))
         for c in landed.changes))
 
