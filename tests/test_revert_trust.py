@@ -1111,3 +1111,28 @@ def test_inlining_a_module_back_into_an_edited_file_is_a_move(repo: Repo) -> Non
     inlined = "".join(f"import mod{i}\n" for i in range(3)) + body("scaffold", 8) + body("app", 4) + "new_work = 1\n"
     findings = by_pr(_extracted_then(repo, inlined))
     assert 301 not in findings or "src/scaffold.py" not in findings[301]["paths"]
+
+
+GUARDED = ("def set_flag(morsel, key):\n    if morsel is not None:\n        if key == 'partitioned' and OLD_PYTHON:\n"
+           "            dict.__setitem__(morsel, key, True)\n        else:\n            morsel[key] = True\n")
+FLAT = "def set_flag(morsel, key):\n    if morsel is not None and morsel.isReservedKey(key):\n        morsel[key] = True\n"
+
+
+def _block(repo: Repo, before: str, after: str, topic: str) -> tuple[int, dict]:
+    old = seed(repo)
+    land(repo, "cookies: flags", {"src/cookies.py": old["src/mod1.py"] + before + body("tail", 4)})
+    land(repo, "cookies: reserved keys only (#301)", {"src/cookies.py": old["src/mod1.py"] + after + body("tail", 4)})
+    _topic(repo, {"src/cookies.py": old["src/mod1.py"] + topic + body("tail", 4) + "new_work = fresh_call(1)\n"})
+    return check(repo, "main..topic", "--strict")
+
+
+def test_a_block_put_back_whose_kept_line_was_only_re_indented_is_undone(repo: Repo) -> None:
+    # `morsel[key] = True` is on both sides of #301's hunk, at two depths: it is no evidence either way
+    code, report = _block(repo, GUARDED, FLAT, GUARDED)
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"]
+
+
+def test_a_block_rewritten_around_the_same_line_is_no_undo(repo: Repo) -> None:
+    rewritten = FLAT.replace("morsel.isReservedKey(key)", "key in RESERVED_KEYS")
+    code, report = _block(repo, GUARDED, FLAT, rewritten.replace("morsel[key] = True", "    morsel[key] = True"))
+    assert code == 0 and report["findings"] == []

@@ -170,6 +170,8 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     if not near:  # most candidate hunks: no landing hunk shares a line with them
         return None
     gone, back = Counter(hunk.added), Counter(hunk.removed)
+    same = gone & back  # a line only re-indented (a block unwrapped) is in no pool either
+    gone, back = gone - same, back - same
     best, best_score = None, 0
     for k in sorted(near):
         score = _covers(gone, back, [pools[k]])
