@@ -291,6 +291,11 @@ def test_a_change_titled_move_back_to_calls_itself_a_revert(repo: Repo) -> None:
     assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
 
 
+def test_a_change_titled_back_to_where_it_was_calls_itself_a_revert(repo: Repo) -> None:
+    finding = _moved_back(repo, "Build back to where it was, same as httpx (#367)")
+    assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
+
+
 def test_moving_a_back_button_is_no_revert_wording(repo: Repo) -> None:
     assert _moved_back(repo, "Move back button to the header (#367)")["severity"] == "error"
 
@@ -1136,3 +1141,32 @@ def test_a_block_rewritten_around_the_same_line_is_no_undo(repo: Repo) -> None:
     rewritten = FLAT.replace("morsel.isReservedKey(key)", "key in RESERVED_KEYS")
     code, report = _block(repo, GUARDED, FLAT, rewritten.replace("morsel[key] = True", "    morsel[key] = True"))
     assert code == 0 and report["findings"] == []
+
+
+IMPORTS = "import os\nimport sys\n\nfrom typing_extensions import Literal, Protocol\n\nWINDOWS = os.name == 'nt'\n"
+FALLBACK = IMPORTS.replace("from typing_extensions import Literal, Protocol\n",
+                           "try:\n    from typing import Literal, Protocol\nexcept ImportError:\n"
+                           "    from typing_extensions import Literal, Protocol\n")
+
+
+def _after_the_fallback(repo: Repo, topic: str) -> tuple[int, dict]:
+    old = seed(repo)
+    land(repo, "compat: imports", {"src/compat.py": IMPORTS + old["src/mod1.py"]})
+    land(repo, "compat: prefer typing (#301)", {"src/compat.py": FALLBACK + old["src/mod1.py"]})
+    _topic(repo, {"src/compat.py": topic + old["src/mod1.py"]})
+    return check(repo, "main..topic")
+
+
+def test_lines_deleted_where_new_ones_are_written_a_few_lines_down_are_a_rewrite(repo: Repo) -> None:
+    # git -U0 splits the edit in two hunks; an ordinary diff shows one: the fallback swapped, commented anew
+    swapped = IMPORTS.replace("from typing_extensions import Literal, Protocol\n",
+                              "try:\n    from typing_extensions import Literal, Protocol\nexcept ImportError:  # pragma: no cover\n"
+                              "    from typing import Literal, Protocol  # type: ignore\n")
+    code, report = _after_the_fallback(repo, swapped)
+    assert code == 0 and by_pr(report).get(301, {"severity": "none"})["severity"] in ("none", "notice")
+
+
+def test_lines_deleted_beside_unrelated_new_ones_are_undone(repo: Repo) -> None:
+    stale = IMPORTS.replace("WINDOWS = os.name == 'nt'\n", "WINDOWS = os.name == 'nt'\nMAX_WORKERS = cpu_count() * 4\n")
+    code, report = _after_the_fallback(repo, stale)
+    assert by_pr(report)[301]["severity"] in ("warning", "error")

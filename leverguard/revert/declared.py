@@ -35,6 +35,8 @@ GOES_AWAY = lazy(
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to)\b",
                    re.IGNORECASE)
+# anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
+AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
@@ -276,9 +278,10 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
 
 def calls_itself_a_revert(subject: str) -> bool:
     """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization",
-    packaging's `move back to setuptools` after `Move from setuptools to flit`):
-    not silent, though it names no commit, so not a declaration either."""
-    return bool(SELF_REVERT.match(subject.strip()) or REVERT_BRANCH_NAME.match(subject.strip()))
+    packaging's `move back to setuptools` after `Move from setuptools to flit`), or that says it puts
+    something back as it was: not silent, though it names no commit, so not a declaration either."""
+    subject = subject.strip()
+    return bool(SELF_REVERT.match(subject) or REVERT_BRANCH_NAME.match(subject) or AS_IT_WAS.search(subject))
 
 
 def same_work(subject: str, other: str) -> bool:

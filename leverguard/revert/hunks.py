@@ -14,7 +14,7 @@ from collections import Counter
 
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
-from leverguard.revert.patch import FilePatch, Hunk
+from leverguard.revert.patch import FilePatch, Hunk, unmarked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     (a rewrite), take no larger cut of older code with it, and not reappear elsewhere (a move)."""
     if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
-    if moved(hunk.added, elsewhere_added):
+    if moved(hunk.added, elsewhere_added) or _moved_marked(hunk, elsewhere_added):
         return False
     for k in used:
         pool = pools[k]
@@ -269,6 +269,18 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
         if pool.added and similar(list(pool.added.elements()), hunk.added):
             return False  # its lines edited into new ones: a rewrite; unrelated new lines are new work
     return True
+
+
+def _moved_marked(hunk: Hunk, elsewhere_added: Counter[bytes]) -> bool:
+    """HUNK's own lines (not those it only re-indented) written again with a linter's marker added or
+    dropped: rich swapping the two sides of a try/except import, each commented anew (`# type: ignore`)."""
+    lines = list((Counter(hunk.added) - Counter(hunk.removed)).elements())
+    marked = [line for line in elsewhere_added if unmarked(line) != line]
+    if not marked or not lines:
+        return False
+    loose = Counter({line: elsewhere_added[line] for line in elsewhere_added if unmarked(line) == line})
+    loose.update(unmarked(line) for line in marked)
+    return moved(lines, loose)
 
 
 def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
