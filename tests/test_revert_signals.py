@@ -332,13 +332,18 @@ def test_take_mine_conflict_resolution_after_merging_main_is_found(repo: Repo) -
     assert code == 1 and by_pr(report)[301]["kinds"] == ["inverse-hunk"], report
 
 
+NEW_WORK = ("class RetryPolicy:\n    def __init__(self, attempts: int) -> None:\n        self.attempts = attempts\n\n"
+            "    def delays(self) -> list[float]:\n        return [0.1 * 2 ** n for n in range(self.attempts)]\n")
+
+
 def test_stale_copy_that_also_adds_new_work_elsewhere_in_the_file(repo: Repo) -> None:
     """The common shape: the stale file is committed together with genuine additions in other hunks."""
     old = seed(repo)
     base = old["src/mod1.py"].splitlines(keepends=True)
     feature = body("feature", 6)
     land(repo, "feat: feature in the middle (#301)", {"src/mod1.py": "".join(base[:3]) + feature + "".join(base[3:])})
-    _stale_branch(repo, {"src/mod1.py": "".join(base) + body("carol_new_work", 12)})
+    # (new work unlike the feature: code of the same template a few lines off reads as a rewrite of it)
+    _stale_branch(repo, {"src/mod1.py": "".join(base) + NEW_WORK})
     code, report = check(repo, "main..topic", "--strict")
     finding = by_pr(report)[301]
     assert code == 1 and finding["kinds"] == ["inverse-hunk"] and finding["undone_lines"] == 6

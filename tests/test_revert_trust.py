@@ -794,8 +794,9 @@ def _import_dropped(repo: Repo, resort: bool) -> dict[str, object]:
     return {"exit": exit_code, "301": by_pr(report).get(301, {}).get("severity")}
 
 
-def test_an_import_dropped_while_the_imports_are_reworked_is_a_notice(repo: Repo) -> None:
-    assert _import_dropped(repo, resort=True) == {"exit": 0, "301": "notice"}
+def test_an_import_dropped_while_the_imports_are_reworked_is_at_most_a_notice(repo: Repo) -> None:
+    # the import block rewritten a few lines up: the region's rewrite, or a tool's prune and sort
+    assert _import_dropped(repo, resort=True) in ({"exit": 0, "301": "notice"}, {"exit": 0, "301": None})
 
 
 def test_an_import_dropped_with_the_other_imports_left_alone_is_a_warning(repo: Repo) -> None:
@@ -1170,3 +1171,14 @@ def test_lines_deleted_beside_unrelated_new_ones_are_undone(repo: Repo) -> None:
     stale = IMPORTS.replace("WINDOWS = os.name == 'nt'\n", "WINDOWS = os.name == 'nt'\nMAX_WORKERS = cpu_count() * 4\n")
     code, report = _after_the_fallback(repo, stale)
     assert by_pr(report)[301]["severity"] in ("warning", "error")
+
+
+def test_a_bare_call_made_a_guard_a_few_lines_up_is_a_rewrite(repo: Repo) -> None:
+    # axios' `isValidXss(url);` deleted where `if (isValidXss(url)) { throw ... }` is written above it
+    old = seed(repo)
+    lines = old["src/mod1.py"].splitlines(keepends=True)
+    land(repo, "security: check the url (#301)", {"src/mod1.py": "".join(lines[:5]) + "check_xss(url)\n" + "".join(lines[5:])})
+    guarded = "".join(lines[:1]) + "if check_xss(url):\n    raise ValueError('xss')\n" + "".join(lines[1:])
+    _topic(repo, {"src/mod1.py": guarded})
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report).get(301, {"severity": "none"})["severity"] in ("none", "notice")

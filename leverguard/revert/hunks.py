@@ -14,7 +14,7 @@ from collections import Counter
 
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
-from leverguard.revert.patch import FilePatch, Hunk, unmarked
+from leverguard.revert.patch import FilePatch, Hunk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,15 +55,17 @@ class PathUndo(NamedTuple):
 
 
 class _Pool:
-    """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled."""
+    """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled;
+    REGION is the hunk of an ordinary diff it belongs to (-U0 splits one edit into several)."""
 
-    __slots__ = ("removed", "added", "claimed")
+    __slots__ = ("removed", "added", "claimed", "region")
 
-    def __init__(self, hunk: Hunk) -> None:
+    def __init__(self, hunk: Hunk, region: int) -> None:
         removed, added = Counter(hunk.removed), Counter(hunk.added)
         same = removed & added
         self.removed, self.added = removed - same, added - same
         self.claimed = 0
+        self.region = region
 
     def empty(self) -> bool:
         return not self.removed and not self.added
@@ -82,7 +84,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
-    pools = [_Pool(h) for h in head.hunks if not h.cosmetic]
+    live = [h for h in head.hunks if not h.cosmetic]
+    regions = _groups(live)
+    pools = [_Pool(h, regions[id(h)]) for h in live]
     pools = [p for p in pools if not p.empty()]
     if not pools:
         return {}
@@ -260,27 +264,15 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     (a rewrite), take no larger cut of older code with it, and not reappear elsewhere (a move)."""
     if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
-    if moved(hunk.added, elsewhere_added) or _moved_marked(hunk, elsewhere_added):
+    if moved(hunk.added, elsewhere_added):
         return False
-    for k in used:
-        pool = pools[k]
-        if sum(pool.removed.values()) > pool.claimed:
-            return False  # a deliberate cut of older code with it
-        if pool.added and similar(list(pool.added.elements()), hunk.added):
-            return False  # its lines edited into new ones: a rewrite; unrelated new lines are new work
-    return True
-
-
-def _moved_marked(hunk: Hunk, elsewhere_added: Counter[bytes]) -> bool:
-    """HUNK's own lines (not those it only re-indented) written again with a linter's marker added or
-    dropped: rich swapping the two sides of a try/except import, each commented anew (`# type: ignore`)."""
-    lines = list((Counter(hunk.added) - Counter(hunk.removed)).elements())
-    marked = [line for line in elsewhere_added if unmarked(line) != line]
-    if not marked or not lines:
-        return False
-    loose = Counter({line: elsewhere_added[line] for line in elsewhere_added if unmarked(line) == line})
-    loose.update(unmarked(line) for line in marked)
-    return moved(lines, loose)
+    if any(sum(pools[k].removed.values()) > pools[k].claimed for k in used):
+        return False  # a deliberate cut of older code with it
+    # its lines edited into new ones in that region (in the hunk, or a few lines off: axios' bare call made
+    # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
+    region = {pools[k].region for k in used}
+    written = [line for pool in pools if pool.region in region for line in pool.added.elements()]
+    return not (written and similar(written, hunk.added))
 
 
 def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:

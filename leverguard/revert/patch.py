@@ -45,16 +45,11 @@ _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|bra
                     rb"|prettier-ignore\b).*$")
 
 
-def unmarked(line: bytes) -> bytes:
-    """LINE (normalized) without a comment that silences a linter (`# type: ignore[...]`)."""
-    return _LINT_MARKER.sub(b"", line)
-
-
 def lint_markers_only(hunk: Hunk) -> bool:
-    """Does HUNK only add or drop comments that silence a linter?"""
-    def bare(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
-        return tuple(text for line in lines if (text := unmarked(line)))
-    return (hunk.removed != hunk.added) and bare(hunk.removed) == bare(hunk.added)
+    """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`)?"""
+    def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
+        return tuple(bare for line in lines if (bare := _LINT_MARKER.sub(b"", line)))
+    return (hunk.removed != hunk.added) and unmarked(hunk.removed) == unmarked(hunk.added)
 
 
 # Import statements, on normalized (whitespace-free) lines: Python, JavaScript/TypeScript, C/C++, Rust,
