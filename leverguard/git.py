@@ -814,8 +814,9 @@ def _write_all(fd: int, data: bytes) -> None:
 
 class Submodules:
     """The histories of a working repository's submodules, where `git submodule update` keeps them
-    (GIT_DIR/modules/PATH): whether a pointer's new commit still holds the one it replaces. A bare mirror
-    or a submodule never initialised has none, and answers None."""
+    (GIT_DIR/modules/PATH, a working clone's `.git` given as the repository too): whether a pointer's new
+    commit still holds the one it replaces. A bare mirror or a submodule never initialised has none, and
+    answers None."""
 
     __slots__ = ("modules",)
 
@@ -830,8 +831,16 @@ class Submodules:
         sub = os.path.join(self.modules, fsdecode(path))
         if not os.path.isdir(sub):
             return None
-        found = run(["--git-dir", sub, "merge-base", "--is-ancestor", ancestor, descendant], ok_codes=(0, 1, 128))
+        found = run(["--git-dir", sub, "merge-base", "--is-ancestor", ancestor, descendant], ok_codes=(0, 1, 128),
+                    env=_own_objects_env())
         return {0: True, 1: False}.get(found.returncode)
+
+
+def _own_objects_env() -> dict[str, str]:
+    """The environment without the superproject's object directories (`scratch_objects` sets them for a
+    repository checked by --repo): a submodule is another repository, with objects of its own."""
+    return {name: value for name, value in os.environ.items()
+            if name not in ("GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")}
 
 
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:

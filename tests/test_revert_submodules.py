@@ -55,6 +55,14 @@ def test_a_pointer_moved_back_to_a_commit_no_one_recorded_fails(repo: Repo, tmp_
     assert f"git update-index --cacheinfo 160000,{shas['c3']},{LIB}" in finding["repair"]
 
 
+def test_a_pointer_moved_back_fails_when_checked_from_another_folder(repo: Repo, tmp_path: Path) -> None:
+    # --repo from elsewhere: leverguard writes its scratch objects apart, the submodule keeps its own
+    shas = _superproject(repo, tmp_path)
+    _point(repo, shas["c1"], "feat: stale checkout", CAROL)
+    proc = run_leverguard("check-revert", "--repo", str(repo.path), "main..topic", cwd=tmp_path)
+    assert proc.returncode == 1 and f"{LIB}: pointer-dropped" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_a_pointer_moved_off_its_line_is_a_warning(repo: Repo, tmp_path: Path) -> None:
     # commonly's `bump submodule`: a commit of another line, which lacks the bumps the other session made
     shas = _superproject(repo, tmp_path)

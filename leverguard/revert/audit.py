@@ -110,7 +110,7 @@ def _audit(session: Session, branch: str, max_count: int | None, since: str | No
     bound = _since_bound(repo, since)
     ctx = Context(repo, reader, conf.rules, isolation)
     history = _History(repo, tip, None if max_count is None else max_count + size, conf, ctx)
-    pointers = git.Submodules(git_dir)
+    pointers = git.Submodules(session.where.git_dir)  # read only: any repository that keeps them
     results = []
     unchecked: list[tuple[Commit, candidates.Entry | git.MissingObjects]] = []
     position = 0

@@ -107,7 +107,8 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
     finally:
         early.close()
     resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
-    hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions, git.Submodules(git_dir))
+    hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions,
+                   git.Submodules(session.where.git_dir))
     head_time = _commit_time(reader, land.head) if hits else 0
     found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
     large = _large_files(reader, land.patches, limit)
