@@ -835,6 +835,15 @@ class Submodules:
                     env=_own_objects_env())
         return {0: True, 1: False}.get(found.returncode)
 
+    def lacks_changes(self, path: bytes, dropped: str, new: str) -> bool | None:
+        """Whether some commit DROPPED holds and NEW does not has no equivalent in NEW either (`git cherry`:
+        the same patch, as a rebase writes it): work lost, not a line rebased (None: not known here)."""
+        sub = os.path.join(self.modules or "", fsdecode(path))
+        found = run(["--git-dir", sub, "cherry", new, dropped], ok_codes=(0, 128), env=_own_objects_env())
+        if found.returncode:
+            return None
+        return any(line.startswith(b"+") for line in found.stdout.splitlines())
+
 
 def _own_objects_env() -> dict[str, str]:
     """The environment without the superproject's object directories (`scratch_objects` sets them for a

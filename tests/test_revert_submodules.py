@@ -63,13 +63,29 @@ def test_a_pointer_moved_back_fails_when_checked_from_another_folder(repo: Repo,
     assert proc.returncode == 1 and f"{LIB}: pointer-dropped" in proc.stdout, proc.stdout + proc.stderr
 
 
-def test_a_pointer_moved_off_its_line_is_a_warning(repo: Repo, tmp_path: Path) -> None:
+def test_a_pointer_moved_off_its_line_without_the_changes_fails(repo: Repo, tmp_path: Path) -> None:
     # commonly's `bump submodule`: a commit of another line, which lacks the bumps the other session made
     shas = _superproject(repo, tmp_path)
     _point(repo, shas["side"], "feat: the new kernel", CAROL)
     code, report = check(repo, "main..topic")
-    assert code == 0 and by_pr(report)[301]["severity"] == "warning", by_pr(report)[301]["reason"]
+    assert code == 1 and by_pr(report)[301]["severity"] == "error", by_pr(report)[301]["reason"]
     assert "does not hold" in by_pr(report)[301]["evidence"][0]["detail"]
+    assert "git cherry" in by_pr(report)[301]["evidence"][0]["detail"]
+
+
+def test_a_pointer_moved_to_a_rebased_line_that_keeps_the_changes_is_a_notice(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    lib = Repo(tmp_path / "lib")
+    lib.git("checkout", "-q", "-b", "rebased", shas["c1"])
+    lib.git("commit", "-q", "--allow-empty", "-m", "upstream moved on")
+    for name in ("c2", "c3"):  # the same changes, written again on the new base
+        lib.git("cherry-pick", shas[name])
+    rebased = lib.git("rev-parse", "HEAD")
+    repo.git("-C", LIB, "fetch", "-q", str(tmp_path / "lib"), "rebased")
+    _point(repo, rebased, "deps: lib rebased on upstream", CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+    assert "rebased" in by_pr(report)[301]["evidence"][0]["detail"]
 
 
 def test_a_pointer_moved_on_along_its_line_is_no_finding(repo: Repo, tmp_path: Path) -> None:
@@ -104,4 +120,4 @@ def test_every_recent_bump_the_new_commit_lacks_is_reported_whatever_the_titles_
     repo.git("checkout", "-q", "-B", "topic")
     _point(repo, shas["side"], "deps: bump the lib submodule to the side line", CAROL)
     code, report = check(repo, "main..topic")
-    assert {pr: f["severity"] for pr, f in by_pr(report).items()} == {None: "warning", 301: "warning", 302: "warning"}
+    assert {pr: f["severity"] for pr, f in by_pr(report).items()} == {None: "error", 301: "error", 302: "error"}

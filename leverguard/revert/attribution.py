@@ -39,6 +39,13 @@ MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
+# a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
+POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
+                  "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
+                  "off": (WARNING, "a submodule pointer it set moved to a commit that does not hold it"),
+                  "rebased": (NOTICE, "a submodule pointer it set moved to a rebased line that keeps its changes")}
+POINTER_DETAILS = {"lost": " (nor any commit of the same changes: `git cherry` marks them +)",
+                   "rebased": " (its changes are there, rebased)"}
 
 
 class Landed(NamedTuple):
@@ -393,8 +400,7 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
     if hit.kind == "pointer-dropped":  # a pointer moved back is a rollback; off its line, work may be lost
-        return (ERROR, "a submodule pointer it set moved back") if hit.pointer[2] else (
-            WARNING, "a submodule pointer it set moved to a commit that does not hold it")
+        return POINTER_GRADES[hit.pointer[2]]
     if hit.kind == "kept-by-merge":  # an edited copy, not its old content: the resolution kept the wrong side
         return ERROR, f"a file it deleted brought back by the conflict resolution of merge {hit.resolution[:7]}"
     if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
@@ -588,9 +594,9 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
     elif hit.kind == "deleted-changed":
         detail = "deleted; this commit was its latest change"
     elif hit.kind == "pointer-dropped":
-        was, now, back = hit.pointer
-        detail = (f"submodule pointer moved {'back ' if back else ''}to {now[:12]}, which does not hold {was[:12]}, "
-                  "the commit this commit set it to")
+        was, now, how = hit.pointer
+        detail = (f"submodule pointer moved {'back ' if how == 'back' else ''}to {now[:12]}, which does not hold "
+                  f"{was[:12]}, the commit this commit set it to{POINTER_DETAILS.get(how, '')}")
     elif hit.kind == "version-set-back":
         detail = f"version set back ({', '.join(f'{old} -> {new}' for old, new in hit.moves)}); this commit had moved it on"
     else:

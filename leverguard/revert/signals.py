@@ -50,7 +50,9 @@ class PathHit(NamedTuple):
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
     moves: tuple[tuple[str, str], ...] = ()  # a version-set-back hit's versions, (`0.11-dev`, `0.10.1`)
     resolution: str = ""  # the merge whose modify/delete conflict kept the edited copy (kept-by-merge)
-    pointer: tuple[str, str, bool] = ("", "", False)  # a pointer-dropped hit's (commit it set, commit now, moved back)
+    # a pointer-dropped hit's (commit it set, commit now, how: "back" along the submodule's line, "lost" off
+    # it without that commit's changes, "rebased" off it with them, "off" when that is not known)
+    pointer: tuple[str, str, str] = ("", "", "")
 
     def undone_text(self) -> tuple[bytes, ...]:
         if self.undo is not None:
@@ -159,8 +161,9 @@ def _pointer_dropped(head: FilePatch, path: bytes, entries: list[tuple[int, Chan
                      pointers: Submodules) -> list[PathHit]:
     """A submodule pointer a candidate set, moved to a commit that does not hold it: back along the
     submodule's line (a stale pointer that no superproject commit recorded) or off it (commonly's
-    `bump submodule`, which lost two bumps of the other session). Asked only when the submodule's own
-    history is at hand (a working repository with the submodule initialised)."""
+    `bump submodule`, which lost three bumps of the other session, or a rebased line that kept their
+    changes). Asked only when the submodule's own history is at hand (a working repository with the
+    submodule initialised)."""
     old, new = head.change.old, head.change.new
     if old is None or new is None or not (old.is_gitlink and new.is_gitlink) or entries[0][1].new != old:
         return []  # no pointer, or the one BASE has is no window commit's
@@ -168,9 +171,17 @@ def _pointer_dropped(head: FilePatch, path: bytes, entries: list[tuple[int, Chan
     for position, change in entries[:MAX_POINTER_CHECKS]:  # the latest bumps, newest first
         if change.new is None or not change.new.is_gitlink or pointers.contains(path, change.new.oid, new.oid) is not False:
             break  # the new commit holds this bump, and so the ones before it
-        back = pointers.contains(path, new.oid, change.new.oid) is True
-        hits.append(PathHit(position, path, "pointer-dropped", 0, 0, False, pointer=(change.new.oid, new.oid, back)))
+        hits.append(PathHit(position, path, "pointer-dropped", 0, 0, False,
+                            pointer=(change.new.oid, new.oid, _pointer_move(pointers, path, change.new.oid, new.oid))))
     return hits
+
+
+def _pointer_move(pointers: Submodules, path: bytes, dropped: str, new: str) -> str:
+    """How the submodule's pointer left DROPPED for NEW, which does not hold it (see `PathHit.pointer`)."""
+    if pointers.contains(path, new, dropped):
+        return "back"
+    lacks = pointers.lacks_changes(path, dropped, new)
+    return "off" if lacks is None else "lost" if lacks else "rebased"
 
 
 def _kept_by_merge(path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
