@@ -45,7 +45,7 @@ def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", an
 
 def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", anchor: str = "the merge base") -> str:
     lines = [headline(finding, merge_base_time, who, anchor)]
-    if finding.tally.undone_lines:  # (none for a submodule pointer or a binary file: only object ids)
+    if finding.tally.undone_lines and finding.tally.touched_lines:  # (no lines: submodule pointers, binaries)
         lines.append(f"  {finding.tally.undone_lines}/{finding.tally.touched_lines} of its non-trivial lines undone")
     for folder in finding.tally.whole_folders:
         lines.append(f"  {folder}/: the whole folder it created is deleted")
