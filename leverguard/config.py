@@ -22,7 +22,8 @@ DEFAULT_ORIGIN = "default"
 # are no evidence. One put back byte for byte is the pinned dependencies of the commit that moved it on,
 # undone like any file. Built files (bundles, test snapshots) are rebuilt from sources, which carry the
 # evidence: no line-level evidence either, and one put back is only a notice.
-# changelog fragments: release tooling (towncrier, changesets, scriv) deletes them all at every release
+# changelog fragments: release tooling (towncrier, changesets, scriv) folds them into the changelog and deletes
+# them all at every release; a stale tree deletes them too, and their text then goes nowhere
 # (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox; `+slug.misc.md` has no issue)
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragments/*", ".changeset/*.md",
                      "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
@@ -120,8 +121,9 @@ KEYS: tuple[Key, ...] = (
     # -- revert guard (issue #3)
     Key("revert", "window", "int", 150, "first-parent commits of BASE examined as candidates"),
     Key("revert", "since", "str", "", "only candidates newer than this date (git date syntax); empty: no bound"),
-    Key("revert", "exclude", "list[str]", list(RELEASE_FRAGMENTS),
-        "gitignore-style patterns of generated files never reported (default: changelog fragments, which release tooling deletes)"),
+    Key("revert", "exclude", "list[str]", [], "gitignore-style patterns of generated files never reported"),
+    Key("revert", "fragments", "list[str]", list(RELEASE_FRAGMENTS),
+        "changelog fragments (gitignore-style): release tooling folds them into the changelog; one deleted counts only when its text goes nowhere in the change"),
     Key("revert", "lock_files", "list[str]", list(LOCK_FILES),
         "lock files (names, or gitignore-style patterns): no line-level evidence; one put back byte for byte counts like any file"),
     Key("revert", "built_files", "list[str]", list(BUILT_FILES),

@@ -383,15 +383,16 @@ def test_exclude_patterns_match_as_git_wildmatch_and_no_wider() -> None:
     assert not path_rules.line_level(b"dist/app.js") and not path_rules.line_level(b"uv.lock")
 
 
-def test_towncrier_fragments_are_excluded_by_default_and_changelogs_are_not() -> None:
+def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() -> None:
     from leverguard import config
     from leverguard.revert import rules
 
-    path_rules = rules.build(config.defaults().get("revert.exclude"), "", ())
+    defaults = config.defaults()
+    path_rules = rules.build(defaults.get("revert.exclude"), "", (), (), defaults.get("revert.fragments"))
     for fragment in (b"changelog/546.feature.rst", b"changelog/12.bugfix.md", b"newsfragments/7.misc", b"CHANGES/9.doc",
                      b"docs/changelog/3475.doc.rst", b"docs/changelog/3475.doc.1.rst", b"docs/changelog/+tidy.misc.md",
                      b"src/pkg/newsfragments/8.feature", b"docs/changelog.d/20240101_foo.md"):
-        assert not path_rules.reported(fragment), fragment
+        assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
                  b"docs/changelog/v1.0.rst", b"docs/changelog/2024.rst", b"src/changelog/parse.py"):
-        assert path_rules.reported(kept), kept
+        assert path_rules.reported(kept) and not path_rules.fragment(kept), kept

@@ -1182,3 +1182,54 @@ def test_a_bare_call_made_a_guard_a_few_lines_up_is_a_rewrite(repo: Repo) -> Non
     _topic(repo, {"src/mod1.py": guarded})
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report).get(301, {"severity": "none"})["severity"] in ("none", "notice")
+
+
+FRAGMENT = ("Fixed the connector leaking a DNS resolver when the session closed early\n"
+            "-- by :user:`carol`.\n")
+
+
+def _fragment_then(repo: Repo, edits: dict[str, str | None], subject: str) -> tuple[int, dict]:
+    """#301 fixes a leak and adds its towncrier fragment; the topic (SUBJECT) deletes the fragment."""
+    old = seed(repo)
+    land(repo, "docs: changelog", {"CHANGES.rst": "Changelog\n=========\n\n1.0.0\n-----\n\n- First release.\n"})
+    land(repo, "Fix the resolver leak (#301)", {"src/mod1.py": old["src/mod1.py"] + body("leak", 3),
+                                                "CHANGES/301.bugfix.rst": FRAGMENT})
+    _topic(repo, {"CHANGES/301.bugfix.rst": None, **edits}, subject=subject)
+    return check(repo, "main..topic")
+
+
+def test_a_changelog_fragment_deleted_by_a_stale_tree_is_reported(repo: Repo) -> None:
+    code, report = _fragment_then(repo, {"kernel.c": "int t;\n"}, "kernel: tune")
+    assert by_pr(report)[301]["severity"] == "warning" and by_pr(report)[301]["paths"] == ["CHANGES/301.bugfix.rst"]
+
+
+RELEASE = ("Changelog\n=========\n\n1.1.0\n-----\n\nBug fixes\n^^^^^^^^^\n\n"
+           "- Fixed the connector leaking a DNS resolver when the session closed early\n"
+           "  -- by :user:`carol`.\n\n  *Related issues and pull requests on GitHub:* :issue:`301`.\n\n"
+           "1.0.0\n-----\n\n- First release.\n")
+
+
+def test_a_release_that_folds_the_fragment_into_the_changelog_consumes_it(repo: Repo) -> None:
+    code, report = _fragment_then(repo, {"CHANGES.rst": RELEASE}, "Release 1.1.0")
+    assert code == 0 and report["findings"] == []
+
+
+@pytest.mark.parametrize("release, reported", [
+    (RELEASE.replace("-- by :user:`carol`.", "-- by :user:`dave`."), False),  # one line of two: half, a move
+    (RELEASE.replace("-- by :user:`carol`.", "-- by :user:`dave`.").replace("a DNS resolver", "resolvers"), True),
+])
+def test_a_fragment_is_consumed_when_half_its_lines_are_written_elsewhere(repo: Repo, release: str, reported: bool) -> None:
+    code, report = _fragment_then(repo, {"CHANGES.rst": release}, "Release 1.1.0")
+    assert (301 in by_pr(report)) is reported
+
+
+def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_consumed(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "docs: changelog", {"CHANGELOG.md": "# app\n\n## 1.0.0\n\n- First release.\n"})
+    land(repo, "fix: resolver leak (#301)", {".changeset/brave-owls-sing.md":
+                                            '---\n"@acme/app": patch\n---\n\nFixed the connector leaking a DNS resolver\n'})
+    _topic(repo, {".changeset/brave-owls-sing.md": None, "CHANGELOG.md":
+                  "# app\n\n## 1.0.1\n\n### Patch Changes\n\n- 1a2b3c4: Fixed the connector leaking a DNS resolver\n\n"
+                  "## 1.0.0\n\n- First release.\n"}, subject="Version Packages")
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []

@@ -15,6 +15,7 @@ from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a
                                        says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        titled_after)
+from leverguard.revert.hunks import MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -39,6 +40,7 @@ MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
+FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
 POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
                   "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
@@ -74,7 +76,9 @@ class Landed(NamedTuple):
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
-    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not _moved(h, hits, landed)]
+    written = _Written(landed)
+    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not (
+        _moved(h, hits, landed) or (ctx.rules.fragment(h.path) and written.holds(_deleted_lines(h, landed))))]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -115,6 +119,33 @@ def _moved(hit: PathHit, hits: list[PathHit], landed: Landed) -> bool:
     return deleted is not None and (moved_away(deleted, elsewhere) or any(
         c.added and (_stem(c.path) == _stem(deleted.path) or _same_name(c.path, deleted.path))
         for c in landed.changes))
+
+
+class _Written:
+    """The lines the change adds, as one text, built on first use: where a release writes its fragments."""
+
+    __slots__ = ("landed", "_text")
+
+    def __init__(self, landed: Landed) -> None:
+        self.landed, self._text = landed, b""
+
+    def holds(self, lines: list[bytes]) -> bool:
+        """Whether a changelog fragment's LINES moved into the text the change adds, as `moved` judges a
+        deleted file, each line found inside a written one: towncrier writes it after a bullet, with an issue
+        link after it; changesets drop the front matter (`"@acme/app": patch` between `---` lines)."""
+        if lines[:1] == [b"---"] and b"---" in lines[1:]:
+            lines = lines[lines.index(b"---", 1) + 1:]
+        content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
+        if not content:
+            return False
+        if not self._text:
+            self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
+        return sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
+
+
+def _deleted_lines(hit: PathHit, landed: Landed) -> list[bytes]:
+    gone = next((p for p in landed.patches if p.change.path == hit.path and p.change.new is None), None)
+    return [line for h in gone.hunks for line in h.removed] if gone is not None and gone.text else []
 
 
 def _same_name(added: bytes, deleted: bytes) -> bool:

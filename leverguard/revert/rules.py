@@ -17,16 +17,18 @@ NO_DIFF_ATTRS = ("-diff", "binary", "-text")
 
 class Rules(NamedTuple):
     """Path predicates: reported (not excluded or generated), line_level (diffable text), regenerated (lock
-    and built files, whose lines are no evidence), built (bundles and snapshots: one put back is a notice)."""
+    and built files, whose lines are no evidence), built (bundles and snapshots: one put back is a notice),
+    fragment (changelog fragments, which a release folds into the changelog)."""
 
     reported: Callable[[bytes], bool]
     line_level: Callable[[bytes], bool]
     regenerated: Callable[[bytes], bool] = lambda path: False
     built: Callable[[bytes], bool] = lambda path: False
+    fragment: Callable[[bytes], bool] = lambda path: False
 
 
 def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] = (),
-          built_files: Sequence[str] = ()) -> Rules:
+          built_files: Sequence[str] = (), fragments: Sequence[str] = ()) -> Rules:
     """Rules from `revert.exclude` patterns and the root `.gitattributes` read from the checked BASE."""
     generated, no_diff = list(exclude), []
     for line in gitattributes.splitlines():
@@ -45,7 +47,7 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
         return lock(path) or built(path)
 
     return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path) and not regenerated(path),
-                 regenerated, built)
+                 regenerated, built, _matcher(list(fragments)))
 
 
 def _named(patterns: Sequence[str]) -> Callable[[bytes], bool]:

@@ -83,7 +83,7 @@ def load(session: Session, commit: str, config: Config | None, git_dir: str | No
         effective = cached_config_at(reader, commit, git_dir) if git_dir else session.config_at(commit)
     attributes = read_text(reader, commit, ".gitattributes") or ""
     path_rules = rules.build(effective.get("revert.exclude"), attributes, effective.get("revert.lock_files"),
-                             effective.get("revert.built_files"))
+                             effective.get("revert.built_files"), effective.get("revert.fragments"))
     ack_file = effective.get("revert.ack_file")
     acks = parse_acks(read_text(reader, commit, ack_file) or "") if ack_file else Declarations()
     return Settings(effective, path_rules, acks)
