@@ -1214,13 +1214,33 @@ def test_a_release_that_folds_the_fragment_into_the_changelog_consumes_it(repo: 
     assert code == 0 and report["findings"] == []
 
 
+UNCITED = RELEASE.replace(":issue:`301`", ":issue:`999`").replace("-- by :user:`carol`.", "-- by :user:`dave`.")
+
+
 @pytest.mark.parametrize("release, reported", [
-    (RELEASE.replace("-- by :user:`carol`.", "-- by :user:`dave`."), False),  # one line of two: half, a move
-    (RELEASE.replace("-- by :user:`carol`.", "-- by :user:`dave`.").replace("a DNS resolver", "resolvers"), True),
+    (UNCITED, False),  # one line of the two written: half, a move
+    (UNCITED.replace("a DNS resolver", "resolvers"), True),  # neither
 ])
 def test_a_fragment_is_consumed_when_half_its_lines_are_written_elsewhere(repo: Repo, release: str, reported: bool) -> None:
     code, report = _fragment_then(repo, {"CHANGES.rst": release}, "Release 1.1.0")
     assert (301 in by_pr(report)) is reported
+
+
+def test_a_release_that_rewords_the_fragment_but_cites_its_issue_consumes_it(repo: Repo) -> None:
+    # yarl's `Release 1.15.5`: "Improved performance of X" written as "... of the X method", :issue:`1304`
+    reworded = RELEASE.replace("leaking a DNS resolver when the session closed early", "leak of a resolver")
+    code, report = _fragment_then(repo, {"CHANGES.rst": reworded.replace("-- by :user:`carol`.", "")}, "Release 1.1.0")
+    assert code == 0 and report["findings"] == []
+    assert (301 in by_pr(_fragment_cites(repo, ":issue:`3011`"))) is True  # another issue's number is no citation
+
+
+def _fragment_cites(repo: Repo, citation: str) -> dict:
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-q", "-D", "topic")
+    _topic(repo, {"CHANGES/301.bugfix.rst": None, "CHANGES.rst": RELEASE.replace(":issue:`301`", citation)
+                  .replace("leaking a DNS resolver when the session closed early", "leak").replace("-- by :user:`carol`.", "")},
+           subject="Release 1.1.0")
+    return check(repo, "main..topic")[1]
 
 
 def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_consumed(repo: Repo) -> None:

@@ -41,6 +41,7 @@ STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undo
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
+FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
 POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
                   "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
@@ -78,7 +79,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     """One finding per candidate with hits, newest first."""
     written = _Written(landed)
     hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not (
-        _moved(h, hits, landed) or (ctx.rules.fragment(h.path) and written.holds(_deleted_lines(h, landed))))]
+        _moved(h, hits, landed) or (ctx.rules.fragment(h.path) and written.consumes(h.path, _deleted_lines(h, landed))))]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -129,18 +130,20 @@ class _Written:
     def __init__(self, landed: Landed) -> None:
         self.landed, self._text = landed, b""
 
-    def holds(self, lines: list[bytes]) -> bool:
-        """Whether a changelog fragment's LINES moved into the text the change adds, as `moved` judges a
-        deleted file, each line found inside a written one: towncrier writes it after a bullet, with an issue
-        link after it; changesets drop the front matter (`"@acme/app": patch` between `---` lines)."""
+    def consumes(self, path: bytes, lines: list[bytes]) -> bool:
+        """Whether the change writes the changelog fragment at PATH (its LINES) into a changelog: it cites the
+        issue the fragment is named after (towncrier's `1304.misc.rst` as :issue:`1304`, `#1304`, an issues/
+        link, whatever the release reworded), or half of its lines are found inside written ones, as `moved`
+        judges a deleted file (after a bullet; a changeset's front matter between `---` lines dropped)."""
+        if not self._text:
+            self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
+        issue = FRAGMENT_ISSUE.match(path.rpartition(b"/")[2])
+        if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
+            return True
         if lines[:1] == [b"---"] and b"---" in lines[1:]:
             lines = lines[lines.index(b"---", 1) + 1:]
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
-        if not content:
-            return False
-        if not self._text:
-            self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
-        return sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
+        return bool(content) and sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
 
 
 def _deleted_lines(hit: PathHit, landed: Landed) -> list[bytes]:
