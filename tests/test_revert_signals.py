@@ -393,6 +393,7 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                      b"docs/changelog/3475.doc.rst", b"docs/changelog/3475.doc.1.rst", b"docs/changelog/+tidy.misc.md",
                      b"src/pkg/newsfragments/8.feature", b"docs/changelog.d/20240101_foo.md"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
+        assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
                  b"docs/changelog/v1.0.rst", b"docs/changelog/2024.rst", b"src/changelog/parse.py"):
         assert path_rules.reported(kept) and not path_rules.fragment(kept), kept

@@ -1253,3 +1253,8 @@ def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_con
                   "## 1.0.0\n\n- First release.\n"}, subject="Version Packages")
     code, report = check(repo, "main..topic")
     assert code == 0 and report["findings"] == []
+
+
+def test_a_change_that_says_it_cleans_up_changelog_entries_deletes_them_on_purpose(repo: Repo) -> None:
+    code, report = _fragment_then(repo, {"kernel.c": "int t;\n"}, "Cleanup released changelog messages")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"

@@ -12,7 +12,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
-                                       says_deletes_tests, says_ours_strategy, says_restores, says_stray,
+                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        titled_after)
 from leverguard.revert.hunks import MOVED_SHARE
@@ -190,6 +190,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale, ctx)
         every_file = reported <= {h.path for h in hits}
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
+        if level == WARNING and not stale and all(h.kind == "deleted-added" and ctx.rules.fragment(h.path) for h in hits) \
+                and says_deletes_entries((landed.subject, landed.title)):
+            level, reason = NOTICE, reason + "; the change says it deletes those changelog entries"
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):

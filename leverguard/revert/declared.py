@@ -70,6 +70,8 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
+ENTRIES_WORD = lazy(r"\b(change ?logs?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
+                    re.IGNORECASE)
 TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
 # a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
 TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/)test_[^/]*$|[._-](test|spec)s?\.\w+$",
@@ -195,6 +197,12 @@ def same_issue(texts: Iterable[str], others: Iterable[str]) -> bool:
 def says_ours_strategy(message: str) -> bool:
     """`Merge develop into X using "ours" strategy`, `git merge -s ours`: the other side discarded on purpose."""
     return bool(OURS_STRATEGY.search(message))
+
+
+def says_deletes_entries(titles: Iterable[str]) -> bool:
+    """A title with removal wording that speaks of changelog entries (yarl's `Cleanup released changelog
+    messages`, `Remove stale news fragments`): fragments a release left behind, taken out on purpose."""
+    return any(GOES_AWAY.search(title) and ENTRIES_WORD.search(title) for title in titles if title)
 
 
 def says_deletes_tests(titles: Iterable[str], paths: Iterable[str]) -> bool:

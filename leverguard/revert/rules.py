@@ -46,8 +46,12 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
     def regenerated(path: bytes) -> bool:
         return lock(path) or built(path)
 
-    return Rules(lambda path: not skip(path), lambda path: not skip(path) and not flat(path) and not regenerated(path),
-                 regenerated, built, _matcher(list(fragments)))
+    fragment = _matcher(list(fragments))
+
+    def line_level(path: bytes) -> bool:  # a fragment's lines are prose a release rewords: whole files only
+        return not skip(path) and not flat(path) and not regenerated(path) and not fragment(path)
+
+    return Rules(lambda path: not skip(path), line_level, regenerated, built, fragment)
 
 
 def _named(patterns: Sequence[str]) -> Callable[[bytes], bool]:
