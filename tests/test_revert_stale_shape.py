@@ -290,6 +290,22 @@ def test_an_agents_title_sharing_the_topic_excuses_nothing(repo: Repo, trailer: 
     assert finding["severity"] == "error" and "topic" not in finding["reason"]
 
 
+def test_every_file_of_a_commit_put_back_fails_whatever_the_titles_share(repo: Repo) -> None:
+    # the #221/#224 shape: a commit of several files put back whole is no rework of its topic
+    old = seed(repo)
+    land(repo, "refactor: prefer interfaces (#301)", {p: old[p] + body(p[4:8], 4) for p in ("src/mod1.py", "src/mod2.py")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix(types): interfaces only for the public api",
+         {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"], "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error" and "topic" not in by_pr(report)[301]["reason"]
+
+
+def test_what_every_change_does_is_no_topic(repo: Repo) -> None:
+    # httpx's `SSLConfig refactor` and `Refactor timer handling in core` share only the verb
+    assert _rollback_with_subjects(repo, "SSLConfig refactor (#301)", "Refactor timer handling in core")["severity"] == "error"
+
+
 def test_a_short_shared_word_is_no_topic(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "feat: queue retries (#301)", "fix: queue sizes")["severity"] == "error"
 

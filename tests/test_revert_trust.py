@@ -457,6 +457,19 @@ def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo) -> No
     assert finding["severity"] == "notice" and "release line" in finding["reason"]
 
 
+def test_a_file_a_release_line_merged_forward_deleted_brought_back_fails(repo: Repo) -> None:
+    # main adapts what the old line brings; a stale tree re-adding what it took out adapts nothing
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "2.0.x")
+    land(repo, "drop the retired example", {"src/mod3.py": None})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "2.0.x", "-m", "Merge branch '2.0.x'")
+    _topic(repo, {"src/mod3.py": old["src/mod3.py"], "kernel.c": "int t;\n"})
+    code, report = check(repo, "main..topic")
+    (finding,) = [f for f in report["findings"] if f["subject"] == "Merge branch '2.0.x'"]
+    assert code == 1 and finding["severity"] == "error" and finding["kinds"] == ["resurrected"]
+
+
 def test_undoing_a_merged_hotfix_branch_fails(repo: Repo) -> None:
     assert _undo_a_merge_of(repo, "hotfix/0.3.7", "Merge branch 'hotfix/0.3.7'")["severity"] == "error"
 

@@ -40,6 +40,7 @@ MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
+WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
@@ -296,10 +297,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
     pointer = _submodule_rolled_back(hits, landed)
-    if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and \
+    # a commit of several files put back whole, every file of it, is the #221/#224 shape whatever the titles
+    # share (one file put back under a shared topic is that work reworked: vite's `input` option)
+    whole = every_file and len({h.path for h in hits}) >= 2 and all(h.kind in WHOLE_FILE_KINDS for h in hits)
+    if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and not whole and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
-    if level > NOTICE and not stale and not dropped and not landed.agent and \
+    if level > NOTICE and not stale and not dropped and not landed.agent and not whole and \
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
@@ -307,8 +311,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
-    if level > NOTICE and merges_a_release_line(commit.subject):
-        # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards
+    if level > NOTICE and merges_a_release_line(commit.subject) and not all(h.kind == "resurrected" for h in hits):
+        # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards;
+        # a file it took out brought back adapts nothing (a stale tree's fragments of the line's releases)
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     days = _age_days(commit, landed)
     if level == WARNING and days > OLD_DAYS and not dropped and not versions_back:

@@ -60,7 +60,10 @@ COMMON_WORDS = frozenset(
     "revert reverts reverted restore restores restored delete deleted drop dropped move moved rename renamed "
     "replace replaced merge merged branch pull request master main test tests file files code support fixes "
     "fixed fix fixing version bump bumps bumped minor patch docs readme release typo cleanup clean none "
-    "back undo undone rollback roll using used instead".split())
+    "back undo undone rollback roll using used instead "
+    # what any change does, not what it is about ("Refactor timer handling" and "SSLConfig refactor")
+    "refactor refactors refactored refactoring improve improves improved improvement improvements "
+    "implement implements implemented implementation simplify simplified tweak tweaks handling".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
                  r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|xfail\w*)\b",
                  re.IGNORECASE)
