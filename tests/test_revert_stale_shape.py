@@ -270,7 +270,8 @@ def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo, sub
 
 @pytest.mark.parametrize("subject", ["ci: stop testing Python 3.6 (#301)", "Try the new cache for the 3.6 job (#301)",
                                      "Comment the 3.6 job out of caution (#301)", "Wipe the 3.6 job's cache (#301)",
-                                     "Allow users to configure failures for the 3.6 job (#301)"])
+                                     "Allow users to configure failures for the 3.6 job (#301)",
+                                     "use callable protocols for pytest.skip/exit/fail/xfail (#301)"])
 def test_undoing_a_change_that_said_nothing_of_the_kind_fails(repo: Repo, subject: str) -> None:
     assert _rollback_with_subjects(repo, subject, "ci: matrix refresh")["severity"] == "error"
 
@@ -600,3 +601,15 @@ def test_files_deleted_where_files_of_their_names_come_elsewhere_were_moved(repo
 def test_a_conventional_name_coming_elsewhere_is_no_move(repo: Repo) -> None:
     finding = _moved_by_name(repo, ["index.js", "__init__.py"])
     assert finding["kinds"] == ["deleted-added"] and finding["severity"] == "warning"
+
+
+def test_a_stale_tree_that_also_undoes_a_temporary_change_fails(repo: Repo) -> None:
+    # "for now" excuses a change undone on its own, not one a stale tree undoes with the work around it
+    old = seed(repo)
+    land(repo, "ci: pin the parser for now (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 3)})
+    land(repo, "feat: retries (#302)", {"src/mod2.py": old["src/mod2.py"] + body("retry", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"],
+                                "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"

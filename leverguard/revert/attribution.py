@@ -292,7 +292,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and same_work(landed.subject, commit.subject):
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
-    if level > NOTICE and says_temporary(commit.subject):
+    if level > NOTICE and not stale and says_temporary(commit.subject):  # a stale tree undoes any work
         return NOTICE, reason + "; the undone commit said it was temporary"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
