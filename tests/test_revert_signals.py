@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
@@ -303,9 +305,11 @@ def _undone_after_its_repair(repo: Repo, repair_subject: str) -> dict[int | None
     return by_pr(check(repo, "main..topic")[1])
 
 
-def test_a_repair_naming_the_commit_it_repairs_undone_again_is_found(repo: Repo) -> None:
+@pytest.mark.parametrize("subject", ["fix: restore the fallthrough (reverted in {sha}) (#303)",
+                                     "Fixed last commit and added test (#303)"])  # flask's
+def test_a_repair_naming_the_commit_it_repairs_undone_again_is_found(repo: Repo, subject: str) -> None:
     # commonly's tools.ts: overwritten by a stale copy, restored "(reverted in e59f7fe)", overwritten again
-    found = _undone_after_its_repair(repo, "fix: restore the fallthrough (reverted in {sha}) (#303)")
+    found = _undone_after_its_repair(repo, subject)
     assert found[303]["severity"] in ("warning", "error")
 
 

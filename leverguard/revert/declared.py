@@ -76,6 +76,7 @@ MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in 
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 ENTRIES_WORD = lazy(r"\b(change ?logs?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
+LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
 TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
 # a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
 TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/)test_[^/]*$|[._-](test|spec)s?\.\w+$",
@@ -325,6 +326,11 @@ def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
         return {w for w in words if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
     (mine, mine_quoted), (theirs, theirs_quoted) = topics(titles), topics(others)
     return bool(distinctive(mine) & distinctive(theirs) or mine_quoted & theirs or theirs_quoted & mine)
+
+
+def repairs_the_last_commit(subject: str) -> bool:
+    """`Fixed last commit and added test`, `fix previous commit`: a named repair of the commit before."""
+    return bool(LAST_COMMIT.search(subject))
 
 
 def cites_commit(message: str, sha: str) -> bool:

@@ -10,7 +10,7 @@ from collections import Counter
 from functools import partial
 
 from leverguard.records import NamedTuple
-from leverguard.revert.declared import cites_commit, is_revert
+from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
@@ -71,11 +71,12 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         original), nor when the candidate is one (undoing a revert re-lands only when the change says so:
         attribution judges that; rq's stale test file undoing `Revert "Jobs that are run synchronously..."`
         says nothing), nor when the candidate names OLDER as what it repairs (`restore ... (reverted in
-        e59f7fe)`): HEAD then repeats the accident (commonly's twice-overwritten tools.ts)."""
+        e59f7fe)`, flask's `Fixed last commit and added test`): HEAD then repeats the accident (commonly's
+        twice-overwritten tools.ts)."""
         later, earlier = index.commits[position], index.commits[older]
         if is_revert(earlier) or is_revert(later):
             return False
-        return not cites_commit(f"{later.subject}\n{later.body}", earlier.sha)
+        return not (cites_commit(f"{later.subject}\n{later.body}", earlier.sha) or repairs_the_last_commit(later.subject))
 
     added_anywhere = _added_lines(landing)
     outside: dict[int, Counter[bytes]] = {}
