@@ -613,3 +613,15 @@ def test_a_stale_tree_that_also_undoes_a_temporary_change_fails(repo: Repo) -> N
                                 "kernel.c": "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+def test_a_revert_of_several_files_undone_under_its_topic_re_lands_the_work(repo: Repo) -> None:
+    # click's `test Python 3.9 (#1707)` putting back what `Revert "add py39"` took out of two files
+    old = seed(repo)
+    py39 = {p: old[p] + "python_versions = ['3.8', '3.9']\n" for p in ("src/mod1.py", "src/mod2.py")}
+    land(repo, "ci: add `py39` (#300)", dict(py39))
+    land(repo, 'Revert "ci: add `py39`" (#301)', {p: old[p] for p in py39})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "ci: test `py39`", {**py39, "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice"

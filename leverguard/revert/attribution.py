@@ -298,8 +298,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # submodule names it, whichever commit it writes
     pointer = _submodule_rolled_back(hits, landed)
     # a commit of several files put back whole, every file of it, is the #221/#224 shape whatever the titles
-    # share (one file put back under a shared topic is that work reworked: vite's `input` option)
-    whole = every_file and len({h.path for h in hits}) >= 2 and all(h.kind in WHOLE_FILE_KINDS for h in hits)
+    # share (one file put back under a shared topic is that work reworked: vite's `input` option; a revert
+    # undone under the topic of what it reverted re-lands that: click's `test Python 3.9`)
+    whole = every_file and len({h.path for h in hits}) >= 2 and all(h.kind in WHOLE_FILE_KINDS for h in hits) \
+        and not is_revert(commit)
     if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and not whole and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
