@@ -812,6 +812,9 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+MAX_CHERRY = 2000  # commits on the two sides of a submodule pointer moved off its line that `git cherry` reads
+
+
 class Submodules:
     """The histories of a working repository's submodules, where `git submodule update` keeps them
     (GIT_DIR/modules/PATH, a working clone's `.git` given as the repository too): whether a pointer's new
@@ -837,8 +840,14 @@ class Submodules:
 
     def lacks_changes(self, path: bytes, dropped: str, new: str) -> bool | None:
         """Whether some commit DROPPED holds and NEW does not has no equivalent in NEW either (`git cherry`:
-        the same patch, as a rebase writes it): work lost, not a line rebased (None: not known here)."""
+        the same patch, as a rebase writes it): work lost, not a line rebased (None: not known here, or
+        lines so far apart that reading every patch of both, MAX_CHERRY commits or more, is not paid)."""
         sub = os.path.join(self.modules or "", fsdecode(path))
+        sides = run(["--git-dir", sub, "rev-list", "--left-right", "--count", f"{new}...{dropped}"], ok_codes=(0, 128),
+                    env=_own_objects_env())
+        counts = sides.stdout.split()
+        if sides.returncode or len(counts) != 2 or int(counts[0]) + int(counts[1]) >= MAX_CHERRY:
+            return None
         found = run(["--git-dir", sub, "cherry", new, dropped], ok_codes=(0, 128), env=_own_objects_env())
         if found.returncode:
             return None

@@ -121,3 +121,19 @@ def test_every_recent_bump_the_new_commit_lacks_is_reported_whatever_the_titles_
     _point(repo, shas["side"], "deps: bump the lib submodule to the side line", CAROL)
     code, report = check(repo, "main..topic")
     assert {pr: f["severity"] for pr, f in by_pr(report).items()} == {None: "error", 301: "error", 302: "error"}
+
+
+def test_lines_too_far_apart_to_read_every_patch_leave_the_pointer_a_warning(repo: Repo, tmp_path: Path) -> None:
+    # `git cherry` reads every patch of both sides: past MAX_CHERRY commits apart it is not asked
+    from leverguard.git import MAX_CHERRY
+
+    shas = _superproject(repo, tmp_path)
+    stream = "".join(f"commit refs/heads/far\nmark :{n + 1}\ncommitter A <a@x> {1_700_000_000 + n} +0000\n"
+                     f"data 4\nfar\n{'from ' + shas['c1'] + chr(10) if n == 0 else ''}\n" for n in range(MAX_CHERRY))
+    lib = Repo(tmp_path / "lib")
+    lib.git("fast-import", "--quiet", input=stream.encode())
+    far = lib.git("rev-parse", "far")
+    repo.git("-C", LIB, "fetch", "-q", str(tmp_path / "lib"), "far")
+    _point(repo, far, "deps: the far line", CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and by_pr(report)[301]["severity"] == "warning", by_pr(report)[301]["reason"]
