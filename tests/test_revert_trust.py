@@ -440,21 +440,41 @@ def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
     assert _rolled_back(repo, "src/app.js") == "error"
 
 
-def _undo_a_merge_of(repo: Repo, branch: str, subject: str) -> dict:
+def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, topic: str = "kernel: tune") -> dict:
+    """BRANCH adds lines to mod1 and is merged as SUBJECT; the topic takes them out: the whole file put
+    back (WHOLE), or the lines only, beside new work."""
     old = seed(repo)
     repo.git("checkout", "-q", "-b", branch)
     land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
     repo.git("checkout", "-q", "main")
     repo.git("merge", "--no-ff", "-q", branch, "-m", subject)
-    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"] + ("" if whole else "new_work = fresh_call(1)\n"),
+                  "kernel.c": "int t;\n"}, subject=topic)
     code, report = check(repo, "main..topic")
     (finding,) = [f for f in report["findings"] if f["subject"] == subject]
     return finding
 
 
 def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo) -> None:
-    finding = _undo_a_merge_of(repo, "2.0.x", "Merge branch '2.0.x'")
+    finding = _undo_a_merge_of(repo, "2.0.x", "Merge branch '2.0.x'", whole=False)
     assert finding["severity"] == "notice" and "release line" in finding["reason"]
+
+
+def test_a_file_a_release_line_merged_forward_changed_put_back_whole_fails(repo: Repo) -> None:
+    # a stale tree's copy from before the merge adapts nothing (flask's `Merge branch '2.1.x'` undone)
+    assert _undo_a_merge_of(repo, "2.0.x", "Merge branch '2.0.x'")["severity"] == "error"
+
+
+def test_a_release_line_merged_forward_again_carries_its_own_changes(repo: Repo) -> None:
+    # flask's `Merge branch '2.0.x'` putting back a file the line's previous merge forward had changed
+    finding = _undo_a_merge_of(repo, "2.0.x", "Merge remote-tracking branch 'origin/2.0.x'", topic="Merge branch '2.0.x'")
+    assert finding["severity"] == "notice" and "release line" in finding["reason"]
+
+
+@pytest.mark.parametrize(("topic", "severity"), [("Fixed incorrect merge in setup.py", "notice"),  # jinja's
+                                                 ("Fix the merge script", "error")])
+def test_a_change_that_says_it_repairs_a_bad_merge(repo: Repo, topic: str, severity: str) -> None:
+    assert _undo_a_merge_of(repo, "hotfix/0.3.7", "Merge branch 'hotfix/0.3.7'", topic=topic)["severity"] == severity
 
 
 def test_a_file_a_release_line_merged_forward_deleted_brought_back_fails(repo: Repo) -> None:

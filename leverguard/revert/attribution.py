@@ -10,7 +10,7 @@ from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, names_code, names_paths, names_release,
+                                       is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
@@ -313,9 +313,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     if stale:
         return level, reason
-    if level > NOTICE and merges_a_release_line(commit.subject) and not all(h.kind == "resurrected" for h in hits):
-        # what a maintenance branch brings forward (its pins, its docs) main adapts on purpose afterwards;
-        # a file it took out brought back adapts nothing (a stale tree's fragments of the line's releases)
+    if level > NOTICE and merges_a_release_line(commit.subject) and merges_a_release_line(landed.subject):
+        return NOTICE, reason + "; both merge a release line forward: that line's own changes, flowing on"
+    if level > NOTICE and commit.is_merge and repairs_a_merge(landed.subject):
+        return NOTICE, reason + "; the change says it repairs a merge"
+    if level > NOTICE and merges_a_release_line(commit.subject) and not any(h.kind in WHOLE_FILE_KINDS for h in hits):
+        # lines a maintenance branch brings forward (its pins, its docs wording) main adapts on purpose
+        # afterwards; whole files it changed, added or took out put back adapt nothing: a stale tree's
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     days = _age_days(commit, landed)
     if level == WARNING and days > OLD_DAYS and not dropped and not versions_back:

@@ -76,6 +76,8 @@ MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in 
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 ENTRIES_WORD = lazy(r"\b(change ?logs?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
+BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
+                 re.IGNORECASE)
 LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
 TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
 # a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
@@ -326,6 +328,11 @@ def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
         return {w for w in words if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
     (mine, mine_quoted), (theirs, theirs_quoted) = topics(titles), topics(others)
     return bool(distinctive(mine) & distinctive(theirs) or mine_quoted & theirs or theirs_quoted & mine)
+
+
+def repairs_a_merge(subject: str) -> bool:
+    """`Fixed incorrect merge in setup.py`, `Fix bad merge`: a named repair of what a merge resolved."""
+    return bool(BAD_MERGE.search(subject))
 
 
 def repairs_the_last_commit(subject: str) -> bool:
