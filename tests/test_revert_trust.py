@@ -1291,3 +1291,19 @@ def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_con
 def test_a_change_that_says_it_cleans_up_changelog_entries_deletes_them_on_purpose(repo: Repo) -> None:
     code, report = _fragment_then(repo, {"kernel.c": "int t;\n"}, "Cleanup released changelog messages")
     assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+
+
+def test_a_merged_pr_whose_commit_says_it_repairs_a_bad_merge(repo: Repo) -> None:
+    # jinja's `Merge pull request #700`, whose one commit is `Fixed incorrect merge in setup.py`
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "hotfix/0.3.7")
+    land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "hotfix/0.3.7", "-m", "Merge branch 'hotfix/0.3.7'")
+    base = repo.head()
+    repo.git("checkout", "-q", "-b", "patch-1")
+    land(repo, "Fixed incorrect merge in mod1.py", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merged = merge_pr(repo, "patch-1", 700, "Patch 1")  # only the inner commit says it
+    code, report = check(repo, f"{base}..{merged}")
+    assert code == 0 and report["findings"][0]["severity"] == "notice"

@@ -315,7 +315,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return level, reason
     if level > NOTICE and merges_a_release_line(commit.subject) and merges_a_release_line(landed.subject):
         return NOTICE, reason + "; both merge a release line forward: that line's own changes, flowing on"
-    if level > NOTICE and commit.is_merge and repairs_a_merge(landed.subject):
+    if level > NOTICE and commit.is_merge and \
+            any(repairs_a_merge(title) for title in (landed.subject, landed.title, *landed.subjects) if title):
         return NOTICE, reason + "; the change says it repairs a merge"
     if level > NOTICE and merges_a_release_line(commit.subject) and not any(h.kind in WHOLE_FILE_KINDS for h in hits):
         # lines a maintenance branch brings forward (its pins, its docs wording) main adapts on purpose
