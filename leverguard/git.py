@@ -828,37 +828,34 @@ class Submodules:
 
     def contains(self, path: bytes, ancestor: str, descendant: str) -> bool | None:
         """Whether ANCESTOR is in DESCENDANT's history in the submodule at PATH (None: not known here)."""
+        found = self._git(path, "merge-base", "--is-ancestor", ancestor, descendant)
+        return None if found is None else {0: True, 1: False}.get(found.returncode)
+
+    def lacks_changes(self, path: bytes, dropped: str, new: str) -> bool | None:
+        """Whether some commit DROPPED holds and NEW does not has no equivalent in NEW either (`git cherry`:
+        the same patch, as a rebase writes it): work lost, not a line rebased (None: not known here, or
+        lines so far apart that reading every patch of both, MAX_CHERRY commits or more, is not paid)."""
+        sides = self._git(path, "rev-list", "--left-right", "--count", f"{new}...{dropped}")
+        counts = sides.stdout.split() if sides is not None and sides.returncode == 0 else []
+        if len(counts) != 2 or int(counts[0]) + int(counts[1]) >= MAX_CHERRY:
+            return None
+        found = self._git(path, "cherry", new, dropped)
+        if found is None or found.returncode:
+            return None
+        return any(line.startswith(b"+") for line in found.stdout.splitlines())
+
+    def _git(self, path: bytes, *args: str) -> Result | None:
+        """ARGS run in the submodule at PATH, None when its history is not kept here. It is another
+        repository: the superproject's object directories (`scratch_objects` sets them for --repo) go."""
         parts = path.split(b"/")
         if self.modules is None or b".." in parts or b"" in parts:  # a tree's path, never a way out
             return None
         sub = os.path.join(self.modules, fsdecode(path))
         if not os.path.isdir(sub):
             return None
-        found = run(["--git-dir", sub, "merge-base", "--is-ancestor", ancestor, descendant], ok_codes=(0, 1, 128),
-                    env=_own_objects_env())
-        return {0: True, 1: False}.get(found.returncode)
-
-    def lacks_changes(self, path: bytes, dropped: str, new: str) -> bool | None:
-        """Whether some commit DROPPED holds and NEW does not has no equivalent in NEW either (`git cherry`:
-        the same patch, as a rebase writes it): work lost, not a line rebased (None: not known here, or
-        lines so far apart that reading every patch of both, MAX_CHERRY commits or more, is not paid)."""
-        sub = os.path.join(self.modules or "", fsdecode(path))
-        sides = run(["--git-dir", sub, "rev-list", "--left-right", "--count", f"{new}...{dropped}"], ok_codes=(0, 128),
-                    env=_own_objects_env())
-        counts = sides.stdout.split()
-        if sides.returncode or len(counts) != 2 or int(counts[0]) + int(counts[1]) >= MAX_CHERRY:
-            return None
-        found = run(["--git-dir", sub, "cherry", new, dropped], ok_codes=(0, 128), env=_own_objects_env())
-        if found.returncode:
-            return None
-        return any(line.startswith(b"+") for line in found.stdout.splitlines())
-
-
-def _own_objects_env() -> dict[str, str]:
-    """The environment without the superproject's object directories (`scratch_objects` sets them for a
-    repository checked by --repo): a submodule is another repository, with objects of its own."""
-    return {name: value for name, value in os.environ.items()
-            if name not in ("GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")}
+        env = {name: value for name, value in os.environ.items()
+               if name not in ("GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES")}
+        return run(["--git-dir", sub, *args], ok_codes=(0, 1, 128), env=env)
 
 
 def merge_bases(a: str, b: str, cwd: str | None = None) -> list[str]:

@@ -440,14 +440,20 @@ def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
     assert _rolled_back(repo, "src/app.js") == "error"
 
 
-def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, topic: str = "kernel: tune") -> dict:
-    """BRANCH adds lines to mod1 and is merged as SUBJECT; the topic takes them out: the whole file put
-    back (WHOLE), or the lines only, beside new work."""
+def _merged_branch(repo: Repo, branch: str, subject: str) -> dict[str, str]:
+    """BRANCH adds lines to mod1 and is merged into main as SUBJECT; returns the seeded contents."""
     old = seed(repo)
     repo.git("checkout", "-q", "-b", branch)
     land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
     repo.git("checkout", "-q", "main")
     repo.git("merge", "--no-ff", "-q", branch, "-m", subject)
+    return old
+
+
+def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, topic: str = "kernel: tune") -> dict:
+    """The topic takes out what `_merged_branch` merged: the whole file put back (WHOLE), or the lines
+    only, beside new work."""
+    old = _merged_branch(repo, branch, subject)
     _topic(repo, {"src/mod1.py": old["src/mod1.py"] + ("" if whole else "new_work = fresh_call(1)\n"),
                   "kernel.c": "int t;\n"}, subject=topic)
     code, report = check(repo, "main..topic")
@@ -1295,11 +1301,7 @@ def test_a_change_that_says_it_cleans_up_changelog_entries_deletes_them_on_purpo
 
 def test_a_merged_pr_whose_commit_says_it_repairs_a_bad_merge(repo: Repo) -> None:
     # jinja's `Merge pull request #700`, whose one commit is `Fixed incorrect merge in setup.py`
-    old = seed(repo)
-    repo.git("checkout", "-q", "-b", "hotfix/0.3.7")
-    land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
-    repo.git("checkout", "-q", "main")
-    repo.git("merge", "--no-ff", "-q", "hotfix/0.3.7", "-m", "Merge branch 'hotfix/0.3.7'")
+    old = _merged_branch(repo, "hotfix/0.3.7", "Merge branch 'hotfix/0.3.7'")
     base = repo.head()
     repo.git("checkout", "-q", "-b", "patch-1")
     land(repo, "Fixed incorrect merge in mod1.py", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)

@@ -190,10 +190,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         pointer = _submodule_rolled_back(hits, landed)
         kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale, ctx)
         every_file = reported <= {h.path for h in hits}
-        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file)
-        if level == WARNING and not stale and all(h.kind == "deleted-added" and ctx.rules.fragment(h.path) for h in hits) \
-                and says_deletes_entries((landed.subject, landed.title)):
-            level, reason = NOTICE, reason + "; the change says it deletes those changelog entries"
+        entries = all(ctx.rules.fragment(h.path) for h in hits)
+        level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
+                                    entries)
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
@@ -237,7 +236,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
-                landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool) -> tuple[int, str]:
+                landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
+                entries: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -264,9 +264,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
-    if level == WARNING and not stale and all(h.kind == "deleted-added" for h in hits) and \
-            says_deletes_tests((landed.subject, landed.title), paths):
-        return NOTICE, reason + "; the change says it deletes those tests"
+    if level == WARNING and not stale and all(h.kind == "deleted-added" for h in hits):  # ENTRIES: all fragments
+        if says_deletes_tests((landed.subject, landed.title), paths):
+            return NOTICE, reason + "; the change says it deletes those tests"
+        if entries and says_deletes_entries((landed.subject, landed.title)):
+            return NOTICE, reason + "; the change says it deletes those changelog entries"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     moves = _lowered_versions(hits, landed)  # a release writes versions on, not back

@@ -99,10 +99,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not entries:
             continue
         regenerated = rules.regenerated(path)
-        exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids)
+        exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
-        if rules.built(path):  # rebuilt from the sources, which carry the evidence
-            exact = [h._replace(quiet="built file") if h.kind == "rollback" else h for h in exact]
         hits += exact
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
@@ -123,14 +121,15 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
            regenerated: bool, relands: Callable[[int, int], bool],
-           added_anywhere_files: frozenset[str] = frozenset()) -> list[PathHit]:
+           added_anywhere_files: frozenset[str] = frozenset(), built: bool = False) -> list[PathHit]:
     """Rollback, resurrection, deletion of an added file: HEAD's entry equals one from before a candidate.
 
     A candidate that had exactly undone the path's previous change a few commits before is re-landed,
     not undone, by HEAD putting that change back (RELANDS says when it is not: a declared revert on
     either side, a named repair; attribution explains declared re-lands), and "absent" is no state to
     re-land at all (REVERTS.md, signal 2). A lock file's lines are regeneration churn, but the whole file
-    put back byte for byte is the pinned dependencies of the commit that moved them on, undone like any file.
+    put back byte for byte is the pinned dependencies of the commit that moved them on, undone like any file;
+    a BUILT file (a bundle, a snapshot) put back is rebuilt from the sources, which carry the evidence.
     """
     target = head.change.new
     if head.renamed_from is not None and target is None:
@@ -145,7 +144,7 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
             undone += [(p, c, position) for p, c in entries[:k]]
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
-        hits = [_exact_hit(head, path, p, c, before, patch_of(p, path)) for p, c, before in undone]
+        hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), built) for p, c, before in undone]
         return hits
     if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not regenerated:
         # a file deleted right after a commit edited it takes that edit with it (kombu's tox.ini)
@@ -245,7 +244,7 @@ def _relanded(change: Change, position: int, previous: list[tuple[int, Change]])
 
 
 def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, before: int | None,
-               patch: FilePatch | None) -> PathHit:
+               patch: FilePatch | None, built: bool) -> PathHit:
     if head.change.new is None:
         kind = "deleted-added"
     elif change.new is None and before is None:
@@ -255,7 +254,7 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     text = patch is not None and patch.text and not _gitlink(change)
     lines = patch.lines if patch is not None else 0
     # a file deleted or brought back is no cosmetic change; a lock file's patch is never read
-    quiet = _weak_change(patch) if kind == "rollback" and patch is not None else ""
+    quiet = "" if kind != "rollback" else "built file" if built else _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
