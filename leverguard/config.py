@@ -27,7 +27,10 @@ DEFAULT_ORIGIN = "default"
 # (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox; `+slug.misc.md` has no issue)
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragments/*", ".changeset/*.md",
                      "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
-                     "**/changelog/+*.rst", "**/changelog/+*.md")
+                     "**/changelog/+*.rst", "**/changelog/+*.md",
+                     # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
+                     # prettier's `changelog_unreleased/`)
+                     "news/*", "**/*unreleased*/**")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

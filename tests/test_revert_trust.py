@@ -1309,3 +1309,62 @@ def test_a_merged_pr_whose_commit_says_it_repairs_a_bad_merge(repo: Repo) -> Non
     merged = merge_pr(repo, "patch-1", 700, "Patch 1")  # only the inner commit says it
     code, report = check(repo, f"{base}..{merged}")
     assert code == 0 and report["findings"][0]["severity"] == "notice"
+
+
+@pytest.mark.parametrize("subject", ["pkg 0.10.1", "cargo: set the floor to 0.10.1", "Version 0.10"])
+def test_a_version_set_back_to_the_value_the_title_names_is_a_notice(repo: Repo, subject: str) -> None:
+    # mitmproxy's release bot (`mitmproxy 12.2.3` over `13.0.0.dev`), ripgrep's `cargo: set MSRV to 1.85`:
+    # a stale tree never announces the old value it brings back
+    assert _version_set_back(repo, "0.10.1", subject=subject)["severity"] == "notice"
+
+
+@pytest.mark.parametrize("subject", ["pkg 0.10.12", "pkg 10.10.1", "pkg 0.9", "set the floor to 1.0.10.1"])
+def test_a_title_naming_another_version_than_it_writes_keeps_the_warning(repo: Repo, subject: str) -> None:
+    assert _version_set_back(repo, "0.10.1", subject=subject)["severity"] == "warning"
+
+
+def _fragments_then(repo: Repo, fragments: dict[str, str], edits: dict[str, str | None], subject: str) -> dict:
+    """#301 adds FRAGMENTS beside its fix; the topic (SUBJECT) deletes them with EDITS."""
+    old = seed(repo)
+    land(repo, "docs: changelog", {"NEWS.rst": "Changelog\n=========\n\n1.0.0\n-----\n\n- First release.\n"})
+    land(repo, "Fix the resolver leak (#301)", {"src/mod1.py": old["src/mod1.py"] + body("leak", 3), **fragments})
+    _topic(repo, {**{path: None for path in fragments}, **edits}, subject=subject)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+NEWS = "Changelog\n=========\n\n1.1.0\n-----\n\n- Fix the connector leaking a DNS resolver on early close. (#301)\n"
+
+
+def test_towncriers_news_folder_holds_fragments_a_release_consumes(repo: Repo) -> None:
+    # pip's `Release 24.2` folds `news/*.rst` into NEWS.rst, its empty `trivial` fragments with them
+    found = _fragments_then(repo, {"news/301.bugfix.rst": "Fix the connector leaking a DNS resolver on early close.\n",
+                                   "news/9f2c.trivial.rst": "Tidy the leak test fixtures and their helpers.\n"},
+                            {"NEWS.rst": NEWS}, "Release 1.1.0")
+    assert 301 not in found
+
+
+def test_fragments_a_stale_tree_deletes_while_writing_no_changelog_are_reported(repo: Repo) -> None:
+    found = _fragments_then(repo, {"news/301.bugfix.rst": "Fix the connector leaking a DNS resolver on early close.\n",
+                                   "news/9f2c.trivial.rst": "Tidy the leak test fixtures and their helpers.\n"},
+                            {"kernel.c": "int t;\n"}, "kernel: tune")
+    assert found[301]["severity"] == "warning"
+
+
+def test_an_empty_fragment_holds_nothing_to_lose(repo: Repo) -> None:
+    assert 301 not in _fragments_then(repo, {"news/301.trivial.rst": ""}, {"kernel.c": "int t;\n"}, "kernel: tune")
+
+
+@pytest.mark.parametrize("subject, severity", [("Clean changelog_unreleased", "notice"), ("kernel: tune", "warning")])
+def test_unreleased_entry_folders_hold_fragments(repo: Repo, subject: str, severity: str) -> None:
+    # prettier's `Clean changelog_unreleased` after a release, GitLab's `changelogs/unreleased/`
+    found = _fragments_then(repo, {"changelog_unreleased/api/301.md": "#### Fix the connector leaking a resolver\n"},
+                            {"kernel.c": "int t;\n"}, subject)
+    assert found[301]["severity"] == severity
+
+
+def test_a_changeset_for_several_packages_is_consumed_by_its_text_alone(repo: Repo) -> None:
+    # TanStack's `ci: Version Packages`: one front-matter line per package, the text written after a link
+    changeset = "---\n'@acme/core': patch\n'@acme/react': patch\n---\n\nrevert: remove NoInfer from the return types\n"
+    log = ("# app\n\n## 1.0.1\n\n- [#301](https://x/pull/301) [`1a2b3c4`](https://x/commit/1a2b3c4) - "
+           "revert: remove NoInfer from the return types\n")
+    assert 301 not in _fragments_then(repo, {".changeset/dull-masks-melt.md": changeset}, {"NEWS.rst": log}, "ci: Version Packages")

@@ -10,7 +10,7 @@ from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release,
+                                       is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
@@ -43,6 +43,9 @@ RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits 
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+# a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
+# release writes into the changelog
+FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
 POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
                   "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
@@ -79,8 +82,13 @@ class Landed(NamedTuple):
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
     """One finding per candidate with hits, newest first."""
     written = _Written(landed)
-    hits = [h for h in hits if h.kind not in ("deleted-added", "deleted-changed") or not (
-        _moved(h, hits, landed) or (ctx.rules.fragment(h.path) and written.consumes(h.path, _deleted_lines(h, landed))))]
+    deletions = [h for h in hits if h.kind in ("deleted-added", "deleted-changed")]
+    fragments = [h for h in deletions if ctx.rules.fragment(h.path)]
+    consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
+    if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
+        consumed.update(h.path for h in fragments)
+    gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed)}
+    hits = [h for h in hits if id(h) not in gone]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -135,16 +143,16 @@ class _Written:
         """Whether the change writes the changelog fragment at PATH (its LINES) into a changelog: it cites the
         issue the fragment is named after (towncrier's `1304.misc.rst` as :issue:`1304`, `#1304`, an issues/
         link, whatever the release reworded), or half of its lines are found inside written ones, as `moved`
-        judges a deleted file (after a bullet; a changeset's front matter between `---` lines dropped)."""
+        judges a deleted file (after a bullet; a changeset's front matter dropped)."""
         if not self._text:
             self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
         issue = FRAGMENT_ISSUE.match(path.rpartition(b"/")[2])
         if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
             return True
-        if lines[:1] == [b"---"] and b"---" in lines[1:]:
-            lines = lines[lines.index(b"---", 1) + 1:]
+        lines = [line for line in lines if not FRONT_MATTER.match(line)]
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
-        return bool(content) and sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
+        # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
+        return sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
 
 
 def _deleted_lines(hit: PathHit, landed: Landed) -> list[bytes]:
@@ -278,6 +286,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names the version it sets back"
     if level > NOTICE and versions_back and names_release((landed.subject, landed.title), written):
         return NOTICE, reason + "; a release naming the version it writes"
+    if level > NOTICE and versions_back and names_versions((landed.subject, landed.title), written):
+        return NOTICE, reason + "; the change's title names the version it writes"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
             all(prerelease(old) for old, _ in moves) and \
             speaks_of_release((landed.subject, landed.title), written):

@@ -74,8 +74,9 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
-ENTRIES_WORD = lazy(r"\b(change ?logs?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
+ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
+CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
 LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
@@ -209,7 +210,8 @@ def says_ours_strategy(message: str) -> bool:
 def says_deletes_entries(titles: Iterable[str]) -> bool:
     """A title with removal wording that speaks of changelog entries (yarl's `Cleanup released changelog
     messages`, `Remove stale news fragments`): fragments a release left behind, taken out on purpose."""
-    return any(GOES_AWAY.search(title) and ENTRIES_WORD.search(title) for title in titles if title)
+    return any((GOES_AWAY.search(title) or CLEANS.search(title)) and ENTRIES_WORD.search(title)
+               for title in titles if title)
 
 
 def says_deletes_tests(titles: Iterable[str], paths: Iterable[str]) -> bool:
@@ -376,6 +378,22 @@ def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
     wanted = list(versions)
     return any(RELEASE_TITLE.match(title) and any(named in version for named in VERSION_IN_TITLE.findall(title)
                                                   for version in wanted) for title in titles if title)
+
+
+def names_versions(titles: Iterable[str], versions: Iterable[str]) -> bool:
+    """Whether the titles name every version the change writes lower (`mitmproxy 12.2.3` over `13.0.0.dev`,
+    `cargo: set MSRV to 1.85` over 1.88): a stale tree never announces the old value it brings back."""
+    named = {number for title in titles if title for number in VERSION_IN_TITLE.findall(title)}
+    wanted = list(versions)
+    return bool(wanted) and all(any(_is_named(number, version) for number in named) for version in wanted)
+
+
+def _is_named(number: str, version: str) -> bool:
+    """`0.20` names 0.20.0 and `1.85` names 1.85; `2.0` names neither 12.0 nor 2.01."""
+    start = version.find(number)
+    end = start + len(number)
+    return start >= 0 and (start == 0 or not version[start - 1].isdigit() and version[start - 1] != ".") and \
+        (end == len(version) or not version[end].isdigit())
 
 
 def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
