@@ -156,3 +156,44 @@ def test_gitlab_merge_request_numbers(repo: Repo) -> None:
     land(repo, "kernel", {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[57]["severity"] == "error"
+
+
+def _revert_button_undone(repo: Repo, revert_title: str, topic_title: str) -> tuple[int, dict]:
+    """pip's shape: #301 lands the feature by a rebase (no number in its subject); GitHub's revert button
+    merges branch `revert-301` as #302, titled REVERT_TITLE, whose commit quotes the feature's subject; the
+    checked PR merges a branch titled TOPIC_TITLE that puts the feature back."""
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("feature", 5)
+    land(repo, "Warn on unexpected imports during install", {"src/mod1.py": new})
+    repo.git("checkout", "-q", "-b", "revert-301")
+    land(repo, 'Revert "Warn on unexpected imports during install"', {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "revert-301", 302, revert_title)
+    repo.git("checkout", "-q", "-b", "imports-2")
+    land(repo, topic_title, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic", "main")
+    merge_pr(repo, "imports-2", 305, topic_title)
+    code, report = check(repo, "main..topic", "--strict")
+    return code, by_pr(report).get(302, {"severity": "none", "explanation": ""})
+
+
+def test_a_re_land_of_what_a_revert_buttons_commit_quotes_is_explained(repo: Repo) -> None:
+    code, finding = _revert_button_undone(repo, "Revert #301", "Warn on unexpected imports during install")
+    assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+def test_other_work_putting_back_what_a_revert_button_took_out_is_silent(repo: Repo) -> None:
+    code, finding = _revert_button_undone(repo, "Revert #301", "kernel: tune the prep loop")
+    assert code == 1 and finding["severity"] == "error", (finding["severity"], finding["reason"], finding["explanation"])
+
+
+def test_a_re_land_of_the_pr_a_revert_names_by_number_is_explained(repo: Repo) -> None:
+    # `Revert #301` squashed (no quoted subject anywhere): the number finds #301's title in the window
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("feature", 5)
+    land(repo, "Warn on unexpected imports (#301)", {"src/mod1.py": new})
+    land(repo, "Revert #301 (#302)", {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Warn on unexpected imports", {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic", "--strict")[1])[302]
+    assert finding["severity"] == "info" and "re-land" in finding["explanation"]

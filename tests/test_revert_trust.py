@@ -1368,3 +1368,13 @@ def test_a_changeset_for_several_packages_is_consumed_by_its_text_alone(repo: Re
     log = ("# app\n\n## 1.0.1\n\n- [#301](https://x/pull/301) [`1a2b3c4`](https://x/commit/1a2b3c4) - "
            "revert: remove NoInfer from the return types\n")
     assert 301 not in _fragments_then(repo, {".changeset/dull-masks-melt.md": changeset}, {"NEWS.rst": log}, "ci: Version Packages")
+
+
+@pytest.mark.parametrize(("subject", "topic", "severity"), [
+    # express' `Merge tag '4.16.4'` over `Merge tag '4.16.2'`: a released line's tip merged forward, again
+    ("Merge tag '4.16.2'", "Merge tag '4.16.4'", "notice"),
+    ("Merge tag 'v4.16.2' into 5.x", "kernel: tune", "notice"),  # what a release tag brings, main adapts
+    ("Merge tag 'nightly'", "kernel: tune", "warning"),  # a tag that names no release is no release line
+])
+def test_a_release_tag_merged_forward_is_a_release_line(repo: Repo, subject: str, topic: str, severity: str) -> None:
+    assert _undo_a_merge_of(repo, "tagged", subject, whole=False, topic=topic)["severity"] == severity

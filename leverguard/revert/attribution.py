@@ -9,9 +9,9 @@ import shlex
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_undone, pr_number, pr_title, same_work, says_lowers, says_relanded,
+                                       names_undone, pr_number, pr_title, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        titled_after)
@@ -189,7 +189,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
-    explanation = _explanation(commit, inner, landed, paths)
+    explanation = _explanation(commit, inner, landed, paths, _reverted_titles(commit, commits, ctx))
     dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
     if not explanation:
         reported = _reported(commit, ctx)
@@ -570,7 +570,18 @@ def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> b
     return bool(added) and added <= deleted
 
 
-def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed, paths: list[str]) -> str:
+def _reverted_titles(commit: Commit, commits: Sequence[Commit], ctx: Context) -> list[str]:
+    """What a merged revert took out, by title: the PR it names by number (`Revert #13829`) when that landed
+    inside the window, and the work its own commits quote (`Revert "Warn on unexpected imports"`)."""
+    if not (is_revert(commit) or REVERT_BRANCH_NAME.match(commit.subject)):
+        return []
+    number = reverted_pr(commit)
+    titles = [pr_title(c) for c in commits if number is not None and c is not commit and pr_number(c) == number]
+    return titles + [quoted for subject in ctx.inner_subjects(commit) if (quoted := reverted_subject(subject))]
+
+
+def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed, paths: list[str],
+                 reverted: Sequence[str] = ()) -> str:
     inner_shas = [sha for sha, _, _ in inner]
     ref = landed.declarations.matches(commit, inner_shas)
     if ref is not None:
@@ -579,8 +590,10 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
     if ack is not None:
         reason = landed.acks.reasons.get(ack.lower(), "")
         return f"acknowledged in the ack file ({ack}{': ' + reason if reason else ''})"
-    if is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths) or
-                              carries_reverted(commit.subject, (landed.subject, landed.title))):
+    titles = (landed.subject, landed.title, *landed.subjects)
+    if any(same_work(title, original) for title in titles if title for original in reverted) or \
+            is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths) or
+                                   carries_reverted(commit.subject, titles)):
         # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
         # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"

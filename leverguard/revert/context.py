@@ -22,7 +22,7 @@ class Context:
     at import, a cost every CI run pays.
     """
 
-    __slots__ = ("repo", "reader", "rules", "isolation", "_touched", "_inner")
+    __slots__ = ("repo", "reader", "rules", "isolation", "_touched", "_inner", "_subjects")
 
     def __init__(self, repo: str, reader: git.ObjectReader, rules: Rules, isolation: tuple[str, ...] = ()) -> None:
         self.repo = repo
@@ -31,6 +31,7 @@ class Context:
         self.rules = rules
         self._touched: dict[str, int] = {}
         self._inner: dict[str, list[tuple[str, str, str]]] = {}
+        self._subjects: dict[str, list[str]] = {}
 
     def reported(self, path: bytes) -> bool:
         return self.rules.reported(path)
@@ -64,14 +65,21 @@ class Context:
         """(sha, email, name) of the commits a merge brought in; the commit itself otherwise."""
         if commit.sha not in self._inner:
             if commit.is_merge:
-                records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%aE%x1f%aN", self.repo)
+                records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%aE%x1f%aN%x1f%s", self.repo)
                 rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f")) for r in records]
                 # the merge itself is left out: its author merged the work, did not write it
-                self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows
-                                           if len(r) == 3 and r[0] != commit.sha]
+                rows = [r for r in rows if len(r) == 4 and r[0] != commit.sha]
+                self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows]
+                self._subjects[commit.sha] = [r[3] for r in rows]
             else:
                 self._inner[commit.sha] = [(commit.sha, commit.author_email, commit.author_name)]
+                self._subjects[commit.sha] = [commit.subject]
         return self._inner[commit.sha]
+
+    def inner_subjects(self, commit: Commit) -> list[str]:
+        """The subjects of the commits a merge brought in (`inner`'s); the commit's own otherwise."""
+        self.inner(commit)
+        return self._subjects[commit.sha]
 
     def folder_existed(self, commit: Commit, folder: bytes) -> bool:
         """Whether FOLDER existed in the commit's first parent (a module folder the commit created)."""

@@ -24,6 +24,7 @@ GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 REVERT_SUBJECT = lazy(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
 REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
+REVERTED_PR = lazy(r"^Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 GOES_AWAY = lazy(
@@ -40,10 +41,12 @@ AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the wa
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
-BRANCH_MERGE = lazy(r"^Merge (remote-tracking )?branch '")
-# a release line merged forward ('2.0.x', 'origin/3.1', 'stable'), not a pull of master into master
+BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '")  # `Merge tag '4.16.4'`: a released line's tip
+# a release line merged forward ('2.0.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
+# into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
-    r"^Merge (remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)'",
+    r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
+    r"tag 'v?\d+(\.\d+)+[^']*)'",
     re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
@@ -281,16 +284,27 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
     """Whether a title of the change is the work a revert took out (`Revert "X"`): X's own subject, or
     the same PR branch merged again (marshmallow's type hints, reverted as `Revert "Merge pull request
     #1926 from .../Update_type_hints"` and merged back from that branch as #1932): a re-land by name."""
-    quoted = QUOTED.search(revert_subject) if REVERT_SUBJECT.match(revert_subject) else None
-    if quoted is None:
+    original = reverted_subject(revert_subject)
+    if not original:
         return False
-    original = quoted.group(1)
     branch = MERGED_BRANCH.match(original)
     for title in titles:
         again = MERGED_BRANCH.match(title)
         if (branch is not None and again is not None and branch.group(1) == again.group(1)) or same_work(title, original):
             return True
     return False
+
+
+def reverted_pr(commit: Commit) -> int | None:
+    """The PR a revert names by number (`Revert #13829`, GitHub's button branch `revert-13829`), if any."""
+    match = REVERTED_PR.search(pr_title(commit)) or REVERTED_PR.search(commit.subject)
+    return int(match.group(1) or match.group(2)) if match is not None else None
+
+
+def reverted_subject(subject: str) -> str:
+    """What a revert's subject quotes (`Revert "X"` gives X), else nothing."""
+    quoted = QUOTED.search(subject) if REVERT_SUBJECT.match(subject) else None
+    return quoted.group(1) if quoted is not None else ""
 
 
 def calls_itself_a_revert(subject: str) -> bool:
