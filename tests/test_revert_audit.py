@@ -97,3 +97,30 @@ def test_audit_of_a_bare_blobless_clone(repo: Repo, tmp_path) -> None:  # type: 
     Repo(bare).git(*fix.split()[1:])
     report = audit_branch(Session(str(bare)), "main")
     assert {r.commit for r in report.results} == {shas["224"], shas["226"]} and report.unchecked == ()
+
+
+BOT = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+
+
+def _bot_branch_merged(repo: Repo, extra_commit: bool) -> dict:
+    """#301 pins a dependency; Dependabot's branch, from a stale base, puts the file back and a person merges
+    it (trio's `Merge pull request #2412 from .../dependabot/pip/...`), with a person's commit on it or not."""
+    old = seed(repo)
+    land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
+    repo.git("checkout", "-q", "-b", "dependabot/pip/left-pad-1.1")
+    land(repo, "Bump left-pad from 1.0 to 1.1", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=BOT)
+    if extra_commit:
+        land(repo, "Try to fix the build", {"tune.py": body("tune", 3)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merged = merge_pr(repo, "dependabot/pip/left-pad-1.1", 302, "Bump left-pad from 1.0 to 1.1")
+    report = audit_branch(Session(str(repo.path)), "main", include_all=True).to_dict()
+    (result,) = [r for r in report["results"] if r["commit"] == merged]
+    return result["findings"][0]
+
+
+def test_a_dependency_bots_branch_merged_by_a_person_is_the_bots_change(repo: Repo) -> None:
+    assert _bot_branch_merged(repo, extra_commit=False)["severity"] == "notice"
+
+
+def test_a_bots_branch_a_person_also_committed_to_keeps_its_grade(repo: Repo) -> None:
+    assert _bot_branch_merged(repo, extra_commit=True)["severity"] == "error"

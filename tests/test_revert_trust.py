@@ -1378,3 +1378,40 @@ def test_a_changeset_for_several_packages_is_consumed_by_its_text_alone(repo: Re
 ])
 def test_a_release_tag_merged_forward_is_a_release_line(repo: Repo, subject: str, topic: str, severity: str) -> None:
     assert _undo_a_merge_of(repo, "tagged", subject, whole=False, topic=topic)["severity"] == severity
+
+
+def _vendored_then_submodule(repo: Repo, module: str) -> dict:
+    """#301 updates a vendored copy of a test suite; the topic deletes the copy and adds a submodule at MODULE
+    (undici's `test/fixtures/wpt/` replaced by the `test/web-platform-tests/wpt` submodule)."""
+    seed(repo)
+    land(repo, "test: vendor the suite", {f"test/fixtures/wpt/case{i}.js": body(f"case{i}", 4) for i in range(3)})
+    land(repo, "chore: update WPT (#301)", {"test/fixtures/wpt/case1.js": body("case1", 5),
+                                            "test/fixtures/wpt/case9.js": body("case9", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    for i in (0, 1, 2, 9):
+        repo.git("rm", "-q", f"test/fixtures/wpt/case{i}.js")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{repo.head()},{module}")
+    repo.git("commit", "-q", "-m", "test: run the suite from its own repository")
+    return by_pr(check(repo, "main..topic")[1])
+
+
+@pytest.mark.parametrize("module", ["test/fixtures/wpt", "test/web-platform-tests/wpt"])
+def test_a_vendored_copy_replaced_by_a_submodule_is_no_loss(repo: Repo, module: str) -> None:
+    assert 301 not in _vendored_then_submodule(repo, module)
+
+
+def test_files_deleted_beside_an_unrelated_submodule_are_reported(repo: Repo) -> None:
+    assert _vendored_then_submodule(repo, "third_party/lib")[301]["severity"] == "warning"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [("Clean changelog_unreleased", "notice"), ("kernel: tune", "warning")])
+def test_fragments_added_and_edited_then_cleaned_up_after_a_release(repo: Repo, subject: str, severity: str) -> None:
+    # prettier's `Clean changelog_unreleased`: #302 added one fragment and edited an older one; both deleted
+    seed(repo)
+    land(repo, "Fix the resolver leak (#301)", {"changelog_unreleased/api/301.md": "#### Fix the connector leak\n"})
+    land(repo, "Fix the pool (#302)", {"changelog_unreleased/api/301.md": "#### Fix the connector leaking resolvers\n",
+                                       "changelog_unreleased/api/302.md": "#### Fix the pool size on a retry\n"})
+    _topic(repo, {"changelog_unreleased/api/301.md": None, "changelog_unreleased/api/302.md": None, "kernel.c": "int t;\n"},
+           subject=subject)
+    found = by_pr(check(repo, "main..topic", window=1)[1])[302]
+    assert found["severity"] == severity and found["kinds"] == ["deleted-added", "deleted-changed"]

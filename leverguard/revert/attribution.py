@@ -87,7 +87,8 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
-    gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed)}
+    modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
+    gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     hits = [h for h in hits if id(h) not in gone]
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
@@ -153,6 +154,13 @@ class _Written:
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
         return sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
+
+
+def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
+    """A vendored copy replaced by a submodule the change adds: the file lies under the submodule's path, or
+    under a folder of the submodule's name (undici's `test/fixtures/wpt/` for `test/web-platform-tests/wpt`)."""
+    folders = path.split(b"/")[:-1]
+    return any(path.startswith(module + b"/") or module.rpartition(b"/")[2] in folders for module in modules)
 
 
 def _deleted_lines(hit: PathHit, landed: Landed) -> list[bytes]:
@@ -272,7 +280,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
-    if level == WARNING and not stale and all(h.kind == "deleted-added" for h in hits):  # ENTRIES: all fragments
+    if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
         if says_deletes_tests((landed.subject, landed.title), paths):
             return NOTICE, reason + "; the change says it deletes those tests"
         if entries and says_deletes_entries((landed.subject, landed.title)):

@@ -13,7 +13,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number, pr_title
 from leverguard.revert.engine import branch_subjects, identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
-from leverguard.revert.identity import is_agent_work, is_dependency_bot
+from leverguard.revert.identity import is_agent_work, by_dependency_bots
 from leverguard.revert.index import PathIndex
 from leverguard.revert.landing import split_renames
 from leverguard.revert.model import Commit
@@ -259,7 +259,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
-                  parent_position, bot=is_dependency_bot(commit.author_name, commit.author_email),
+                  parent_position, bot=by_dependency_bots(rows),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
                   subjects=branch_subjects(rows) if commit.is_merge else (),
                   agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)))

@@ -17,7 +17,7 @@ from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
-from leverguard.revert.identity import Identities, is_agent_work, is_dependency_bot
+from leverguard.revert.identity import Identities, is_agent_work, by_dependency_bots
 from leverguard.revert.model import Commit, display
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.reading import Early, low, candidate_patches
@@ -170,7 +170,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
-                  bot=bool(rows) and all(is_dependency_bot(r[2], r[1]) for r in rows if r[1]),
+                  bot=by_dependency_bots(rows),
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),

@@ -76,6 +76,14 @@ def is_dependency_bot(name: str, email: str) -> bool:
     return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email))
 
 
+def by_dependency_bots(rows: Iterable[tuple[str, str, str, str]]) -> bool:
+    """Whether a dependency bot wrote every commit of ROWS ((sha, email, name, message); a merge's own row,
+    which has no email, aside): trio's `Merge pull request #2412 from .../dependabot/pip/...`, merged by a
+    person, is the bot's change."""
+    authors = [(name, email) for _, email, name, _ in rows if email]
+    return bool(authors) and all(is_dependency_bot(name, email) for name, email in authors)
+
+
 def is_agent_work(messages: Iterable[str], people: Iterable[tuple[str, str]] = ()) -> bool:
     """A coding agent wrote (or co-wrote) the change: Claude Code, Copilot's coding agent, Cursor, Codex, Devin, ...
 
