@@ -1415,3 +1415,39 @@ def test_fragments_added_and_edited_then_cleaned_up_after_a_release(repo: Repo, 
            subject=subject)
     found = by_pr(check(repo, "main..topic", window=1)[1])[302]
     assert found["severity"] == severity and found["kinds"] == ["deleted-added", "deleted-changed"]
+
+
+def _pins_taken_out(repo: Repo, second: str, subject: str) -> dict:
+    """#301 pins pyright in the hooks, #302 (titled SECOND) changes the test workflow; the topic, titled
+    SUBJECT, puts both files back (anyio's `Removed the pyright version pin`)."""
+    seed(repo)
+    hooks, workflow = ".pre-commit-config.yaml", ".github/workflows/test.yml"
+    land(repo, "ci: hooks and tests", {hooks: "- id: pyright\n  deps: pyright\n", workflow: "- run: pip install pyright\n"})
+    land(repo, "Pinned pyright version to work around a broken update (#301)", {hooks: "- id: pyright\n  deps: pyright==1.1.389\n"})
+    land(repo, f"{second} (#302)", {workflow: "- run: pip install pyright==1.1.389\n"})
+    _topic(repo, {hooks: "- id: pyright\n  deps: pyright\n", workflow: "- run: pip install pyright\n"}, subject=subject,
+           author=CAROL)
+    code, report = check(repo, "main..topic")
+    return {"exit": code, **{n: f["severity"] for n, f in by_pr(report).items()}}
+
+
+def test_taking_out_every_undone_commit_of_the_topic_the_title_names_is_no_stale_tree(repo: Repo) -> None:
+    found = _pins_taken_out(repo, "Pinned the pyright version also in the test workflow", "Removed the pyright version pin")
+    assert found == {"exit": 0, 301: "notice", 302: "notice"}
+
+
+def test_a_title_naming_one_of_the_undone_topics_leaves_the_stale_tree(repo: Repo) -> None:
+    found = _pins_taken_out(repo, "Install the test extras in the workflow", "Removed the pyright version pin")
+    assert found["exit"] == 1 and found[302] == "error"
+
+
+def test_a_title_naming_the_topic_its_undone_lines_do_not_hold_leaves_the_stale_tree(repo: Repo) -> None:
+    # the shared word must be in what comes out, not only in both titles (`refactor(providers)` over
+    # `feat: providers retry` and `feat: providers cache`, test_revert_stale_shape)
+    found = _pins_taken_out(repo, "Pinned the pyright version also in the test workflow", "Removed the version pins")
+    assert found["exit"] == 1 and found[301] == found[302] == "error"
+
+
+def test_a_title_sharing_the_topic_without_removal_wording_leaves_the_stale_tree(repo: Repo) -> None:
+    found = _pins_taken_out(repo, "Pinned the pyright version also in the test workflow", "Run pyright on the examples")
+    assert found["exit"] == 1 and found[301] == found[302] == "error"

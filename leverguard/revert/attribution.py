@@ -11,7 +11,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_undone, pr_number, pr_title, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
+                                       names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        titled_after)
@@ -100,7 +100,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx)]
-    stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2
+    stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
+        not removes_their_topic(landed.subject, [(pr_title(commits[p]), [line for h in hits if h.position == p
+                                                                          for line in h.undone_text()])
+                                                 for p in {h.position for h in recent}])
     results = []
     for position in sorted(by_position):
         commit = commits[position]

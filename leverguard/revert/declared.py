@@ -329,6 +329,19 @@ def is_merge_of_branch(subject: str) -> bool:
     return bool(BRANCH_MERGE.match(subject))
 
 
+def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes]]]) -> bool:
+    """A subject with removal wording sharing, with every undone commit, a distinctive title word that its
+    undone lines hold too (anyio's `Removed the pyright version pin` over `Pinned pyright version to work
+    around a broken update` and `Pinned the pyright version also in the test workflow`, both putting back
+    `pyright==1.1.339`): the change says what it takes out. A stale tree undoes whatever came before it;
+    an area both titles name (`providers`) is no topic its lines carry."""
+    wanted = [(title, b"\n".join(lines).decode("utf-8", "replace").lower()) for title, lines in undone]
+    if not wanted or not GOES_AWAY.search(subject):
+        return False
+    mine = {w for w in _words(subject) if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
+    return all(any(w in text for w in mine & set(_words(title))) for title, text in wanted)
+
+
 def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
     """Whether a title of the change and one of the undone commit share a distinctive word: a long one
     (`interfaces`, `lifespan`), one shaped like code (`credential_provider`, `build-watch`), or one either
