@@ -1451,3 +1451,16 @@ def test_a_title_naming_the_topic_its_undone_lines_do_not_hold_leaves_the_stale_
 def test_a_title_sharing_the_topic_without_removal_wording_leaves_the_stale_tree(repo: Repo) -> None:
     found = _pins_taken_out(repo, "Pinned the pyright version also in the test workflow", "Run pyright on the examples")
     assert found["exit"] == 1 and found[301] == found[302] == "error"
+
+
+@pytest.mark.parametrize(("written", "consumed"), [
+    # TanStack's changesets: `(fixes #9937)` written as a link at the line's end
+    ("- fix(core): rely on the built-in NoInfer so the type stays assignable in generic contexts (fixes [#9937](https://x/9937))\n", True),
+    ("- fix(core): something else entirely, written over the same release (fixes [#9937](https://x/9937))\n", False),
+])
+def test_a_fragment_line_whose_references_became_links_is_consumed(repo: Repo, written: str, consumed: bool) -> None:
+    changeset = ("---\n'@acme/core': patch\n---\n\n"
+                 "fix(core): rely on the built-in NoInfer so the type stays assignable in generic contexts (fixes #9937)\n")
+    found = _fragments_then(repo, {".changeset/noinfer.md": changeset}, {"NEWS.rst": "# app\n\n## 1.0.1\n\n" + written},
+                            "ci: Version Packages")
+    assert (301 not in found) is consumed

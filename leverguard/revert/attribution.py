@@ -156,7 +156,12 @@ class _Written:
         lines = [line for line in lines if not FRONT_MATTER.match(line)]
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
-        return sum(1 for line in content if line in self._text) >= MOVED_SHARE * len(content)
+        return sum(1 for line in content if self._written(line)) >= MOVED_SHARE * len(content)
+
+    def _written(self, line: bytes) -> bool:
+        """LINE is found in what the change writes, or its first half is, when long: release tools rewrite a
+        fragment's issue references into links (changesets' `fixes #9937` as `fixes [#9937](https://...)`)."""
+        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and line[:len(line) // 2] in self._text
 
 
 def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
