@@ -1464,3 +1464,17 @@ def test_a_fragment_line_whose_references_became_links_is_consumed(repo: Repo, w
     found = _fragments_then(repo, {".changeset/noinfer.md": changeset}, {"NEWS.rst": "# app\n\n## 1.0.1\n\n" + written},
                             "ci: Version Packages")
     assert (301 not in found) is consumed
+
+
+@pytest.mark.parametrize(("note", "severity"), [
+    ('# FIXME: change the "python" link back to /3 when Python 3.11 is released', "notice"),  # trio's
+    ("# TODO: remove this pin once the upstream fix lands", "notice"),
+    ("# FIXME: slow on large inputs", "error"),  # a to-do of another kind says nothing of going away
+])
+def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note: str, severity: str) -> None:
+    seed(repo)
+    conf = "extensions = []\nintersphinx = {{\n    'python': ('https://docs.python.org/{}', None),\n}}\n"
+    land(repo, "docs: intersphinx", {"docs/conf.py": conf.format("3")})
+    land(repo, "Merge the exceptiongroup work (#301)", {"docs/conf.py": f"{note}\n" + conf.format("3.11")})
+    _topic(repo, {"docs/conf.py": conf.format("3"), "kernel.c": "int t;\n"}, subject="docs: point the links at Python 3")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

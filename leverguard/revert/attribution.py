@@ -13,7 +13,7 @@ from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarat
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
-                                       says_temporary, same_issue, sets_versions, shares_topic, speaks_of_release,
+                                       says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        titled_after)
 from leverguard.revert.hunks import MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
@@ -322,6 +322,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and not stale and says_temporary(commit.subject):  # a stale tree undoes any work
         return NOTICE, reason + "; the undone commit said it was temporary"
+    if level > NOTICE and not stale and notes_its_own_undoing(undone):
+        return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
     pointer = _submodule_rolled_back(hits, landed)

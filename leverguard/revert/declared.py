@@ -71,6 +71,9 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
+# a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
+TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|"
+                 rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported))", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
@@ -389,6 +392,13 @@ def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
     out X`, `Try if X`, `accept wip`: a change meant to be undone or reworked."""
     return bool(TEMPORARY.search(subject))
+
+
+def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
+    """Whether the undone lines (whitespace dropped) hold a to-do note that the change is to be undone: trio's
+    `# FIXME: change the "python" link back to /3 when Python 3.11 is released`, `# TODO: remove once X is
+    fixed`, `# HACK until the upstream fix lands`."""
+    return any(TODO_UNDO.search(line) for line in lines)
 
 
 def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
