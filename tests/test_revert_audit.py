@@ -124,3 +124,28 @@ def test_a_dependency_bots_branch_merged_by_a_person_is_the_bots_change(repo: Re
 
 def test_a_bots_branch_a_person_also_committed_to_keeps_its_grade(repo: Repo) -> None:
     assert _bot_branch_merged(repo, extra_commit=True)["severity"] == "error"
+
+
+def _series_on_main(repo: Repo, same_second: bool) -> dict:
+    """#301's fix and its follow-up land on main one after the other, the follow-up undoing a hunk of the
+    fix; rebased in one go (GitHub's "rebase and merge": the same commit time) or landed apart."""
+    old = seed(repo)
+    first = land(repo, "fix(utils): unwrap may not return previous value", {"src/mod1.py": old["src/mod1.py"] + body("unwrap", 4)})
+    stamp = repo.git("log", "-1", "--format=%cd", "--date=raw", first)
+    repo.write("src/mod1.py", old["src/mod1.py"] + "fallback = call(fallback_fn)\n")
+    repo.write("kernel.c", "int t;\n")
+    second = repo.commit("fix: always call fallback function", author=CAROL,
+                         env={"GIT_COMMITTER_DATE": stamp} if same_second else None)
+    report = audit_branch(Session(str(repo.path)), "main", include_all=True).to_dict()
+    (result,) = [r for r in report["results"] if r["commit"] == second]
+    return result["findings"][0]
+
+
+def test_a_series_rebased_in_one_go_iterates_on_its_own_commits(repo: Repo) -> None:
+    # jotai's `fix: always call fallback function` over the `unwrap` fix it was rebased with
+    finding = _series_on_main(repo, same_second=True)
+    assert finding["severity"] == "notice" and "one rebase" in finding["reason"]
+
+
+def test_a_follow_up_landed_apart_keeps_its_grade(repo: Repo) -> None:
+    assert _series_on_main(repo, same_second=False)["severity"] in ("warning", "error")

@@ -266,6 +266,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
+    if level > NOTICE and landed.time and commit.time == landed.time and commit.sha not in landed.own_commits:
+        # one rebase landed both (GitHub's "rebase and merge" commits a PR's series in the same second):
+        # a series is one linear branch, each commit written on top of the ones before it
+        return NOTICE, reason + "; landed with the change in one rebase (the same commit time): that series' own iteration"
     undone = [line for h in hits for line in h.undone_text()]
     # a file the merge's own resolution brought back (modify/delete) is whole-file evidence: neither a branch's
     # revert of its own work nor a branch merged forward says anything of a file the other side deleted
