@@ -1480,3 +1480,17 @@ def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note:
     land(repo, "Merge the exceptiongroup work (#301)", {"docs/conf.py": f"{note}\n" + conf.format("3.11")})
     _topic(repo, {"docs/conf.py": conf.format("3"), "kernel.c": "int t;\n"}, subject="docs: point the links at Python 3")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Rebuild snapshots", "notice"),  # date-fns' `src/locale/*/snapshot.md`, written by its generator again
+    ("Regenerate the option docs", "error"),  # the title names other files than the ones put back
+    ("Update the locale snapshots", "error"),  # no word of regenerating
+])
+def test_files_the_title_says_it_regenerates_are_the_generators_output(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "docs: locale snapshots", {f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")})
+    land(repo, "UTCDate integration (#301)", {f"src/locale/{c}/snapshot.md": body(f"utc{c}", 4) for c in ("be", "bg")})
+    _topic(repo, {**{f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")}, "kernel.c": "int t;\n"},
+           subject=subject)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

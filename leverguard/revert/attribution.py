@@ -14,7 +14,7 @@ from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarat
                                        names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       titled_after)
+                                       says_regenerates, titled_after)
 from leverguard.revert.hunks import MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -369,6 +369,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real)
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
+    if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths):
+        return NOTICE, reason + "; the change says it regenerates those files"
     # a stale copy rides along with other work; a change titled after the file it edits was made looking at it
     if level > NOTICE and not dropped and not kept_deleted and not pointer and \
             titled_after((landed.subject, landed.title), paths):

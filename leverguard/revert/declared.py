@@ -71,6 +71,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
+REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|"
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported))", re.IGNORECASE)
@@ -455,6 +456,16 @@ def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
     wanted = list(paths)
     return bool(wanted) and all(re.search(rf"(?<![\w.-]){re.escape(path.rsplit('/', 1)[-1].lower())}(?![\w-]|\.\w)", text)
                                 for path in wanted)
+
+
+def says_regenerates(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """`Regenerate options`, `Rebuild snapshots`: the change writes PATHS from their generator, each one named
+    by a word of the title (isort's `docs/configuration/options.md`, date-fns' `src/locale/*/snapshot.md`)."""
+    said = [title.lower() for title in titles if title and REGENERATES.search(title)]
+    names = {word.rstrip("s") for title in said for word in re.findall(r"[a-z]{5,}", title)
+             if not REGENERATES.search(word)}
+    wanted = [path.lower() for path in paths]
+    return bool(names) and bool(wanted) and all(any(name in path for name in names) for path in wanted)
 
 
 def merges_a_release_line(subject: str) -> bool:
