@@ -428,10 +428,7 @@ def names_versions(titles: Iterable[str], versions: Iterable[str]) -> bool:
 
 def _is_named(number: str, version: str) -> bool:
     """`0.20` names 0.20.0 and `1.85` names 1.85; `2.0` names neither 12.0 nor 2.01."""
-    start = version.find(number)
-    end = start + len(number)
-    return start >= 0 and (start == 0 or not version[start - 1].isdigit() and version[start - 1] != ".") and \
-        (end == len(version) or not version[end].isdigit())
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", version) is not None
 
 
 def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
