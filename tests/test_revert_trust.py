@@ -461,8 +461,9 @@ def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, 
     return finding
 
 
-def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo) -> None:
-    finding = _undo_a_merge_of(repo, "2.0.x", "Merge branch '2.0.x'", whole=False)
+@pytest.mark.parametrize("line", ["2.0.x", "v0.8.x"])  # axum's `Merge branch 'v0.8.x'`
+def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo, line: str) -> None:
+    finding = _undo_a_merge_of(repo, line, f"Merge branch '{line}'", whole=False)
     assert finding["severity"] == "notice" and "release line" in finding["reason"]
 
 

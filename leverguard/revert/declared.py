@@ -42,10 +42,10 @@ MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
 BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '")  # `Merge tag '4.16.4'`: a released line's tip
-# a release line merged forward ('2.0.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
+# a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
-    r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
+    r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(v?\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
     r"tag 'v?\d+(\.\d+)+[^']*)'",
     re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
