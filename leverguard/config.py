@@ -30,7 +30,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      "**/changelog/+*.rst", "**/changelog/+*.md",
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
                      # prettier's `changelog_unreleased/`)
-                     "news/*", "**/*unreleased*/**")
+                     "news/*", "**/*unreleased*/**",
+                     # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
+                     "**/fragments/[0-9]*.*", "**/fragments/+*.*")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",
