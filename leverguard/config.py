@@ -41,7 +41,9 @@ LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-loc
 # built bundles, rebuilt from the sources at every release
 BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.css.map",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
-               "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr")
+               "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
+               # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
+               "*.stderr")
 
 MAX_FILE_SIZE = 8 << 20  # git.MAX_FILE_SIZE, the default of `max_file_size`
 

@@ -424,9 +424,10 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
     assert _rolled_back(repo, "dist/app.js", '[revert]\nbuilt_files = ["static/*.js"]\n') == "error"
 
 
-def test_a_test_snapshot_put_back_is_a_notice(repo: Repo) -> None:
+@pytest.mark.parametrize("snapshot", ["tests/__snapshots__/test_app/test_tree.svg",
+                                      "tests/derive_ui/tree.stderr"])  # clap's trybuild expectations
+def test_a_test_snapshot_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     seed(repo)
-    snapshot = "tests/__snapshots__/test_app/test_tree.svg"
     svg = "".join(f'<text x="{i}" class="r{i}">node {i}</text>\n' for i in range(8))
     land(repo, "test: tree snapshot", {snapshot: svg})
     land(repo, "fix: tree icons (#301)", {snapshot: svg.replace("node 3", "node 3 expanded"),
