@@ -32,7 +32,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      # prettier's `changelog_unreleased/`)
                      "news/*", "**/*unreleased*/**",
                      # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
-                     "**/fragments/[0-9]*.*", "**/fragments/+*.*")
+                     "**/fragments/[0-9]*.*", "**/fragments/+*.*",
+                     # release notes kept as one file per change (react-router's `.changes/*.md`)
+                     ".changes/*.md", "**/.changes/*.md")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

@@ -1337,11 +1337,12 @@ def _fragments_then(repo: Repo, fragments: dict[str, str], edits: dict[str, str 
 NEWS = "Changelog\n=========\n\n1.1.0\n-----\n\n- Fix the connector leaking a DNS resolver on early close. (#301)\n"
 
 
-@pytest.mark.parametrize("folder", ["news", "doc/whatsnew/fragments"])  # pip's, pylint's
+@pytest.mark.parametrize("folder", ["news", "doc/whatsnew/fragments", ".changes"])  # pip's, pylint's, react-router's
 def test_towncriers_news_folder_holds_fragments_a_release_consumes(repo: Repo, folder: str) -> None:
     # pip's `Release 24.2` folds `news/*.rst` into NEWS.rst, its empty `trivial` fragments with them
-    found = _fragments_then(repo, {f"{folder}/301.bugfix.rst": "Fix the connector leaking a DNS resolver on early close.\n",
-                                   f"{folder}/9f2c.trivial.rst": "Tidy the leak test fixtures and their helpers.\n"},
+    ext = "md" if folder == ".changes" else "rst"
+    found = _fragments_then(repo, {f"{folder}/301.bugfix.{ext}": "Fix the connector leaking a DNS resolver on early close.\n",
+                                   f"{folder}/9f2c.trivial.{ext}": "Tidy the leak test fixtures and their helpers.\n"},
                             {"NEWS.rst": NEWS}, "Release 1.1.0")
     assert 301 not in found
 
