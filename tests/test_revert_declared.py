@@ -83,6 +83,14 @@ def test_undoing_a_revert_without_a_word_is_a_silent_revert(repo: Repo) -> None:
     # (rq's stale test file undoing `Revert "Jobs that are run synchronously ..."`)
     code, finding = _revert_undone(repo, "kernel: tune")
     assert code == 1 and finding["severity"] == "error"
+    # its repair re-applies the revert: the hint says what that takes out (alembic's re-landed fix)
+    assert "itself a revert" in finding["repair_note"] and finding["repair"]
+
+
+def test_a_repair_of_ordinary_work_carries_no_note(repo: Repo) -> None:
+    _story(repo, "kernel: restructure")
+    finding = by_pr(check(repo, "main..topic")[1])[221]
+    assert finding["repair"] and finding["repair_note"] == ""
 
 
 def test_a_re_land_under_the_reverted_subject_is_explained(repo: Repo) -> None:

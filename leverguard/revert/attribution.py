@@ -46,6 +46,9 @@ FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue
 # a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
 # release writes into the changelog
 FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
+# the undone commit was itself a revert: its repair takes the reverted work out again (alembic's re-landed fix)
+REVERT_REPAIR_NOTE = ("the undone commit is itself a revert: the repair takes the work it reverted out again; if that "
+                      "work belongs, say so in the message (`Reland ...`) or acknowledge it")
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
 POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
                   "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
@@ -256,7 +259,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         commit.sha, pr_number(commit), commit.subject, author, "info" if explanation else severity,
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
         tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
-        explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed))
+        explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed),
+        REVERT_REPAIR_NOTE if is_revert(commit) or REVERT_BRANCH_NAME.match(commit.subject) else "")
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],

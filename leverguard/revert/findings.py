@@ -60,6 +60,7 @@ class RevertFinding(NamedTuple):
     reason: str = ""  # what set the severity, in a few words
     repair: str = ""  # the command that puts the undone work back
     acknowledge: str = ""  # how to say it is intended
+    repair_note: str = ""  # what running the repair does besides putting the work back, when it matters
 
     def to_dict(self) -> dict[str, Any]:
         tally = self.tally
@@ -74,7 +75,7 @@ class RevertFinding(NamedTuple):
                           "newer_kept": e.newer_kept} for e in self.evidence],
             "time": self.time, "silent_severity": self.silent_severity, "explanation": self.explanation,
             "reason": self.reason, "whole_folders": list(tally.whole_folders),
-            "repair": self.repair, "acknowledge": self.acknowledge,
+            "repair": self.repair, "acknowledge": self.acknowledge, "repair_note": self.repair_note,
         }
 
 

@@ -59,6 +59,8 @@ def finding_text(finding: RevertFinding, merge_base_time: int, who: str = "HEAD"
         lines.append(f"  why: {finding.reason}")
         if finding.repair:
             lines.append(f"  repair: {finding.repair}")
+        if finding.repair_note:
+            lines.append(f"  note: {finding.repair_note}")
         lines.append(f"  if intended: {finding.acknowledge}")
     return "\n".join(lines)
 
@@ -96,6 +98,8 @@ def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str =
         advice = ["", f"Why: {markdown_escape(finding.reason)}."]
         if finding.repair:
             advice.append(f"Repair: `{finding.repair}`")
+        if finding.repair_note:
+            advice.append(f"Note: {markdown_escape(finding.repair_note)}")
         advice.append(f"If intended: {finding.acknowledge}.")
     return "\n".join([
         f"**{finding.severity}**: undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
