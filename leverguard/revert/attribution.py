@@ -93,19 +93,18 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     hits = [h for h in hits if id(h) not in gone]
-    by_position: dict[int, list[PathHit]] = {}
-    for hit in hits:
-        by_position.setdefault(hit.position, []).append(hit)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
     # of its commits is one file, where a stale tree puts back several)
+    by_position: dict[int, list[PathHit]] = {}
+    for hit in hits:
+        by_position.setdefault(hit.position, []).append(hit)
     exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx)]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
-        not removes_their_topic(landed.subject, [(pr_title(commits[p]), [line for h in hits if h.position == p
-                                                                          for line in h.undone_text()])
+        not removes_their_topic(landed.subject, [(pr_title(commits[p]), [line for h in by_position[p] for line in h.undone_text()])
                                                  for p in {h.position for h in recent}])
     results = []
     for position in sorted(by_position):
@@ -260,7 +259,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
         tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed),
-        REVERT_REPAIR_NOTE if is_revert(commit) or REVERT_BRANCH_NAME.match(commit.subject) else "")
+        REVERT_REPAIR_NOTE if _reverts(commit) else "")
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
@@ -598,10 +597,15 @@ def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> b
     return bool(added) and added <= deleted
 
 
+def _reverts(commit: Commit) -> bool:
+    """A revert by its message (`Revert "X"`, `This reverts commit`) or a merge of a revert branch."""
+    return is_revert(commit) or REVERT_BRANCH_NAME.match(commit.subject) is not None
+
+
 def _reverted_titles(commit: Commit, commits: Sequence[Commit], ctx: Context) -> list[str]:
     """What a merged revert took out, by title: the PR it names by number (`Revert #13829`) when that landed
     inside the window, and the work its own commits quote (`Revert "Warn on unexpected imports"`)."""
-    if not (is_revert(commit) or REVERT_BRANCH_NAME.match(commit.subject)):
+    if not _reverts(commit):
         return []
     number = reverted_pr(commit)
     titles = [pr_title(c) for c in commits if number is not None and c is not commit and pr_number(c) == number]

@@ -343,8 +343,8 @@ def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes
     wanted = [(title, b"\n".join(lines).decode("utf-8", "replace").lower()) for title, lines in undone]
     if not wanted or not GOES_AWAY.search(subject):
         return False
-    mine = {w for w in _words(subject) if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
-    return all(any(w in text for w in mine & set(_words(title))) for title, text in wanted)
+    mine = _topical(_words(subject))
+    return all(any(w in text for w in mine & _words(title)) for title, text in wanted)
 
 
 def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
@@ -358,10 +358,13 @@ def shares_topic(titles: Iterable[str], others: Iterable[str]) -> bool:
         return ({w for text in kept for w in _words(text)},
                 {w for text in kept for name in BACKTICKED.findall(text) for w in _words(name)})
 
-    def distinctive(words: set[str]) -> set[str]:
-        return {w for w in words if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
     (mine, mine_quoted), (theirs, theirs_quoted) = topics(titles), topics(others)
-    return bool(distinctive(mine) & distinctive(theirs) or mine_quoted & theirs or theirs_quoted & mine)
+    return bool(_topical(mine) & _topical(theirs) or mine_quoted & theirs or theirs_quoted & mine)
+
+
+def _topical(words: set[str]) -> set[str]:
+    """The words that make a topic: long ones (`interfaces`), or ones shaped like code (`build-watch`)."""
+    return {w for w in words if len(w) >= MIN_TOPIC or CODE_SHAPED.search(w)}
 
 
 def repairs_a_merge(subject: str) -> bool:
