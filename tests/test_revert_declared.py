@@ -169,7 +169,7 @@ def test_gitlab_merge_request_numbers(repo: Repo) -> None:
 def _revert_button_undone(repo: Repo, revert_title: str, topic_title: str) -> tuple[int, dict]:
     """pip's shape: #301 lands the feature by a rebase (no number in its subject); GitHub's revert button
     merges branch `revert-301` as #302, titled REVERT_TITLE, whose commit quotes the feature's subject; the
-    checked PR merges a branch titled TOPIC_TITLE that puts the feature back."""
+    checked PR, by someone else, merges a branch titled TOPIC_TITLE that puts the feature back."""
     old = seed(repo)
     new = old["src/mod1.py"] + body("feature", 5)
     land(repo, "Warn on unexpected imports during install", {"src/mod1.py": new})
@@ -178,9 +178,9 @@ def _revert_button_undone(repo: Repo, revert_title: str, topic_title: str) -> tu
     repo.git("checkout", "-q", "main")
     merge_pr(repo, "revert-301", 302, revert_title)
     repo.git("checkout", "-q", "-b", "imports-2")
-    land(repo, topic_title, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=DAVE)
+    land(repo, topic_title, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
     repo.git("checkout", "-q", "-b", "topic", "main")
-    merge_pr(repo, "imports-2", 305, topic_title)
+    merge_pr(repo, "imports-2", 305, topic_title, author=CAROL)
     code, report = check(repo, "main..topic", "--strict")
     return code, by_pr(report).get(302, {"severity": "none", "explanation": ""})
 

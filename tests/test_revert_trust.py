@@ -1499,3 +1499,63 @@ def test_files_the_title_says_it_regenerates_are_the_generators_output(repo: Rep
     _topic(repo, {**{f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")}, "kernel.c": "int t;\n"},
            subject=subject)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def _own_direct_push_put_back(repo: Repo, author: str = BOB, pushed: str = "probe: retry the read",
+                              files: int = 1) -> dict[str, str | int]:
+    """BOB pushes a fix straight to main (no PR); AUTHOR's later direct commit puts its files back beside new work."""
+    old = seed(repo)
+    paths = [f"src/mod{i}.py" for i in range(1, files + 1)]
+    land(repo, pushed, {p: old[p] + body(f"fix{p[7]}", 4) for p in paths})
+    _topic(repo, {**{p: old[p] for p in paths}, "kernel.c": old["kernel.c"] + "int t;\n"},
+           subject="probe: read through the cache", author=author)
+    code, report = check(repo, "main..topic")
+    (finding,) = report["findings"]
+    return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
+
+
+def test_ones_own_one_file_push_put_back_by_ones_next_push_is_a_warning(repo: Repo) -> None:
+    # fzf's, pylint's, sveltejs/kit's: a maintainer redoing their own pushed fix, no PR on either side
+    assert _own_direct_push_put_back(repo) == {
+        "exit": 0, "severity": "warning", "reason": "a file put back to its version before it; one file of its "
+        "author's own direct commit, put back by their own direct commit"}
+
+
+def test_someone_elses_one_file_push_put_back_fails(repo: Repo) -> None:
+    assert _own_direct_push_put_back(repo, author=CAROL)["severity"] == "error"
+
+
+def test_ones_own_one_file_pr_put_back_fails(repo: Repo) -> None:
+    # rich's real one: a PR of one's own put back by one's next PR is the stale checkout of last week
+    assert _own_direct_push_put_back(repo, pushed="probe: retry the read (#301)")["severity"] == "error"
+
+
+def test_ones_own_two_file_push_put_back_fails(repo: Repo) -> None:
+    # requests' `coinbin.org`: both files of the author's own push put back by their next push, a stale tree
+    assert _own_direct_push_put_back(repo, files=2)["severity"] == "error"
+
+
+def _revert_undone(repo: Repo, author: str) -> dict[str, str | int]:
+    """CAROL's #300 lands; BOB reverts it as #301; AUTHOR's change puts #300's file back beside new work."""
+    old = seed(repo)
+    sampled = old["src/mod1.py"] + body("sampler", 5)
+    land(repo, "feat: a sampler (#300)", {"src/mod1.py": sampled}, author=CAROL)
+    land(repo, 'Revert "feat: a sampler" (#301)', {"src/mod1.py": old["src/mod1.py"]},
+         author=BOB)
+    _topic(repo, {"src/mod1.py": sampled, "kernel.c": old["kernel.c"] + "int t;\n"}, author=author)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
+
+
+def test_who_reverted_the_work_putting_it_back_is_a_warning(repo: Repo) -> None:
+    # fzf's and react-router's: the reverter re-lands the work without saying so
+    assert _revert_undone(repo, BOB) == {
+        "exit": 0, "severity": "warning", "reason": "a file put back to its version before it; its own author's "
+        "revert undone: the reverted work re-landed"}
+
+
+def test_someone_else_undoing_a_revert_fails(repo: Repo) -> None:
+    # a stale tree from before the revert brings the reverted work back: the shared corpus's shape
+    found = _revert_undone(repo, DAVE)
+    assert (found["exit"], found["severity"]) == (1, "error")
