@@ -1559,3 +1559,18 @@ def test_someone_else_undoing_a_revert_fails(repo: Repo) -> None:
     # a stale tree from before the revert brings the reverted work back: the shared corpus's shape
     found = _revert_undone(repo, DAVE)
     assert (found["exit"], found["severity"]) == (1, "error")
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("chore: add back esbuild, it is still used by netlify", "notice"),  # sveltejs/kit's: it names what returns
+    ("chore: add back the release notes", "error"),  # restoring wording, but naming nothing that comes back
+    ("chore: bump esbuild", "error"),  # naming it, without wording that brings anything back
+])
+def test_a_title_that_says_it_brings_back_what_it_names(repo: Repo, title: str, severity: str) -> None:
+    seed(repo)
+    manifest = '{\n  "builtDependencies": [\n    "esbuild",\n    "rolldown",\n    "sharp"\n  ]\n}\n'
+    land(repo, "chore: manifest", {"package.json": manifest})
+    land(repo, "docs: replace rollup docs with rolldown docs (#301)",
+         {"package.json": manifest.replace('    "esbuild",\n', ""), "docs/build.md": body("rolldown", 4)})
+    _topic(repo, {"package.json": manifest, "kernel.c": "int t;\n"}, subject=title)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -77,7 +77,7 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|rever
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported))|"
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)", re.IGNORECASE)  # a placeholder
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
-RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|bring\w* back|put\w* back)\b", re.IGNORECASE)
+RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w* back)\b", re.IGNORECASE)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
@@ -237,6 +237,12 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
     long bodies and squashed commit lists name a little of everything. Lines are compared without
     whitespace, as the patches hold them."""
     return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only)
+
+
+def names_restored(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
+    """Whether one of TITLES, with wording that brings back ("add back esbuild, it's still used"), names
+    something in the undone LINES: names_undone's counterpart for what returns."""
+    return _named([title for title in titles if RESTORES.search(title)], lines, code_only)
 
 
 def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
