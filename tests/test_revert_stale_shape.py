@@ -514,14 +514,22 @@ def _hunks_undone_under(repo: Repo, subject: str, path: str = "src/m.py") -> dic
 
 
 @pytest.mark.parametrize("subject, path", [("Update m.py", "src/m.py"), ("fix the retry loop in Dockerfile", "Dockerfile"),
-                                           ("unhack setup.cfg", "setup.cfg"), ("Update src/m.py.", "src/m.py")])
+                                           ("unhack setup.cfg", "setup.cfg"), ("Update src/m.py.", "src/m.py"),
+                                           # axum's: an example's entry point, named by its example's folder
+                                           ("Update graceful shutdown example (#2355)", "examples/graceful-shutdown/src/main.rs"),
+                                           ("Update example-reqwest-response", "examples/reqwest-response/src/main.rs")])
 def test_a_change_titled_after_the_file_it_edits_is_a_notice(repo: Repo, subject: str, path: str) -> None:
     finding = _hunks_undone_under(repo, subject, path)
     assert finding["severity"] == "notice" and "titled after the file it edits" in finding["reason"]
 
 
 @pytest.mark.parametrize("subject, path", [("Update docs", "src/m.py"), ("Update m.pyc notes", "src/m.py"),
-                                           ("Update src/m.py.orig", "src/m.py"), ("Adjust changelog", "CHANGES.rst")])
+                                           ("Update src/m.py.orig", "src/m.py"), ("Adjust changelog", "CHANGES.rst"),
+                                           # a folder names its entry point only, not its other files
+                                           ("Update the graceful shutdown example", "examples/graceful-shutdown/src/util.rs"),
+                                           # nor a layout folder, nor a longer name it is part of
+                                           ("Update src", "src/main.rs"),
+                                           ("Update graceful-shutdown-v2", "examples/graceful-shutdown/src/main.rs")])
 def test_a_title_that_names_another_file_or_none_excuses_nothing(repo: Repo, subject: str, path: str) -> None:
     assert _hunks_undone_under(repo, subject, path)["severity"] == "warning"
 

@@ -81,6 +81,8 @@ RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
+ENTRY_POINT = lazy(r"(main|index|mod|lib|app|__init__|__main__)\.\w+")  # a folder's entry file: the folder names it
+SOURCE_FOLDERS = frozenset({"src", "lib", "source", "app", "cmd", "internal"})  # layout folders that name no package
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
@@ -462,8 +464,23 @@ def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
     taken out for another is lost work, test_revert_stale_shape.)"""
     text = " ".join(titles).lower()
     wanted = list(paths)
-    return bool(wanted) and all(re.search(rf"(?<![\w.-]){re.escape(path.rsplit('/', 1)[-1].lower())}(?![\w-]|\.\w)", text)
-                                for path in wanted)
+    return bool(wanted) and all(_titled(text, path.lower()) for path in wanted)
+
+
+def _titled(text: str, path: str) -> bool:
+    """TEXT names PATH by its file name, or an entry point (`main.rs`, `index.ts`) by the folder it is the
+    entry point of, in any spelling of its separators (`Update graceful shutdown example` for
+    `examples/graceful-shutdown/src/main.rs`)."""
+    folders, _, name = path.rpartition("/")
+    if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)", text):
+        return True
+    if ENTRY_POINT.fullmatch(name) is None:
+        return False
+    named = [folder for folder in folders.split("/") if folder and folder not in SOURCE_FOLDERS]
+    words = re.split(r"[-_\s]+", named[-1]) if named else []
+    spelled = r"[-_\s]+".join(re.escape(word) for word in words)
+    return len(named[-1] if named else "") >= MIN_NAME and \
+        re.search(rf"(?<![\w.]){spelled}(?![\w]|[-_.]\w)", text) is not None
 
 
 def says_regenerates(titles: Iterable[str], paths: Iterable[str]) -> bool:
