@@ -28,6 +28,9 @@ DEFAULT_ORIGIN = "default"
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragments/*", ".changeset/*.md",
                      "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
+                     # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,
+                     # `2182.bugfix.txt`); a version's page (`v1.0.0.rst`) has no type word
+                     "**/changelog/*.*[a-z]*.*", "**/changelog/[a-z]*[a-z].[0-9]*[0-9].*",
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
                      # prettier's `changelog_unreleased/`)
                      "news/*", "**/*unreleased*/**",

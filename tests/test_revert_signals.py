@@ -395,9 +395,13 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
     path_rules = rules.build(defaults.get("revert.exclude"), "", (), (), defaults.get("revert.fragments"))
     for fragment in (b"changelog/546.feature.rst", b"changelog/12.bugfix.md", b"newsfragments/7.misc", b"CHANGES/9.doc",
                      b"docs/changelog/3475.doc.rst", b"docs/changelog/3475.doc.1.rst", b"docs/changelog/+tidy.misc.md",
-                     b"src/pkg/newsfragments/8.feature", b"docs/changelog.d/20240101_foo.md"):
+                     b"src/pkg/newsfragments/8.feature", b"docs/changelog.d/20240101_foo.md",
+                     # virtualenv's: towncrier's type word first or last, any name, any extension
+                     b"docs/changelog/u.bugfix.rst", b"docs/changelog/bugfix.2269.rst", b"docs/changelog/2182.bugfix.txt",
+                     b"docs/changelog/nushell_activation.feature.rst", b"docs/changelog/CVE-2026-24049.fix.rst"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
         assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
-                 b"docs/changelog/v1.0.rst", b"docs/changelog/2024.rst", b"src/changelog/parse.py"):
+                 b"docs/changelog/v1.0.rst", b"docs/changelog/2024.rst", b"src/changelog/parse.py",
+                 b"docs/changelog/v1.0.0.rst", b"docs/changelog/template.jinja2"):
         assert path_rules.reported(kept) and not path_rules.fragment(kept), kept

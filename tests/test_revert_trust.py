@@ -300,6 +300,33 @@ def test_moving_a_back_button_is_no_revert_wording(repo: Repo) -> None:
     assert _moved_back(repo, "Move back button to the header (#367)")["severity"] == "error"
 
 
+@pytest.mark.parametrize("subject", ["Temporarily revert changes to `@utility` (#367)", "Partially revert the flit move"])
+def test_a_change_titled_a_temporary_or_partial_revert_calls_itself_one(repo: Repo, subject: str) -> None:
+    # tailwindcss' `Temporarily revert changes to @utility`, re-applied the same day
+    finding = _moved_back(repo, subject)
+    assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
+
+
+def test_a_temporary_fix_is_no_revert_wording(repo: Repo) -> None:
+    assert _moved_back(repo, "Temporary fix for the flit build (#367)")["severity"] == "error"
+
+
+@pytest.mark.parametrize(("note", "severity"), [
+    ("Revert out changes related to the extraction of the prep module - by :user:`bob`.\n", "notice"),
+    ("- Reverted the prep fusion: it broke decode.\n", "notice"),
+    ("Fix the prep fusion breaking decode - by :user:`bob`.\n", "error"),
+])
+def test_a_release_note_the_change_writes_can_call_it_a_revert(repo: Repo, note: str, severity: str) -> None:
+    # virtualenv's merge of branch `2977` with an empty message: its towncrier fragment says what it does
+    old = seed(repo)
+    new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(2)}
+    land(repo, "feat: fused prep (#221)", dict(new))
+    _topic(repo, {**{p: old[p] for p in new}, "docs/changelog/2977.bugfix.rst": note}, subject="Fix decode (#302)")
+    finding = by_pr(check(repo, "main..topic")[1])[221]
+    assert finding["severity"] == severity
+    assert ("release note calls it a revert" in finding["reason"]) is (severity == "notice")
+
+
 def test_a_bot_change_is_a_notice_and_a_person_is_not(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})

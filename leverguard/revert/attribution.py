@@ -41,6 +41,7 @@ STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undo
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
+NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 # a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
@@ -80,6 +81,7 @@ class Landed(NamedTuple):
     merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
     subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
+    notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -90,6 +92,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
+    landed = landed._replace(notes=_notes(landed, ctx))
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     hits = [h for h in hits if id(h) not in gone]
@@ -113,6 +116,13 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
         results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact)))
     return results
+
+
+def _notes(landed: Landed, ctx: Context) -> tuple[bytes, ...]:
+    """The first line each changelog fragment the change writes opens with: the change describing itself,
+    as a PR body does (virtualenv's merge with an empty message whose fragment says `Revert out changes ...`)."""
+    return tuple(patch.hunks[0].added[0] for patch in landed.patches if patch.change.new is not None and patch.text
+                 and ctx.rules.fragment(patch.change.path) and patch.hunks and patch.hunks[0].added)
 
 
 def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
@@ -279,6 +289,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
+    if level > NOTICE and any(NOTE_REVERTS.match(note) for note in landed.notes):
+        return NOTICE, reason + "; the change's release note calls it a revert (name the commit to declare it)"
     if level > NOTICE and landed.time and commit.time == landed.time and commit.sha not in landed.own_commits:
         # one rebase landed both (GitHub's "rebase and merge" commits a PR's series in the same second):
         # a series is one linear branch, each commit written on top of the ones before it

@@ -33,7 +33,7 @@ GOES_AWAY = lazy(
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
-SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
+SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to)\b",
                    re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
