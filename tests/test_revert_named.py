@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from revert_helpers import CAROL, by_pr, check, land, merge_pr, seed
 
@@ -106,3 +108,11 @@ def test_check_revert_reads_the_pr_title_given_with_the_description(repo: Repo) 
     named = by_pr(check(repo, "main..topic", pr_body="Remove the retry_budget knob\n\nIt confused users.")[1])[301]
     silent = by_pr(check(repo, "main..topic", pr_body="Tidy the kernel\n\nNothing else.")[1])[301]
     assert (named["severity"], silent["severity"]) == ("notice", "error")
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Remove `window_s`", "notice"),  # pipx's ``Remove `-q` from ...``: a span is code, however short
+    ("Remove `-x` and `.wind`", "error"),  # spans absent from the lines, or only part of a name there
+])
+def test_a_code_span_in_the_title_names_code_of_any_length(repo: Repo, title: str, severity: str) -> None:
+    assert _rollback_titled(repo, title)["severity"] == severity

@@ -11,7 +11,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_restored, names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
+                                       names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
@@ -307,8 +307,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
-    if level > NOTICE and names_restored((landed.subject, landed.title), undone, stale):
-        return NOTICE, reason + "; the change's message names what it brings back"
     # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
     # needs "undo" said (test_revert_declared)
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):

@@ -31,7 +31,7 @@ GOES_AWAY = lazy(
     r"\b(remov\w*|delet\w*|drop\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
-    r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|re-?(add|enabl|introduc)\w*)\b",
+    r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to)\b",
@@ -81,6 +81,7 @@ RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
+CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
 ENTRY_POINT = lazy(r"(main|index|mod|lib|app|__init__|__main__)\.\w+")  # a folder's entry file: the folder names it
 SOURCE_FOLDERS = frozenset({"src", "lib", "source", "app", "cmd", "internal"})  # layout folders that name no package
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
@@ -241,12 +242,6 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
     return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only)
 
 
-def names_restored(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
-    """Whether one of TITLES, with wording that brings back ("add back esbuild, it's still used"), names
-    something in the undone LINES: names_undone's counterpart for what returns."""
-    return _named([title for title in titles if RESTORES.search(title)], lines, code_only)
-
-
 def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """Whether one of TITLES names, in any wording, something shaped like code in LINES (`Fixed version_dev
     in docs/conf.py` for `version_dev = "5.4"`)."""
@@ -254,11 +249,17 @@ def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
 
 
 def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool) -> bool:
+    titles = list(titles)
     names = {name for title in titles for name in _names_in(title, code_only)}
-    if not names:
+    # a code span names code whatever its length (pipx's ``Remove `-q` from `list --json` test``), spaces
+    # squeezed out as the lines have them, standing alone there
+    spans = {re.sub(r"\s+", "", span).lower() for title in titles for span in CODE_SPAN.findall(title)}
+    spans = {span for span in spans if len(span) >= 2}
+    if not names and not spans:
         return False
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
-    return any(name in text for name in names)
+    return any(name in text for name in names) or \
+        any(re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", text) for span in spans)
 
 
 def _names_in(line: str, code_only: bool) -> set[str]:
