@@ -1601,3 +1601,19 @@ def test_a_title_that_says_it_brings_back_what_it_names(repo: Repo, title: str, 
          {"package.json": manifest.replace('    "esbuild",\n', ""), "docs/build.md": body("rolldown", 4)})
     _topic(repo, {"package.json": manifest, "kernel.c": "int t;\n"}, subject=title)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("third", "blamed"), [
+    ('{\n  "exclude": [\n    "stubs/punq"\n  ]\n}\n', {300}),  # #302 took #301's entry out again: the pair cancels
+    ('{\n  "exclude": [\n    "stubs/punq",\n    "stubs/ephem",\n    "stubs/icalendar"\n  ]\n}\n', {300, 301, 302}),
+])
+def test_a_rollback_past_a_change_and_its_undoing_blames_neither(repo: Repo, third: str, blamed: set[int]) -> None:
+    # typeshed's: `punq` added, `ephem` added and taken out again, then `punq` taken out: only `punq` is undone
+    seed(repo)
+    land(repo, "chore: stricter list", {"pyright.json": '{\n  "exclude": [\n  ]\n}\n'})
+    land(repo, "Add stubs for punq (#300)", {"pyright.json": '{\n  "exclude": [\n    "stubs/punq"\n  ]\n}\n'})
+    land(repo, "Add stubs for ephem (#301)",
+         {"pyright.json": '{\n  "exclude": [\n    "stubs/punq",\n    "stubs/ephem"\n  ]\n}\n'}, author=CAROL)
+    land(repo, "Stricter settings for ephem (#302)", {"pyright.json": third}, author=DAVE)
+    _topic(repo, {"pyright.json": '{\n  "exclude": [\n  ]\n}\n', "kernel.c": "int t;\n"}, subject="Stricter settings")
+    assert set(by_pr(check(repo, "main..topic")[1])) == blamed

@@ -141,7 +141,7 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
             return []
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
-            undone += [(p, c, position) for p, c in entries[:k]]
+            undone += [(p, c, position) for p, c in _uncancelled(entries[:k])]
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         hits = [_exact_hit(head, path, p, c, before, patch_of(p, path), built) for p, c, before in undone]
@@ -155,6 +155,20 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         gone = tuple(line for h in patch.hunks for line in h.added) if text and patch is not None else ()
         return [PathHit(position, path, "deleted-changed", lines, lines, text, text_undone=gone)]
     return []
+
+
+def _uncancelled(later: list[tuple[int, Change]]) -> list[tuple[int, Change]]:
+    """LATER (newest first) without the changes a later one had already taken back: one that puts the path
+    back as it was before another (typeshed's `ephem` entry added, then removed) cancels it and the changes
+    between, and a rollback past both undoes neither."""
+    kept: list[tuple[int, Change]] = []
+    for position, change in reversed(later):
+        undid = next((i for i, (_, earlier) in enumerate(kept) if earlier.old == change.new), None)
+        if undid is None:
+            kept.append((position, change))
+        else:
+            del kept[undid:]
+    return kept[::-1]
 
 
 def _pointer_dropped(head: FilePatch, path: bytes, entries: list[tuple[int, Change]],
