@@ -1617,3 +1617,19 @@ def test_a_rollback_past_a_change_and_its_undoing_blames_neither(repo: Repo, thi
     land(repo, "Stricter settings for ephem (#302)", {"pyright.json": third}, author=DAVE)
     _topic(repo, {"pyright.json": '{\n  "exclude": [\n  ]\n}\n', "kernel.c": "int t;\n"}, subject="Stricter settings")
     assert set(by_pr(check(repo, "main..topic")[1])) == blamed
+
+
+@pytest.mark.parametrize(("message", "severity"), [
+    ("Fix Windows CI failures\n\nSeems like updating Turbo caused bun to break on Windows.", "notice"),
+    ("Fix Windows CI failures\n\nNo idea why bun broke on Windows.", "error"),  # the dependency unnamed
+    ("Fix Windows CI failures\n\nturbopack flags changed.", "error"),  # a longer name is another one
+])
+def test_a_change_naming_the_dependency_whose_bump_it_undoes(repo: Repo, message: str, severity: str) -> None:
+    # tailwindcss' patch-level downgrade of depfu's turbo bump, explained in the body only
+    seed(repo)
+    manifest = '{\n  "devDependencies": {\n    "bun": "^1.2.0",\n    "turbo": "^2.5.4"\n  }\n}\n'
+    land(repo, "build: tools", {"package.json": manifest})
+    land(repo, "Update turbo 2.5.4 → 2.5.5 (patch) (#301)", {"package.json": manifest.replace("2.5.4", "2.5.5")},
+         author="depfu[bot] <23717796+depfu[bot]@users.noreply.github.com>")
+    _topic(repo, {"package.json": manifest, "kernel.c": "int t;\n"}, subject=message)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

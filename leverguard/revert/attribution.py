@@ -11,7 +11,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
+                                       names_bumped, names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
@@ -329,6 +329,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
                                              says_lowers((landed.subject, landed.title))):
         return NOTICE, reason + "; the change's message names the version it sets back"
+    if level > NOTICE and not stale and names_bumped(landed.message, commit.subject, undone):
+        return NOTICE, reason + "; the change's message names the dependency whose bump it undoes"
     if level > NOTICE and versions_back and names_release((landed.subject, landed.title), written):
         return NOTICE, reason + "; a release naming the version it writes"
     if level > NOTICE and versions_back and names_versions((landed.subject, landed.title), written):

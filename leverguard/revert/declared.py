@@ -82,6 +82,9 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
+# a dependency bump's subject (Dependabot, Renovate, depfu, people): the dependency's name
+BUMP_SUBJECT = lazy(r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade)\s+(?:dependency\s+)?([@\w][\w@./-]*)\s+"
+                    r"(?:from\s+|to\s+)?v?\d", re.IGNORECASE)
 ENTRY_POINT = lazy(r"(main|index|mod|lib|app|__init__|__main__)\.\w+")  # a folder's entry file: the folder names it
 SOURCE_FOLDERS = frozenset({"src", "lib", "source", "app", "cmd", "internal"})  # layout folders that name no package
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
@@ -457,6 +460,21 @@ def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
 def says_lowers(titles: Iterable[str]) -> bool:
     """`Lower MSRV to 1.75`, `Downgrade X`, `Pin Y to 2.x`: a version set back on purpose."""
     return any(LOWERS.search(title) for title in titles if title)
+
+
+def names_bumped(message: str, subject: str, lines: Iterable[bytes]) -> bool:
+    """Whether MESSAGE names the dependency the bump SUBJECT moved on (`Update turbo 2.5.4 → 2.5.5`, `Bump
+    black from 23.1 to 24.1`), and the undone LINES are that dependency's: a change setting its version
+    back says why (tailwindcss' `Seems like updating Turbo caused bun to break`)."""
+    bump = BUMP_SUBJECT.match(subject)
+    if bump is None:
+        return False
+    name = bump.group(1).lower()
+    undone = b"\n".join(lines).decode("utf-8", "replace").lower()
+    text = message.lower()
+    return any(len(n) >= MIN_NAME - 1 and n in undone and
+               re.search(rf"(?<![\w@/-]){re.escape(n)}(?![\w-])", text) is not None
+               for n in {name, name.rpartition("/")[2]})
 
 
 def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
