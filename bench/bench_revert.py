@@ -6,7 +6,9 @@ and a small one (2,000 commits, same files), each ending with PR branches: stale
 files as they were 60 commits earlier (undoing dozens of commits), and clean ones that edit 20 and
 200 recently changed files. Then times (medians of interleaved repetitions): the floor = `python
 -c pass` + `git diff --raw -z` of the landing change + `git log --first-parent --raw -z` over the
-150-commit window; `leverguard check-revert` per PR; the git processes one check starts (counted
+150-commit window; `leverguard check-revert` per PR; git's own share of it (the `-U0` patches of the
+landing change and of the window's commits on its paths, side by side, with no work tree to reuse, as
+the check reads them); the git processes one check starts (counted
 through a `git` shim on PATH); peak memory of the check (ru_maxrss of a child); and `leverguard
 audit --max-count 1000` in ms per commit.
 
@@ -124,8 +126,9 @@ def make_shim(tmp: str) -> str:
 
 
 def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str,
-               baseline: list[str] | None = None) -> dict[str, tuple[float, float, float, int, float]]:
-    """Per PR: (floor, check-revert, peak MB, git processes, BASELINE's check-revert or 0), interleaved."""
+               baseline: list[str] | None = None) -> dict[str, tuple[float, float, float, int, float, float]]:
+    """Per PR: (floor, check-revert, peak MB, git processes, BASELINE's check-revert or 0, git's patches
+    alone), interleaved."""
     tree = {}
     for pr in PRS:
         tree[pr] = subprocess.run(["git", "merge-tree", "--write-tree", "main", pr], cwd=root,
@@ -134,6 +137,7 @@ def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str,
                                       "log": ["git", "log", "--first-parent", "--raw", "-z", "-n", "150", "main"]}
     for pr in PRS:
         commands[f"diff-{pr}"] = ["git", "diff", "--raw", "-z", "main", tree[pr]]
+        commands[f"patches-{pr}"] = ["sh", "-c", _patches(root, tree[pr])]
         commands[f"check-{pr}"] = [*leverguard, "check-revert", f"main..{pr}"]
         if baseline:
             commands[f"base-{pr}"] = [*baseline, "check-revert", f"main..{pr}"]
@@ -141,7 +145,19 @@ def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str,
     return {pr: (times["python"] + times["log"] + times[f"diff-{pr}"], times[f"check-{pr}"],
                  peak_mb([*leverguard, "check-revert", f"main..{pr}"], root),
                  git_processes([*leverguard, "check-revert", f"main..{pr}"], root, shim),
-                 times.get(f"base-{pr}", 0.0)) for pr in PRS}
+                 times.get(f"base-{pr}", 0.0), times[f"patches-{pr}"]) for pr in PRS}
+
+
+def _patches(root: str, tree: str) -> str:
+    """A shell command for git's own share of a check: the `-U0` patches of the landing change and of the
+    window's commits on its paths, read as the check reads them (no work tree, no index, so no work-tree
+    file stands in for a blob) and side by side, as the check runs them."""
+    git_dir = os.path.join(root, ".git")
+    git = f"GIT_INDEX_FILE={git_dir}/none git --git-dir={git_dir} --work-tree={git_dir} -C {git_dir}"
+    paths = f"$({git} diff --name-only main {tree})"
+    return (f"{git} diff-tree -r -p -U0 --no-renames main {tree} >/dev/null & "
+            f"{git} log --first-parent -n 150 --format=%H main | "
+            f"{git} diff-tree --stdin -r -p -U0 --no-renames -- {paths} >/dev/null; wait")
 
 
 def bench_audit(root: str, leverguard: list[str], count: int, repeat: int) -> tuple[float, float]:
@@ -183,12 +199,13 @@ def main() -> int:
             results[commits] = bench_repo(root, leverguard, args.repeat, shim,
                                           [args.baseline] if args.baseline else None)
         print(f"\n{'repo':>7} {'PR':>15} {'floor':>10} {'check-revert':>12} {'ratio':>6} {'target':>6} {'peak':>8} "
-              f"{'git':>4}" + ("  baseline ratio" if args.baseline else ""))
+              f"{'git':>4} {'git -U0 alone':>19}" + ("  baseline ratio" if args.baseline else ""))
         for commits, rows in results.items():
-            for pr, (floor, check, peak, processes, base) in rows.items():
+            for pr, (floor, check, peak, processes, base, patches) in rows.items():
                 target = 6 if pr == "stale-1" else 3
                 print(f"{commits:>7} {pr:>15} {ms(floor)} {ms(check):>12} {check / floor:5.1f}x {target:>5}x "
-                      f"{peak:6.0f} MB {processes:>4}" + (f"  {ms(base)} {base / floor:5.1f}x" if base else ""))
+                      f"{peak:6.0f} MB {processes:>4} {ms(patches)} {patches / floor:4.1f}x"
+                      + (f"  {ms(base)} {base / floor:5.1f}x" if base else ""))
         per_commit, peak = bench_audit(os.path.join(tmp, f"r{args.commits}"), leverguard, args.audit, 3)
         print(f"\naudit --max-count {args.audit} on {args.commits} commits: {per_commit:.1f} ms/commit "
               f"(target <= 40), peak {peak:.0f} MB")
