@@ -34,7 +34,9 @@ SIZES = (1, 20, 200)
 PRS = ("stale-1", "stale-20", "stale-200", "stale-many-20", "stale-many-200", "clean-20", "clean-200")
 MANY_AGE = 60  # the stale-many PRs restore hot files as they were this many commits before the tip
 BIG_AGE = 40  # the reverted commit landed this many first-parent commits before the tip
-ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tempfile.gettempdir()}
+# bytecode written, as an installed leverguard has it: without, every module compiles at each start
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "GIT_CONFIG_NOSYSTEM": "1", "HOME": tempfile.gettempdir()}
 
 
 def _content(path: str, version: int) -> bytes:
