@@ -205,3 +205,18 @@ def test_a_re_land_of_the_pr_a_revert_names_by_number_is_explained(repo: Repo) -
     land(repo, "Warn on unexpected imports", {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic", "--strict")[1])[302]
     assert finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+@pytest.mark.parametrize(("text", "declared"), [
+    ("some scratch tests got merged in {sha},\nrevert that part", True),  # sqlalchemy's: one sentence, wrapped
+    ("merged in {sha},\n- revert the docs typo", False),  # a list item is its own line
+    ("some scratch tests got merged in {sha}.\n\nTidy the rest.", False),  # no revert wording
+])
+def test_a_declaration_wrapped_after_a_comma(repo: Repo, text: str, declared: bool) -> None:
+    old = seed(repo)
+    sha = land(repo, "tests: free-threaded scratch tests (#301)", {"src/mod1.py": old["src/mod1.py"] + body("scratch", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "remove mis-applied patch\n\n" + text.format(sha=sha[:12]),
+         {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["declared"] is declared

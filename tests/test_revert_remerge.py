@@ -281,3 +281,24 @@ def test_a_merge_that_keeps_the_deletion_or_a_plain_re_add_is_no_kept_file(repo:
     land(repo, "feat: a new config loader", {"src/config.py": body("loader", 10)})
     code, report = check(repo, "HEAD~1..HEAD", "--strict")
     assert all("kept-by-merge" not in f["kinds"] for f in report["findings"])
+
+
+PINS = "".join(f"package-{i}==1.{i}.0\n" for i in range(6))
+
+
+@pytest.mark.parametrize(("branch_pin", "severity"), [
+    ("lxml==4.9.0", "notice"),  # jsonschema's: the branch's newer pin kept over main's: that pin moved on
+    ("lxml==4.7.2", "warning"),  # an older one kept: main's update is lost
+])
+def test_a_resolution_keeping_the_branchs_pin(repo: Repo, branch_pin: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "docs: requirements", {"docs/requirements.txt": "lxml==4.7.1\n" + PINS})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "Update docs requirements (#301)", {"docs/requirements.txt": "lxml==4.8.0\nsphinx==7.4.1\n" + PINS})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "docs: pins", {"docs/requirements.txt": f"{branch_pin}\nsphinx==7.5.0\n" + PINS}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("docs/requirements.txt", f"{branch_pin}\nsphinx==7.5.0\n" + PINS)
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -1633,3 +1633,27 @@ def test_a_change_naming_the_dependency_whose_bump_it_undoes(repo: Repo, message
          author="depfu[bot] <23717796+depfu[bot]@users.noreply.github.com>")
     _topic(repo, {"package.json": manifest, "kernel.c": "int t;\n"}, subject=message)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("outside", "severity"), [(False, "notice"), (True, "warning")])
+def test_a_git_subtree_import_takes_the_upstream_projects_changes(repo: Repo, outside: bool, severity: str) -> None:
+    # jsonschema's `Squashed 'json/' changes from f0f619d19..d3f5cd439`: upstream deleted its test files
+    seed(repo)
+    added = {"json/tests/future/a.json": body("a", 4), "json/tests/future/b.json": body("b", 4)}
+    if outside:
+        added["tools/future.py"] = body("tool", 4)
+    land(repo, "Squashed 'json/' changes from 1a2b3c4..5d6e7f8 (#301)", dict(added))
+    _topic(repo, {path: None for path in added},
+           subject="Squashed 'json/' changes from 5d6e7f8..9a8b7c6\n\ngit-subtree-dir: json\n"
+                   "git-subtree-split: 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("ledger", "reported"), [
+    ("pkg@1.1.0:\n  intents:\n    - quiet-pugs-invent\n", False),  # pnpm's ledger records the changeset by name
+    ("pkg@1.1.0:\n  intents:\n    - quiet-pugs-invent-again\n", True),  # another name
+])
+def test_a_release_that_records_a_changeset_by_name_consumes_it(repo: Repo, ledger: str, reported: bool) -> None:
+    found = _fragments_then(repo, {".changeset/quiet-pugs-invent.md": "---\n'pkg': patch\n---\n\nFix the leak.\n"},
+                            {".changeset/ledger.yaml": ledger}, "chore(release): 1.1.0")
+    assert (301 in found) is reported

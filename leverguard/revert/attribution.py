@@ -20,7 +20,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import (FilePatch, imports_only, own_version_only, prerelease, set_back, version_pairs,
+from leverguard.revert.patch import (FilePatch, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -41,9 +41,11 @@ STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undo
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
+SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
 # a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
 # release writes into the changelog
 FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
@@ -162,9 +164,14 @@ class _Written:
         judges a deleted file (after a bullet; a changeset's front matter dropped)."""
         if not self._text:
             self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
-        issue = FRAGMENT_ISSUE.match(path.rpartition(b"/")[2])
+        name = path.rpartition(b"/")[2]
+        issue = FRAGMENT_ISSUE.match(name)
         if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
             return True
+        stem = name.partition(b".")[0]
+        # (a list item's dash kept, as the lines have it squeezed: `-quiet-pugs-invent`)
+        if len(stem) >= FRAGMENT_NAME and re.search(rb"(?m)(?:^-|(?<![\w-]))" + re.escape(stem) + rb"(?![\w-])", self._text):
+            return True  # recorded by name (pnpm's `.changeset/ledger.yaml` lists the changesets it consumed)
         lines = [line for line in lines if not FRONT_MATTER.match(line)]
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
@@ -343,12 +350,16 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
+    if level > NOTICE and _pins_moved_on(hits, landed):
+        return NOTICE, reason + "; the version lines it takes out are written on with later versions"
     if level > NOTICE and _versions_move_on(hits, landed):
         return NOTICE, reason + "; only version numbers, which the change moves on (a release cycle; a stale tree moves them back)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
+    if level > NOTICE and _subtree_import(hits, landed):  # the upstream project's tree, taken whole
+        return NOTICE, reason + "; a git-subtree import: the upstream project's own changes"
     if level > NOTICE and same_work(landed.subject, commit.subject):
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
     if level > NOTICE and not stale and says_temporary(commit.subject):  # a stale tree undoes any work
@@ -488,12 +499,32 @@ def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     return versions_move_on([hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks])
 
 
+def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:
+    """Every undone line the change takes out is a version line it writes with a later version, and it puts
+    none back (jsonschema's merge keeping its branch's `lxml==4.9.0` over main's `lxml==4.8.0`)."""
+    if any(h.kind != "inverse-hunk" for h in hits):
+        return False
+    paths = {h.path for h in hits}
+    hunks = [hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks]
+    undone = {line for h in hits for line in h.undone_text()}
+    if not undone.isdisjoint(line for hunk in hunks for line in hunk.added):
+        return False
+    return written_on(undone.intersection(line for hunk in hunks for line in hunk.removed), hunks)
+
+
 def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
     """Whether the change also adds or removes other import lines in those files: a formatter or linter
     reworking the imports (isort, ruff, pycln), where a stale copy leaves the rest of them alone."""
     paths, gone = {h.path for h in hits}, set(undone)
     return any(line not in gone and imports_only((line,)) for patch in landed.patches if patch.change.path in paths
                for hunk in patch.hunks for line in hunk.removed + hunk.added)
+
+
+def _subtree_import(hits: list[PathHit], landed: Landed) -> bool:
+    """The change imports another project with `git subtree` (a `git-subtree-dir: D` trailer), and every
+    hit lies under D: what the upstream project deleted or changed there, not a stale tree's loss."""
+    folders = [folder.rstrip("/").encode() + b"/" for folder in SUBTREE_DIR.findall(landed.message)]
+    return bool(folders) and all(any(h.path.startswith(folder) for folder in folders) for h in hits)
 
 
 def _dropped_by_merge(hits: list[PathHit]) -> bool:

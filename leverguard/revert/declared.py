@@ -82,6 +82,7 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
+LIST_ITEM = lazy(r"\s*([-*+]|\d+[.)])\s")  # a squash body's list of commits: each item its own line
 # a dependency bump's subject (Dependabot, Renovate, depfu, people): the dependency's name
 BUMP_SUBJECT = lazy(r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade)\s+(?:dependency\s+)?([@\w][\w@./-]*)\s+"
                     r"(?:from\s+|to\s+)?v?\d", re.IGNORECASE)
@@ -183,7 +184,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
             found_shas, found_prs = parse_refs(trailer.group(1))
             shas |= found_shas
             prs |= found_prs
-        for line in text.splitlines():
+        for line in _clauses(text):
             if REVERT_WORDS.search(line):
                 found_shas, found_prs = parse_refs(line)
                 shas |= found_shas
@@ -191,6 +192,15 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
                 subjects.update(SQUASH_SUFFIX.sub("", q.strip().lower()) for q in QUOTED.findall(line))
                 ranges.update((a.lower(), b.lower()) for a, b in SHA_RANGE.findall(line))
     return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges))
+
+
+def _clauses(text: str) -> list[str]:
+    """TEXT's lines, and each line that ends in a comma joined to the next (no list item): one sentence
+    wrapped there (sqlalchemy's `some scratch tests got merged in 456727df50c7,` / `revert that part`)."""
+    lines = text.splitlines()
+    joined = [f"{line} {after}" for line, after in zip(lines, lines[1:])
+              if line.rstrip().endswith(",") and not LIST_ITEM.match(after)]
+    return lines + joined
 
 
 def described(message: str, paths: Iterable[str], undone_subject: str = "") -> str:

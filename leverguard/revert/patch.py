@@ -133,6 +133,14 @@ def versions_move_on(hunks: Sequence[Hunk]) -> bool:
     return bool(hunks) and all(moved_on(hunk) for hunk in hunks)
 
 
+def written_on(lines: Iterable[bytes], hunks: Sequence[Hunk]) -> bool:
+    """Whether HUNKS replace each of LINES by the same line with a later version (`lxml==4.8.0` by
+    `lxml==4.9.0`): those pins moved on, whatever else the hunks write (a merge re-locking a file)."""
+    wanted = set(lines)
+    later = {line for hunk in hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added) if _later(old, new)}
+    return bool(wanted) and wanted <= later
+
+
 # The project's own version, on a normalized line: `__version__="26.0"`, `version="1.2.0",` (setup.py),
 # `"version":"2.0.0",` (package.json), `version:1.2.0` (YAML), `VERSION="1.2"`; never a dependency's pin.
 _OWN_VERSION = lazy(rb"[\"']?(?:__version__|version)[\"']?(?::\w+)?[:=][\"']?v?\d[\w.+-]*[\"']?,?", re.IGNORECASE)
