@@ -83,3 +83,39 @@ def test_a_release_naming_another_version_than_it_writes_keeps_its_grade(repo: R
 
 def test_a_release_naming_the_version_it_writes_is_a_notice(repo: Repo) -> None:
     assert _released_over(repo, "Bump for release 26.0")["severity"] == "notice"
+
+
+RELEASED = '_version_major = 9\n_version_minor = 16\n_version_patch = 1\n_version_extra = ""  # for full releases\n'
+DEV = '_version_major = 9\n_version_minor = 17\n_version_patch = 0\n# _version_extra = ""  # for full releases\n'
+
+
+@pytest.mark.parametrize(("title", "extra", "lowered"), [
+    ("release 9.16.2", "", True),  # ipython's release / back-to-dev cycle on its version file
+    ("Fix the completer", "", False),  # no release step
+    ("release 9.16.2", "ENABLE_NEW_COMPLETER = True\n", False),  # a line that sets no version comes back too
+])
+def test_release_steps_both_ways_on_the_version_file(repo: Repo, title: str, extra: str, lowered: bool) -> None:
+    seed(repo)
+    land(repo, "release 9.16.1", {"IPython/core/release.py": RELEASED + extra})
+    land(repo, "back to dev", {"IPython/core/release.py": DEV})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"IPython/core/release.py": RELEASED + extra, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered
+
+
+@pytest.mark.parametrize(("title", "lowered"), [
+    ("Bump to 6.5.0.dev0", True),  # notebook's release bot: publish, then back to the dev version
+    ("Back to dev version", True),
+    ("Fix the pager (#7001)", False),
+])
+def test_publish_then_back_to_dev(repo: Repo, title: str, lowered: bool) -> None:
+    seed(repo)
+    dev = {"notebook/_version.py": "__version__ = '6.5.0.dev0'\n", "pyproject.toml": '[tool.tbump]\ncurrent = "6.5.0.dev0"\n'}
+    land(repo, "Bump to 6.5.0.dev0", dict(dev))
+    land(repo, "Publish 6.4.8", {"notebook/_version.py": "__version__ = '6.4.8'\n",
+                                 "pyproject.toml": '[tool.tbump]\ncurrent = "6.4.8"\n'})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {**dev, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered

@@ -1657,3 +1657,26 @@ def test_a_release_that_records_a_changeset_by_name_consumes_it(repo: Repo, ledg
     found = _fragments_then(repo, {".changeset/quiet-pugs-invent.md": "---\n'pkg': patch\n---\n\nFix the leak.\n"},
                             {".changeset/ledger.yaml": ledger}, "chore(release): 1.1.0")
     assert (301 in found) is reported
+
+
+def test_a_rollback_blames_only_the_commits_whose_work_it_takes_out(repo: Repo) -> None:
+    # pyperf's TODO.rst: items added (#300), struck off one by one (#301, #303), another added (#302); the
+    # change strikes off the last one, which leaves the file as it was before #300: only #302 is undone
+    seed(repo)
+    land(repo, "docs: todo", {"TODO.rst": "To do\n=====\n\n"})
+    land(repo, "TODO (#300)", {"TODO.rst": "To do\n=====\n\n* use a worker for calibration\n* spawn a debug worker\n"})
+    land(repo, "TODO (#301)", {"TODO.rst": "To do\n=====\n\n* spawn a debug worker\n"})
+    land(repo, "TODO (#302)", {"TODO.rst": "To do\n=====\n\n* spawn a debug worker\n* update stats for calibration runs\n"})
+    land(repo, "TODO (#303)", {"TODO.rst": "To do\n=====\n\n* update stats for calibration runs\n"})
+    _topic(repo, {"TODO.rst": "To do\n=====\n\n", "kernel.c": "int t;\n"}, subject="Update stats for calibration runs")
+    assert set(by_pr(check(repo, "main..topic")[1])) == {302}
+
+
+def test_a_rollback_still_blames_a_commit_whose_lines_were_rewritten_later(repo: Repo) -> None:
+    # #300's line rewritten by #301, then both put back to before #300: #300's work goes too
+    seed(repo)
+    land(repo, "docs: todo", {"TODO.rst": "To do\n=====\n\n"})
+    land(repo, "TODO (#300)", {"TODO.rst": "To do\n=====\n\n* use a worker for calibration\n"})
+    land(repo, "TODO (#301)", {"TODO.rst": "To do\n=====\n\n* use a dedicated worker for calibration runs\n"})
+    _topic(repo, {"TODO.rst": "To do\n=====\n\n", "kernel.c": "int t;\n"})
+    assert set(by_pr(check(repo, "main..topic")[1])) == {300, 301}

@@ -11,7 +11,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_bumped, names_undone, pr_number, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
+                                       names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
@@ -350,6 +350,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
+    if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone):
+        return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and _pins_moved_on(hits, landed):
         return NOTICE, reason + "; the version lines it takes out are written on with later versions"
     if level > NOTICE and _versions_move_on(hits, landed):

@@ -53,6 +53,9 @@ MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' o
 RELEASE_TITLE = lazy(
     r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
+# the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`
+RELEASE_STEP = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|post-?release\b|"
+                    r"pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d)", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
@@ -456,6 +459,22 @@ def names_versions(titles: Iterable[str], versions: Iterable[str]) -> bool:
 def _is_named(number: str, version: str) -> bool:
     """`0.20` names 0.20.0 and `1.85` names 1.85; `2.0` names neither 12.0 nor 2.01."""
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", version) is not None
+
+
+def release_steps(subject: str, other: str, lines: Iterable[bytes]) -> bool:
+    """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
+    LINES sets a version (it says `version` or holds a version number): release bookkeeping, undone and
+    redone at every release (ipython's `release.py`, notebook's `_version.py` and tbump's `current`)."""
+    def step(title: str) -> bool:
+        return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title))
+    found = list(lines)
+    if not (step(subject) and step(other) and found and
+            all(b"version" in line.lower() or VERSION_NUMBER.search(line) for line in found)):
+        return False
+    # a release naming another version than the lines hold (`Release 27.0` writing 26.0) is no such step
+    text = b"\n".join(found).decode("utf-8", "replace")
+    named = VERSION_IN_TITLE.findall(subject)
+    return not (named and VERSION_IN_TITLE.search(text)) or any(version in text for version in named)
 
 
 def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
