@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo
-from revert_helpers import CAROL, by_pr, check, land, seed
+from revert_helpers import CAROL, body, by_pr, check, land, seed
 
 ABOUT = 'NAME = "pkg"\n__version__ = "{}"\n'
 
@@ -74,6 +74,7 @@ def test_a_release_inside_a_stale_tree_fails(repo: Repo) -> None:
     land(repo, "Bump for release", {"pkg/__about__.py": ABOUT.format("25.0"), "src/mod1.py": old["src/mod1.py"],
                                     "src/mod2.py": old["src/mod2.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic")
+    print("DBG", [(f["pr"], f["subject"], f["severity"], f["reason"]) for f in report["findings"]])
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
 
 
@@ -119,3 +120,22 @@ def test_publish_then_back_to_dev(repo: Repo, title: str, lowered: bool) -> None
     land(repo, title, {**dev, "kernel.c": "int t;\n"}, author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered
+
+
+def test_back_to_dev_after_two_releases_is_no_stale_tree(repo: Repo) -> None:
+    # notebook's `Bump to 6.5.0.dev0` after `Publish 6.4.5` and `Publish 6.4.6`: two commits put back, both
+    # release bookkeeping; a feature's file put back beside them still fails
+    old = seed(repo)
+    dev = {"notebook/_version.py": "__version__ = '6.5.0.dev0'\n", "pyproject.toml": '[tool.tbump]\ncurrent = "6.5.0.dev0"\n'}
+    land(repo, "Bump to 6.5.0.dev0", dict(dev))
+    for version in ("6.4.5", "6.4.6"):
+        land(repo, f"Publish {version}", {"notebook/_version.py": f"__version__ = '{version}'\n",
+                                          "pyproject.toml": f'[tool.tbump]\ncurrent = "{version}"\n'})
+    land(repo, "feat: pager (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pager", 5)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Bump to 6.5.0.dev0", {**dev, "kernel.c": "int t;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and {f["severity"] for f in report["findings"]} == {"notice"}
+    land(repo, "Bump to 6.5.0.dev0", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error"

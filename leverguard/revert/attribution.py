@@ -106,8 +106,13 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
     exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
+    # (release bookkeeping put back by the next release step is the release cycle, no sign of a stale tree:
+    # notebook's `Bump to 6.5.0.dev0` sets back the version files of two releases in a row)
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
-              and not _declared(commits[h.position], landed, ctx)]
+              and not _declared(commits[h.position], landed, ctx)
+              and not release_steps(landed.subject, commits[h.position].subject,
+                                    [line for hit in by_position[h.position] for line in hit.undone_text()],
+                                    _written(by_position[h.position], landed))]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
         not removes_their_topic(landed.subject, [(pr_title(commits[p]), [line for h in by_position[p] for line in h.undone_text()])
                                                  for p in {h.position for h in recent}])
@@ -350,7 +355,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
-    if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone):
+    if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and _pins_moved_on(hits, landed):
         return NOTICE, reason + "; the version lines it takes out are written on with later versions"
@@ -499,6 +504,12 @@ def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change's edits to the hit files only move version numbers on."""
     paths = {h.path for h in hits}
     return versions_move_on([hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks])
+
+
+def _written(hits: list[PathHit], landed: Landed) -> list[bytes]:
+    """The lines the change writes into the hits' files."""
+    paths = {h.path for h in hits}
+    return [line for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks for line in hunk.added]
 
 
 def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:

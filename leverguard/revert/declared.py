@@ -461,18 +461,18 @@ def _is_named(number: str, version: str) -> bool:
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", version) is not None
 
 
-def release_steps(subject: str, other: str, lines: Iterable[bytes]) -> bool:
+def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Iterable[bytes]) -> bool:
     """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
     LINES sets a version (it says `version` or holds a version number): release bookkeeping, undone and
-    redone at every release (ipython's `release.py`, notebook's `_version.py` and tbump's `current`)."""
+    redone at every release (ipython's `release.py`, notebook's `_version.py` and tbump's `current`). A
+    SUBJECT naming another version than the change writes (WRITTEN: `Release 27.0` writing 26.0) is none."""
     def step(title: str) -> bool:
         return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title))
     found = list(lines)
     if not (step(subject) and step(other) and found and
             all(b"version" in line.lower() or VERSION_NUMBER.search(line) for line in found)):
         return False
-    # a release naming another version than the lines hold (`Release 27.0` writing 26.0) is no such step
-    text = b"\n".join(found).decode("utf-8", "replace")
+    text = b"\n".join(written).decode("utf-8", "replace")
     named = VERSION_IN_TITLE.findall(subject)
     return not (named and VERSION_IN_TITLE.search(text)) or any(version in text for version in named)
 
