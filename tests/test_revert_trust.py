@@ -1096,6 +1096,22 @@ def test_how_much_of_a_new_file_must_be_old_lines(repo: Repo, old_lines: int, ne
     assert (_brought_back(repo, text)["severity"] == "error") is found
 
 
+LICENSE_HEADER = "".join(f"# Copyright 2013 Example Authors, line {i} of the Apache License 2.0 header\n" for i in range(9))
+
+
+@pytest.mark.parametrize(("header", "code_back", "found"), [
+    (9, 0, False),  # twine's new exceptions.py: only the license header every file opens with is old
+    (2, 3, True),  # three of the old file's lines of code, half of the new file: brought back
+])
+def test_a_license_header_back_proves_no_copy(repo: Repo, header: int, code_back: int, found: bool) -> None:
+    old = seed(repo)
+    land(repo, "tools: a probe (#300)", {"tools/probe.py": LICENSE_HEADER + body("probe", 3), "src/mod2.py": old["src/mod2.py"]})
+    land(repo, "tools: drop the probe (#301)", {"tools/probe.py": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
+    text = "".join(LICENSE_HEADER.splitlines(keepends=True)[:header] + _lines("probe", 3)[:code_back]) + body("fresh", 1)
+    _topic(repo, {"tools/probe.py": text, "kernel.c": "int t;\n"})
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is found
+
+
 def test_old_lines_moved_back_from_another_file_are_a_move(repo: Repo) -> None:
     # structlog's `Frameworks deserves an own chapter`: the lines leave the file they had moved to
     seed(repo)

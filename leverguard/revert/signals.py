@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import partial
 
+from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 MAX_POINTER_CHECKS = 5  # a submodule's latest bumps asked about (one git process each)
 BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
 MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
+COMMENT_LINE = lazy(rb"(#|//|/\*|\*|--|<!--)")  # a comment-only line, as the patches hold it (spaces squeezed out)
 
 
 class PathHit(NamedTuple):
@@ -261,7 +263,8 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
         return []
     old = Counter(line for h in patch.hunks for line in h.removed)
     new = Counter(line for h in head.hunks for line in h.added)
-    back = sum((old & new).values())
+    # comments back (a license header every file of the project opens with) prove no copy of the old file
+    back = sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line))
     if back < MIN_BACK_LINES or back < BACK_SHARE * sum(new.values()):
         return []
     elsewhere = Counter(line for p in landing if p.change.path != path for h in p.hunks for line in h.removed)
