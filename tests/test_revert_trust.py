@@ -1285,6 +1285,8 @@ def _fragment_then(repo: Repo, edits: dict[str, str | None], subject: str) -> tu
 def test_a_changelog_fragment_deleted_by_a_stale_tree_is_reported(repo: Repo) -> None:
     code, report = _fragment_then(repo, {"kernel.c": "int t;\n"}, "kernel: tune")
     assert by_pr(report)[301]["severity"] == "warning" and by_pr(report)[301]["paths"] == ["CHANGES/301.bugfix.rst"]
+    # its repair brings the fragment back: if a release had folded it in (pnpm's), that publishes it twice
+    assert "changelog fragments" in by_pr(report)[301]["repair_note"]
 
 
 RELEASE = ("Changelog\n=========\n\n1.1.0\n-----\n\nBug fixes\n^^^^^^^^^\n\n"

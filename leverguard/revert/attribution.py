@@ -52,6 +52,8 @@ FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # the undone commit was itself a revert: its repair takes the reverted work out again (alembic's re-landed fix)
 REVERT_REPAIR_NOTE = ("the undone commit is itself a revert: the repair takes the work it reverted out again; if that "
                       "work belongs, say so in the message (`Reland ...`) or acknowledge it")
+FRAGMENT_REPAIR_NOTE = ("these are changelog fragments: if a release already folded them into the changelog, "
+                        "bringing them back publishes their notes twice; check the changelog first")
 # a submodule pointer moved to a commit that does not hold the one a commit set (signals.PathHit.pointer)
 POINTER_GRADES = {"back": (ERROR, "a submodule pointer it set moved back"),
                   "lost": (ERROR, "a submodule pointer it set moved to a commit without its changes"),
@@ -291,7 +293,16 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
         tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed),
-        REVERT_REPAIR_NOTE if _reverts(commit) else "")
+        _repair_note(commit, hits, ctx))
+
+
+def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
+    """What running the repair does besides putting the work back, when it matters."""
+    if _reverts(commit):
+        return REVERT_REPAIR_NOTE
+    if all(h.kind == "deleted-added" and ctx.rules.fragment(h.path) for h in hits):
+        return FRAGMENT_REPAIR_NOTE
+    return ""
 
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
