@@ -1698,3 +1698,23 @@ def test_a_rollback_still_blames_a_commit_whose_lines_were_rewritten_later(repo:
     land(repo, "TODO (#301)", {"TODO.rst": "To do\n=====\n\n* use a dedicated worker for calibration runs\n"})
     _topic(repo, {"TODO.rst": "To do\n=====\n\n", "kernel.c": "int t;\n"})
     assert set(by_pr(check(repo, "main..topic")[1])) == {300, 301}
+
+
+@pytest.mark.parametrize(("back", "blamed"), [
+    ("assert rating == (10, [])\n", {301}),  # #302 took #300's change back line for line: neither is undone
+    ("assert rating == (10, ['pep639'])\n", {300, 301, 302}),  # not the same lines: all of them go
+])
+def test_a_rollback_past_a_change_taken_back_line_for_line(repo: Repo, back: str, blamed: set[int]) -> None:
+    # Pillow's test_pyroma.py: `(10, [])` made `(9, [...])` and back again with the iOS work between, then
+    # the iOS lines taken out, which leaves the file as before the first change: only the iOS work goes
+    seed(repo)
+    base = "import pyroma\n\ndef test_pyroma():\n    rating = pyroma.rate()\n"
+    land(repo, "tests: pyroma", {"Tests/test_pyroma.py": base + "assert rating == (10, [])\n"})
+    land(repo, "PEP 639 (#300)", {"Tests/test_pyroma.py": base + "assert rating == (9, ['no license'])\n"})
+    ios = "import sys\nIOS = sys.platform == 'ios'\n"
+    land(repo, "Add support for iOS (#301)", {"Tests/test_pyroma.py": ios + base + "assert rating == (9, ['no license'])\n"},
+         author=CAROL)
+    land(repo, "Pyroma supports PEP 639 (#302)", {"Tests/test_pyroma.py": ios + base + back})
+    _topic(repo, {"Tests/test_pyroma.py": base + "assert rating == (10, [])\n", "kernel.c": "int t;\n"},
+           subject="Update for pyroma 5.0", author=DAVE)
+    assert set(by_pr(check(repo, "main..topic")[1])) == blamed

@@ -148,8 +148,9 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         patches = {p: patch_of(p, path) for p, _, _ in undone}
         deleted_later = _purely_deleted(patches, undone)
+        inverted = _inverted_pairs(patches)
         hits = [_exact_hit(head, path, p, c, before, patches[p], built) for p, c, before in undone
-                if not _already_gone(head, patches[p], deleted_later.get(p, frozenset()))] or \
+                if p not in inverted and not _already_gone(head, patches[p], deleted_later.get(p, frozenset()))] or \
             [_exact_hit(head, path, p, c, before, patches[p], built) for p, c, before in undone]
         return hits
     if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not regenerated:
@@ -175,6 +176,24 @@ def _purely_deleted(patches: dict[int, FilePatch | None],
         if patch is not None and patch.text:
             later.update(line for h in patch.hunks if not h.added for line in h.removed)
     return gone
+
+
+def _inverted_pairs(patches: dict[int, FilePatch | None]) -> set[int]:
+    """Candidates of a rollback chain whose change to the path a later one took back line for line (Pillow's
+    `(10, [])` made `(9, [...])` and back again, another commit between them): the rollback undoes neither."""
+    def sides(patch: FilePatch | None) -> tuple[Counter[bytes], Counter[bytes]] | None:
+        if patch is None or not patch.text:
+            return None
+        return (Counter(line for h in patch.hunks for line in h.removed),
+                Counter(line for h in patch.hunks for line in h.added))
+    found = {position: side for position, patch in patches.items() if (side := sides(patch)) is not None and any(side)}
+    order = sorted(found, reverse=True)  # oldest first
+    inverted: set[int] = set()
+    for i, older in enumerate(order):
+        for newer in order[i + 1:]:
+            if older not in inverted and newer not in inverted and found[older] == found[newer][::-1]:
+                inverted |= {older, newer}
+    return inverted
 
 
 def _already_gone(head: FilePatch, patch: FilePatch | None, deleted_later: frozenset[bytes]) -> bool:
