@@ -147,12 +147,7 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         patches = {p: patch_of(p, path) for p, _, _ in undone}
-        deleted_later = _purely_deleted(patches, undone)
-        inverted = _inverted_pairs(patches)
-        hits = [_exact_hit(head, path, p, c, before, patches[p], built) for p, c, before in undone
-                if p not in inverted and not _already_gone(head, patches[p], deleted_later.get(p, frozenset()))] or \
-            [_exact_hit(head, path, p, c, before, patches[p], built) for p, c, before in undone]
-        return hits
+        return [_exact_hit(head, path, p, c, before, patches[p], built) for p, c, before in _blamed(head, undone, patches)]
     if target is None and entries[0][1].old is not None and entries[0][1].new is not None and not regenerated:
         # a file deleted right after a commit edited it takes that edit with it (kombu's tox.ini)
         position, change = entries[0]
@@ -164,8 +159,19 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
     return []
 
 
-def _purely_deleted(patches: dict[int, FilePatch | None],
-                    undone: list[tuple[int, Change, int | None]]) -> dict[int, frozenset[bytes]]:
+def _blamed(head: FilePatch, undone: list[tuple[int, Change, int | None]],
+            patches: dict[int, FilePatch | None]) -> list[tuple[int, Change, int | None]]:
+    """The candidates of a rollback chain whose work HEAD takes out: not two of which the later took the
+    earlier's change back line for line, nor one whose work was already gone (`_already_gone`); all of them
+    when that would leave none (the chain's oldest change is what HEAD equals the old side of)."""
+    deleted_later = _purely_deleted(patches)
+    inverted = _inverted_pairs(patches)
+    kept = [entry for entry in undone if entry[0] not in inverted and
+            not _already_gone(head, patches[entry[0]], deleted_later.get(entry[0], frozenset()))]
+    return kept or undone
+
+
+def _purely_deleted(patches: dict[int, FilePatch | None]) -> dict[int, frozenset[bytes]]:
     """Per candidate of a rollback chain: the lines that later candidates of the chain deleted outright (a
     hunk taking lines out and writing none in their place)."""
     gone: dict[int, frozenset[bytes]] = {}
