@@ -1718,3 +1718,19 @@ def test_a_rollback_past_a_change_taken_back_line_for_line(repo: Repo, back: str
     _topic(repo, {"Tests/test_pyroma.py": base + "assert rating == (10, [])\n", "kernel.c": "int t;\n"},
            subject="Update for pyroma 5.0", author=DAVE)
     assert set(by_pr(check(repo, "main..topic")[1])) == blamed
+
+
+@pytest.mark.parametrize(("written", "set_back"), [
+    ("actions/download-artifact@v4", False),  # filelock's: the floating major tag covers v4.1.7
+    ("actions/download-artifact@v3", True),  # the old major: set back
+])
+def test_a_floating_tag_over_the_version_it_covers_is_no_set_back(repo: Repo, written: str, set_back: bool) -> None:
+    seed(repo)
+    steps = "jobs:\n  test:\n    steps:\n      - uses: {}\n        with:\n          pattern: dist-*\n"
+    land(repo, "ci: artifacts", {".github/workflows/ci.yml": steps.format("actions/download-artifact@v3.0.2")})
+    land(repo, "Bump actions/download-artifact from 3 to 4.1.7 (#301)",
+         {".github/workflows/ci.yml": steps.format("actions/download-artifact@v4.1.7")})
+    _topic(repo, {".github/workflows/ci.yml": steps.format(written) + "          merge-multiple: true\n"},
+           subject="Add 3.13 to CI")
+    found = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (found is not None and "version-set-back" in found["kinds"]) is set_back

@@ -160,9 +160,14 @@ def prerelease(version: str) -> bool:
 
 def set_back(old: str, new: str) -> bool:
     """NEW is a lower minor (or major) version than OLD (`0.11-dev` to `0.10.1`, `v4` to `v3`). Patch levels
-    and dev markers do not count: releases write `8.3.dev` after `8.3.1` on purpose."""
+    and dev markers do not count: releases write `8.3.dev` after `8.3.1` on purpose; nor does a shorter
+    version OLD begins with (`v4.1.7` to the floating `v4`, which covers it: a stale copy writes an older
+    value, not a prefix of the newer one)."""
     before, after = _parsed(old), _parsed(new)
-    return before is not None and after is not None and _minor(after) < _minor(before)
+    if before is None or after is None:
+        return False
+    covers = len(after.release) < len(before.release) and before.release[:len(after.release)] == after.release
+    return not covers and _minor(after) < _minor(before)
 
 
 def _later(old: str, new: str) -> bool:
