@@ -20,7 +20,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import (FilePatch, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -107,17 +107,16 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
-    exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
+    undone_at = {p: [line for h in at for line in h.undone_text()] for p, at in by_position.items()}
     # (release bookkeeping put back by the next release step is the release cycle, no sign of a stale tree:
     # notebook's `Bump to 6.5.0.dev0` sets back the version files of two releases in a row)
+    exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
+    bookkeeping = {p for p in {h.position for h in exact} if release_steps(
+        landed.subject, commits[p].subject, undone_at[p], _written(by_position[p], landed))}
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
-              and not _declared(commits[h.position], landed, ctx)
-              and not release_steps(landed.subject, commits[h.position].subject,
-                                    [line for hit in by_position[h.position] for line in hit.undone_text()],
-                                    _written(by_position[h.position], landed))]
+              and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
-        not removes_their_topic(landed.subject, [(pr_title(commits[p]), [line for h in by_position[p] for line in h.undone_text()])
-                                                 for p in {h.position for h in recent}])
+        not removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p]) for p in {h.position for h in recent}])
     results = []
     for position in sorted(by_position):
         commit = commits[position]
@@ -505,22 +504,26 @@ def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, st
     carries its own; the lines an inverse hunk puts back may hold some."""
     found = [move for h in hits for move in h.moves]
     others = [h for h in hits if h.kind != "version-set-back"]
-    paths, gone = {h.path for h in others}, {line for h in others for line in h.undone_text()}
-    return found + [(old, new) for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks
+    gone = {line for h in others for line in h.undone_text()}
+    return found + [(old, new) for hunk in _hunks_in(others, landed)
                     if not gone.isdisjoint(hunk.removed)  # (the pairs' first lines are removed ones)
                     for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
 
 
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change's edits to the hit files only move version numbers on."""
+    return versions_move_on(_hunks_in(hits, landed))
+
+
+def _hunks_in(hits: list[PathHit], landed: Landed) -> list[Hunk]:
+    """The change's hunks in the hits' files."""
     paths = {h.path for h in hits}
-    return versions_move_on([hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks])
+    return [hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks]
 
 
 def _written(hits: list[PathHit], landed: Landed) -> list[bytes]:
     """The lines the change writes into the hits' files."""
-    paths = {h.path for h in hits}
-    return [line for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks for line in hunk.added]
+    return [line for hunk in _hunks_in(hits, landed) for line in hunk.added]
 
 
 def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:
@@ -528,8 +531,7 @@ def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:
     none back (jsonschema's merge keeping its branch's `lxml==4.9.0` over main's `lxml==4.8.0`)."""
     if any(h.kind != "inverse-hunk" for h in hits):
         return False
-    paths = {h.path for h in hits}
-    hunks = [hunk for patch in landed.patches if patch.change.path in paths for hunk in patch.hunks]
+    hunks = _hunks_in(hits, landed)
     undone = {line for h in hits for line in h.undone_text()}
     if not undone.isdisjoint(line for hunk in hunks for line in hunk.added):
         return False
@@ -539,9 +541,9 @@ def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:
 def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
     """Whether the change also adds or removes other import lines in those files: a formatter or linter
     reworking the imports (isort, ruff, pycln), where a stale copy leaves the rest of them alone."""
-    paths, gone = {h.path for h in hits}, set(undone)
-    return any(line not in gone and imports_only((line,)) for patch in landed.patches if patch.change.path in paths
-               for hunk in patch.hunks for line in hunk.removed + hunk.added)
+    gone = set(undone)
+    return any(line not in gone and imports_only((line,)) for hunk in _hunks_in(hits, landed)
+               for line in hunk.removed + hunk.added)
 
 
 def _subtree_import(hits: list[PathHit], landed: Landed) -> bool:
