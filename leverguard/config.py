@@ -31,6 +31,8 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,
                      # `2182.bugfix.txt`); a version's page (`v1.0.0.rst`) has no type word
                      "**/changelog/*.*[a-z]*.*", "**/changelog/[a-z]*[a-z].[0-9]*[0-9].*",
+                     # and with no extension (pytest-xdist's `changelog/1071.bugfix`; `2024.rst` is a year's page)
+                     "**/changelog/[0-9]*.[a-z][a-z][a-z][a-z]*",
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
                      # prettier's `changelog_unreleased/`)
                      "news/*", "**/*unreleased*/**",

@@ -116,3 +116,61 @@ def test_check_revert_reads_the_pr_title_given_with_the_description(repo: Repo) 
 ])
 def test_a_code_span_in_the_title_names_code_of_any_length(repo: Repo, title: str, severity: str) -> None:
     assert _rollback_titled(repo, title)["severity"] == severity
+
+
+WORKSPACE = "minimumReleaseAge: 4320\nminimumReleaseAgeExclude:\n  - astro\n  - '@astrojs/mdx'\n"
+
+
+@pytest.mark.parametrize(("title", "kept", "severity"), [
+    # starlight: the key goes, and the entries two PRs added under it with it
+    ("Remove `minimumReleaseAgeExclude` from workspace (#4087)", "", "notice"),
+    ("Remove `peerDependencyRules` from workspace (#4087)", "", "error"),  # names another block
+    ("chore: tidy the workspace (#4087)", "", "error"),  # names nothing
+    # the key kept, only the entries taken out: the title names no block the change removes
+    ("Remove `minimumReleaseAgeExclude` from workspace (#4087)", "minimumReleaseAgeExclude:\n", "warning"),
+])
+def test_a_title_naming_the_block_it_takes_out(repo: Repo, title: str, kept: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "chore: workspace", {"pnpm-workspace.yaml": "minimumReleaseAge: 4320\n"})
+    land(repo, "chore: exclude our own packages (#3900)", {"pnpm-workspace.yaml": WORKSPACE})
+    land(repo, "docs: bring back links validation (#3990)",
+         {"pnpm-workspace.yaml": WORKSPACE + "  - 'starlight-links-validator'\n  - '@napi-rs/wasm-runtime'\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"pnpm-workspace.yaml": "minimumReleaseAge: 4320\n" + kept, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[3990]["severity"] == severity
+    if severity == "notice":
+        assert found[3900]["severity"] == "notice"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("[ci] format", "notice"),  # starlight: its formatter's run undone by a change pinning the old formatter
+    ("style: format the code with black (#301)", "notice"),
+    ("fix: format dates correctly (#301)", "error"),  # work about formatting, not a formatter's run
+    ("Run black on CI (#301)", "error"),
+])
+def test_a_formatters_run_undone_loses_no_work(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"] + "print({' '})\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Pin to the old Prettier (#302)", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    found = check(repo, "main..topic")[1]["findings"]
+    assert [f["severity"] for f in found] == [severity]
+
+
+MATRIX = 'jobs:\n  tests:\n    strategy:\n      matrix:\n        python-version: ["3.9", "3.10"{}]\n'
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("ci: test against Python 3.11", "notice"),  # poetry-core: the removal its title names, reversed by name
+    ("ci: test against Python 3.12", "error"),  # names another version
+    ("ci: speed up the test matrix", "error"),  # names nothing of it
+])
+def test_a_title_naming_again_what_the_undone_title_removed(repo: Repo, title: str, severity: str) -> None:
+    seed(repo)
+    with_311 = {path: MATRIX.format(', "3.11"') for path in (".github/workflows/tests.yml", ".github/workflows/integration.yml")}
+    land(repo, "ci: matrix", with_311)
+    land(repo, "remove Python 3.11 from CI (unstable) (#441)", {path: MATRIX.format("") for path in with_311})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {**with_311, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[441]["severity"] == severity

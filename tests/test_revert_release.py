@@ -139,3 +139,98 @@ def test_back_to_dev_after_two_releases_is_no_stale_tree(repo: Repo) -> None:
     land(repo, "Bump to 6.5.0.dev0", {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
+
+
+@pytest.mark.parametrize(("title", "heading", "lowered"), [
+    ("Post-release 0.16.5", "dev\n\n\n", True),  # pipx: the pre-release step takes the heading out, this puts it back
+    ("Post-release 0.16.5", "## [Unreleased]\n\n", True),
+    ("Fix the completer", "dev\n\n\n", False),  # no release step
+    ("Post-release 0.16.5", "- Fixed `pipx list` output phrasing.\n", False),  # an entry, not the heading
+])
+def test_the_changelog_heading_around_a_release(repo: Repo, title: str, heading: str, lowered: bool) -> None:
+    seed(repo)
+    land(repo, "start", {"docs/changelog.md": heading + "0.16.4\n\n- Old entry about nothing much.\n"})
+    land(repo, "Pre-release 0.16.5", {"docs/changelog.md": "0.16.4\n\n- Old entry about nothing much.\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"docs/changelog.md": heading + "0.16.4\n\n- Old entry about nothing much.\n",
+                       "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered
+
+
+@pytest.mark.parametrize(("title", "lowered"), [
+    ("Bump linters and release 0.16.5 (#751)", True),  # a release step named after other work
+    ("Bump linters (#751)", False),
+])
+def test_a_release_named_after_other_work_is_a_release_step(repo: Repo, title: str, lowered: bool) -> None:
+    seed(repo)
+    dev = '__version_info__ = (0, 16, 5, 1, "dev0")\n'
+    land(repo, "start", {"src/pipx/version.py": dev})
+    land(repo, title, {"src/pipx/version.py": "__version_info__ = (0, 16, 5)\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Post-release 0.16.5", {"src/pipx/version.py": dev, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered
+
+
+CHANGELOG = "Changelog\n=========\n\n.. towncrier release notes start\n\n"
+RELEASED_NOTES = "1.15.1 - 2026-07-15\n-------------------\n\n- Retry fetching a standalone build on a transient CDN error. (#1960)\n\n"
+FRAGMENT = "Retry fetching a standalone build on a transient CDN error.\n"
+
+
+def _unreleased(repo: Repo, title: str, released: str = "Release 1.15.1",
+                more: dict[str, str | None] | None = None) -> tuple[int, dict[str, object]]:
+    """A release folds fragment 1960 into the changelog; the change, titled TITLE, takes that back."""
+    land(repo, "Retry the CDN (#1960)", {"changelog.d/1960.bugfix.md": FRAGMENT, "docs/changelog.rst": CHANGELOG})
+    land(repo, released, {"changelog.d/1960.bugfix.md": None, "docs/changelog.rst": CHANGELOG + RELEASED_NOTES})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"changelog.d/1960.bugfix.md": FRAGMENT, "docs/changelog.rst": CHANGELOG,
+                       "pyproject.toml": "[tool.towncrier]\ndirectory = 'changelog.d'\n", **(more or {})}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    return code, {f["subject"]: f for f in report["findings"]}
+
+
+def test_restoring_the_fragments_a_release_folded_in_is_a_notice(repo: Repo) -> None:
+    # pipx's `docs: restore the 1.16.0 changelog fragments`: the release taken back on purpose
+    seed(repo)
+    code, found = _unreleased(repo, "docs: restore the 1.16.0 changelog fragments (#1961)")
+    assert code == 0 and found["Release 1.15.1"]["severity"] == "notice"
+    assert "brings back the changelog entries a release folded in" in found["Release 1.15.1"]["reason"]
+
+
+@pytest.mark.parametrize(("title", "released"), [
+    ("docs: fix a typo in the readme (#1961)", "Release 1.15.1"),  # says nothing of it
+    ("docs: restore the logo (#1961)", "Release 1.15.1"),  # restores something else
+    ("docs: restore the changelog fragments (#1961)", "Tidy the docs (#1959)"),  # no release undone
+])
+def test_taking_back_a_release_unsaid_fails(repo: Repo, title: str, released: str) -> None:
+    seed(repo)
+    code, found = _unreleased(repo, title, released=released)
+    assert code == 1 and found[released]["severity"] == "error"
+
+
+def test_restoring_fragments_in_a_stale_tree_still_fails_for_the_feature(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "feat: pager (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pager", 5)})
+    code, found = _unreleased(repo, "docs: restore the changelog fragments (#1961)",
+                              more={"src/mod1.py": old["src/mod1.py"]})
+    assert code == 1 and found["feat: pager (#301)"]["severity"] == "error"
+    assert found["Release 1.15.1"]["severity"] == "notice"
+
+
+NOTE = "---\n'svelte': patch\n---\n\nfix: link offscreen items and last effect in each block correctly\n"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    # svelte: the PR's own changeset, its random name drawn before by another PR a release consumed
+    ("fix: link offscreen items and last effect in each block correctly (#17240)", "notice"),
+    ("perf: faster keyed each blocks (#17240)", "error"),  # another change's note brought back
+])
+def test_a_changeset_brought_back_that_says_what_the_change_says(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "fix: offscreen items (#17244)", {".changeset/great-ghosts-unite.md": NOTE, "src/each.js": "link();\n"})
+    land(repo, "Version Packages (#17245)", {".changeset/great-ghosts-unite.md": None, "CHANGELOG.md":
+                                             "## 5.1.1\n\n- fix: link offscreen items and last effect in each block correctly\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {".changeset/great-ghosts-unite.md": NOTE, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[17245]["severity"] == severity

@@ -398,7 +398,9 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                      b"src/pkg/newsfragments/8.feature", b"docs/changelog.d/20240101_foo.md",
                      # virtualenv's: towncrier's type word first or last, any name, any extension
                      b"docs/changelog/u.bugfix.rst", b"docs/changelog/bugfix.2269.rst", b"docs/changelog/2182.bugfix.txt",
-                     b"docs/changelog/nushell_activation.feature.rst", b"docs/changelog/CVE-2026-24049.fix.rst"):
+                     b"docs/changelog/nushell_activation.feature.rst", b"docs/changelog/CVE-2026-24049.fix.rst",
+                     # pytest-xdist's: no extension
+                     b"changelog/1071.bugfix", b"changelog/1057.trivial", b"changelog/704.feature"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
         assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",

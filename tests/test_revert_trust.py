@@ -1637,6 +1637,33 @@ def test_a_rollback_past_a_change_and_its_undoing_blames_neither(repo: Repo, thi
     assert set(by_pr(check(repo, "main..topic")[1])) == blamed
 
 
+README = "Install:\n\ncurl -L {sh} | bash\n\ncurl -L {sh} | bash -s mypath/\n\nStart-BitsTransfer -Source {ps1}\n{extra}"
+RAW = {"sh": "https://raw.githubusercontent.com/org/kit/main/install.sh",
+       "ps1": "https://raw.githubusercontent.com/org/kit/main/install.ps1"}
+
+
+@pytest.mark.parametrize(("undone_by_revert", "blamed"), [
+    (True, {1760}),  # rustlings': the aliases' lines were gone before the change, which takes out only its own
+    (False, {1700, 1729, 1760}),  # no revert between: the change takes the aliases' lines out itself
+])
+def test_a_rollback_blames_only_commits_whose_lines_the_change_takes_out(repo: Repo, undone_by_revert: bool,
+                                                                           blamed: set[int]) -> None:
+    seed(repo)
+    land(repo, "docs: install", {"README.md": README.format(**RAW, extra="")})
+    land(repo, "docs: use new fancy install aliases (#1700)",
+         {"README.md": README.format(sh="sh.kit.dev", ps1="ps1.kit.dev", extra="")})
+    land(repo, "docs: fix the ps1 alias (#1729)",
+         {"README.md": README.format(sh="sh.kit.dev", ps1="https://ps1.kit.dev", extra="")}, author=DAVE)
+    sponsor = "\nSponsored by CodeCrafters, learn by building real things.\n"
+    fancy = {"sh": "sh.kit.dev", "ps1": "https://ps1.kit.dev"}
+    land(repo, "Add CodeCrafters (#1760)", {"README.md": README.format(**fancy, extra=sponsor)}, author=DAVE)
+    if undone_by_revert:
+        land(repo, "docs: revert fancy install aliases (#1765)", {"README.md": README.format(**RAW, extra=sponsor)})
+    _topic(repo, {"README.md": README.format(**RAW, extra="")}, subject='Revert "Add CodeCrafters" (#1768)')
+    report = check(repo, "main..topic")[1]
+    assert set(by_pr(report)) == blamed and by_pr(report)[1760]["declared"]
+
+
 @pytest.mark.parametrize(("message", "severity"), [
     ("Fix Windows CI failures\n\nSeems like updating Turbo caused bun to break on Windows.", "notice"),
     ("Fix Windows CI failures\n\nNo idea why bun broke on Windows.", "error"),  # the dependency unnamed

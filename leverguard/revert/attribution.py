@@ -12,10 +12,10 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, says_stray,
+                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
-from leverguard.revert.hunks import MOVED_SHARE
+from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
@@ -43,6 +43,7 @@ RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits 
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
+PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
@@ -111,8 +112,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     # (release bookkeeping put back by the next release step is the release cycle, no sign of a stale tree:
     # notebook's `Bump to 6.5.0.dev0` sets back the version files of two releases in a row)
     exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
+    # (nor is a release's changelog taken back under wording that says so, several releases at once)
     bookkeeping = {p for p in {h.position for h in exact} if release_steps(
-        landed.subject, commits[p].subject, undone_at[p], _written(by_position[p], landed))}
+        landed.subject, commits[p].subject, undone_at[p], _written(by_position[p], landed)) or
+        (_release_notes(by_position[p], ctx) and restores_released_entries((landed.subject, landed.title), commits[p].subject))}
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
@@ -240,8 +243,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         kept = 0 if pointer else _edited_and_kept(reported, hits, landed, stale, ctx)
         every_file = reported <= {h.path for h in hits}
         entries = all(ctx.rules.fragment(h.path) for h in hits)
+        notes = _release_notes(hits, ctx)
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries)
+                                    entries, notes)
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
@@ -295,6 +299,19 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         _repair_note(commit, hits, ctx))
 
 
+def _own_note(hit: PathHit, landed: Landed) -> bool:
+    """The fragment HIT brings back says what the change's title says (whitespace and case aside)."""
+    titles = {re.sub(r"\s+", "", PR_SUFFIX.sub("", title)).lower().encode() for title in (landed.subject, landed.title)}
+    titles = {title for title in titles if len(title) >= FRAGMENT_LINE}
+    patch = next((p for p in landed.patches if p.change.path == hit.path and p.change.new is not None), None)
+    return patch is not None and any(line.lower() in titles for h in patch.hunks for line in h.added)
+
+
+def _release_notes(hits: list[PathHit], ctx: Context) -> bool:
+    """Every one of HITS is a changelog fragment or a changelog (`CHANGES.rst`, `docs/changelog.md`)."""
+    return all(ctx.rules.fragment(h.path) or CHANGELOG.match(posixpath.basename(h.path)) for h in hits)
+
+
 def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
     """What running the repair does besides putting the work back, when it matters."""
     if _reverts(commit):
@@ -306,7 +323,7 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
-                entries: bool = False) -> tuple[int, str]:
+                entries: bool = False, notes: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -329,6 +346,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and names_removed_block((landed.subject, landed.title),
+                                              [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
+        return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
+    if level > NOTICE and not stale and formats(commit.subject):
+        # a stale tree undoing it loses formatting, which the formatter writes again: no work
+        return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
     # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
     # needs "undo" said (test_revert_declared)
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):
@@ -337,6 +360,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it brings back what was removed"
+    # a release's changelog and the fragments it folded in, taken back under wording that says so (pipx's
+    # `restore the 1.16.0 changelog fragments`); a stale tree, or a feature's files, still fail
+    if level > NOTICE and not stale and notes and restores_released_entries((landed.subject, landed.title), commit.subject):
+        return NOTICE, reason + "; the change says it brings back the changelog entries a release folded in"
+    if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
+        # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
+        return NOTICE, reason + "; the fragment brought back is the change's own release note (its title)"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
@@ -394,6 +424,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and not whole and \
             shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
+    if level > NOTICE and not stale and not dropped and \
+            names_removed_again((landed.subject, landed.title), pr_title(commit), undone):
+        return NOTICE, reason + "; the change's title names again what the undone commit's title removed"
     if level > NOTICE and not stale and not dropped and not landed.agent and not whole and \
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"

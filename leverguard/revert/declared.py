@@ -9,7 +9,7 @@ from leverguard.revert.model import Commit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable
+    from typing import Iterable, Sequence
 
 REVERT_WORDS = lazy(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
@@ -56,6 +56,11 @@ RELEASE_TITLE = lazy(
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`
 RELEASE_STEP = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|post-?release\b|"
                     r"pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d)", re.IGNORECASE)
+# `Bump linters and release 0.16.5`: a release step named after other work
+RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
+# the heading a changelog keeps over the next release's entries (`dev`, `## [Unreleased]`), taken out by the
+# pre-release step and put back by the post-release one
+DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
@@ -94,6 +99,14 @@ SOURCE_FOLDERS = frozenset({"src", "lib", "source", "app", "cmd", "internal"})  
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
 ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
+# a formatter's run, the whole subject: `[ci] format`, `chore: format code with prettier`, `style: run black`
+FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(ting)?|reformat\w*)(\s+(the\s+)?(code|source|sources|files|"
+                  r"all|everything|codebase|project|repo))?(\s+(with|using|by)\s+[\w.-]+)?|(run|apply)\w*\s+(the\s+)?(formatters?|"
+                  r"prettier|black|ruff format|rustfmt|cargo fmt|gofmt|clang-format|biome format)(\s+(on|over|across)\s+(the\s+)?(code|codebase|source|"
+                  r"sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
+# what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
+REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
+                      r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\s*$)", re.IGNORECASE)
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
@@ -258,6 +271,16 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
     return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only)
 
 
+def names_removed_block(titles: Iterable[str], blocks: Iterable[Sequence[bytes]], undone: Iterable[bytes]) -> bool:
+    """Whether one of TITLES, with removal wording, names the first line of blocks the change takes out (a
+    key and its entries: ``Remove `minimumReleaseAgeExclude` from workspace``), and every undone line lies
+    in those blocks: the entries others added under it go with it on purpose."""
+    wanted = [title for title in titles if title and GOES_AWAY.search(title)]
+    named = {line for block in blocks if block and _named(wanted, block[:1], code_only=True) for line in block}
+    lines = [line for line in undone if line]
+    return bool(named) and bool(lines) and all(line in named for line in lines)
+
+
 def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """Whether one of TITLES names, in any wording, something shaped like code in LINES (`Fixed version_dev
     in docs/conf.py` for `version_dev = "5.4"`)."""
@@ -413,6 +436,32 @@ def says_restores(titles: Iterable[str]) -> bool:
     return any(RESTORES.search(title) for title in titles if title)
 
 
+def restores_released_entries(titles: Iterable[str], undone_subject: str) -> bool:
+    """`docs: restore the 1.16.0 changelog fragments` after `Release 1.15.1`: the release's folding of the
+    changelog entries taken back on purpose."""
+    return bool(RELEASE_TITLE.match(undone_subject)) and \
+        any(RESTORES.search(title) and ENTRIES_WORD.search(title) for title in titles if title)
+
+
+def formats(subject: str) -> bool:
+    """`[ci] format`, `style: run prettier`, `Format code with black`: a formatter's run, which writes no work."""
+    return bool(FORMAT_RUN.match(subject))
+
+
+def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Iterable[bytes]) -> bool:
+    """The undone commit's title says what it removed (`remove Python 3.11 from CI`, `remove tox`), the
+    change's title names all of it again (`ci: test against Python 3.11`, `Use tox`) and the lines it brings
+    back hold it: that removal reversed on purpose. A stale tree's title is about its own work."""
+    found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", undone_subject))
+    words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*", found.group(1).lower()) if w not in ("support", "a", "an")] \
+        if found else []
+    if not words or len(words) > 4:
+        return False
+    named = " ".join(title for title in titles if title).lower()
+    text = b"\n".join(lines).decode("utf-8", "replace").lower()
+    return all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", named) for w in words) and any(w in text for w in words)
+
+
 def says_stray(titles: Iterable[str]) -> bool:
     """`Remove spurious changes`, `Revert stray edits to the docs`: undoing on purpose what slipped in."""
     return any(STRAY.search(title) for title in titles if title)
@@ -463,14 +512,15 @@ def _is_named(number: str, version: str) -> bool:
 
 def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Iterable[bytes]) -> bool:
     """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
-    LINES sets a version (it says `version` or holds a version number): release bookkeeping, undone and
-    redone at every release (ipython's `release.py`, notebook's `_version.py` and tbump's `current`). A
+    LINES but blank ones sets a version (it says `version`, holds a version number or is a changelog's `dev`
+    heading): release bookkeeping, undone and redone at every release (ipython's `release.py`, notebook's
+    `_version.py` and tbump's `current`, pipx's `Pre-release` / `Post-release` changelog heading). A
     SUBJECT naming another version than the change writes (WRITTEN: `Release 27.0` writing 26.0) is none."""
     def step(title: str) -> bool:
-        return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title))
-    found = list(lines)
+        return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
+    found = [line for line in lines if line.strip()]
     if not (step(subject) and step(other) and found and
-            all(b"version" in line.lower() or VERSION_NUMBER.search(line) for line in found)):
+            all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) for line in found)):
         return False
     text = b"\n".join(written).decode("utf-8", "replace")
     named = VERSION_IN_TITLE.findall(subject)

@@ -45,6 +45,10 @@ _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|bra
                     rb"|prettier-ignore\b).*$")
 
 
+def unpunctuated(line: bytes) -> bytes:
+    """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone."""
+    return line.translate(None, _COSMETIC)
+
 def lint_markers_only(hunk: Hunk) -> bool:
     """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`)?"""
     def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
@@ -214,7 +218,7 @@ class FilePatch(NamedTuple):
 
 
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0) -> Hunk:
-    cosmetic = b"".join(removed).translate(None, _COSMETIC) == b"".join(added).translate(None, _COSMETIC)
+    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added))
     gone, new = _punctuation_only(_non_trivial(removed), _non_trivial(added))
     return Hunk(gone, new, cosmetic, old_start, old_count)
 

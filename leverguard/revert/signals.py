@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import FilePatch, imports_only, lint_markers_only, names_pruned, set_back, version_pairs
+from leverguard.revert.patch import FilePatch, imports_only, lint_markers_only, names_pruned, set_back, unpunctuated, version_pairs
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
@@ -166,9 +166,33 @@ def _blamed(head: FilePatch, undone: list[tuple[int, Change, int | None]],
     when that would leave none (the chain's oldest change is what HEAD equals the old side of)."""
     deleted_later = _purely_deleted(patches)
     inverted = _inverted_pairs(patches)
+    taken = _taken_out(head, patches)
     kept = [entry for entry in undone if entry[0] not in inverted and
-            not _already_gone(head, patches[entry[0]], deleted_later.get(entry[0], frozenset()))]
+            not _already_gone(head, patches[entry[0]], deleted_later.get(entry[0], frozenset())) and
+            (taken is None or entry[0] in taken)]
     return kept or undone
+
+
+def _taken_out(head: FilePatch, patches: dict[int, FilePatch | None]) -> set[int] | None:
+    """The candidates of a rollback chain whose work HEAD's own patch takes out: a line HEAD deletes was
+    written by them, or rewritten from one they wrote (a line rewritten later still counts as its work), or
+    HEAD brings back a line they took out. Not the older commit whose lines a declared revert had already
+    replaced (rustlings' `Revert "Add CodeCrafters"` takes out two lines, which returns the README to before
+    that commit), nor that revert. Lines compared as a formatter leaves them (a trailing comma added when the
+    next entry came). None without both sides' text."""
+    texts = {position: patch for position, patch in patches.items() if patch is not None and patch.text}
+    if not head.text or len(texts) < len(patches):
+        return None
+    owners: dict[bytes, frozenset[int]] = {}  # a line of the file -> the candidates whose work it carries
+    for position in sorted(texts, reverse=True):  # oldest first
+        for hunk in texts[position].hunks:
+            carried = frozenset({position}).union(*(owners.get(unpunctuated(line), frozenset()) for line in hunk.removed))
+            owners.update((unpunctuated(line), carried) for line in hunk.added)
+    taken = {position for hunk in head.hunks for line in hunk.removed if unpunctuated(line)
+             for position in owners.get(unpunctuated(line), frozenset())}
+    back = {unpunctuated(line) for hunk in head.hunks for line in hunk.added} - {b""}
+    return taken | {position for position, patch in texts.items()
+                    if any(unpunctuated(line) in back for hunk in patch.hunks for line in hunk.removed)}
 
 
 def _purely_deleted(patches: dict[int, FilePatch | None]) -> dict[int, frozenset[bytes]]:
