@@ -1664,6 +1664,20 @@ def test_a_rollback_blames_only_commits_whose_lines_the_change_takes_out(repo: R
     assert set(by_pr(report)) == blamed and by_pr(report)[1760]["declared"]
 
 
+def test_an_old_copy_of_a_deleted_file_blames_the_changes_the_deletion_took_with_it(repo: Repo) -> None:
+    # rq's: imports fixed (#300), the file deleted (#301), then an old copy brought back: #300's fix is undone
+    seed(repo)
+    old = "from rq.scripts import read_config_file\n\nsettings = read_config_file('tests.dummy_settings')\n"
+    land(repo, "tests: config", {"tests/test_scripts.py": old})
+    cli = old.replace("read_config_file\n", "read_config_file, rq_cli\n") + "result = invoke(rq_cli.main, ['empty'])\n"
+    land(repo, "Add testcase for rq_cli (#299)", {"tests/test_scripts.py": cli}, author=DAVE)
+    land(repo, "Fix broken imports. (#300)", {"tests/test_scripts.py": cli.replace(", rq_cli", "\nfrom rq.cli import main")
+                                              .replace("rq_cli.main", "main")})
+    land(repo, "Fix all tests. (#301)", {"tests/test_scripts.py": None}, author=DAVE)
+    _topic(repo, {"tests/test_scripts.py": old, "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[300]["severity"] == "error"
+
+
 @pytest.mark.parametrize(("message", "severity"), [
     ("Fix Windows CI failures\n\nSeems like updating Turbo caused bun to break on Windows.", "notice"),
     ("Fix Windows CI failures\n\nNo idea why bun broke on Windows.", "error"),  # the dependency unnamed

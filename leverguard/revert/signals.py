@@ -179,9 +179,10 @@ def _taken_out(head: FilePatch, patches: dict[int, FilePatch | None]) -> set[int
     HEAD brings back a line they took out. Not the older commit whose lines a declared revert had already
     replaced (rustlings' `Revert "Add CodeCrafters"` takes out two lines, which returns the README to before
     that commit), nor that revert. Lines compared as a formatter leaves them (a trailing comma added when the
-    next entry came). None without both sides' text."""
+    next entry came). None without both sides' text, or when HEAD brings the file back whole: an old copy
+    of a deleted file undoes every change of the chain, the ones the deletion took with it too."""
     texts = {position: patch for position, patch in patches.items() if patch is not None and patch.text}
-    if not head.text or len(texts) < len(patches):
+    if not head.text or len(texts) < len(patches) or head.change.old is None:
         return None
     owners: dict[bytes, frozenset[int]] = {}  # a line of the file -> the candidates whose work it carries
     for position in sorted(texts, reverse=True):  # oldest first
