@@ -12,7 +12,7 @@ import json
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import CAROL, by_pr, check, land, merge_pr, seed
+from revert_helpers import CAROL, DAVE, by_pr, check, land, merge_pr, seed
 
 RETRY = ("retry_budget = RetryBudget(limit=5)\nretry_budget.window_s = 30\n"
          "client.use(retry_budget)\nlog_retry_budget(client)\n")
@@ -174,3 +174,21 @@ def test_a_title_naming_again_what_the_undone_title_removed(repo: Repo, title: s
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, title, {**with_311, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[441]["severity"] == severity
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Vendorized yaml.", "notice"),  # tablib: the folder the files lie under, named by the title
+    ("Added simplejson to packages.", "error"),  # names another folder
+    ("Fix the packages index", "error"),  # a folder any project has names nothing
+])
+def test_a_title_naming_the_folder_it_brings_back(repo: Repo, title: str, severity: str) -> None:
+    seed(repo)
+    vendored = {f"tablib/packages/yaml/{name}.py": f"# {name}\ndef {name}_node(stream):\n    return parse_{name}(stream)\n"
+                for name in ("composer", "constructor", "scanner")}
+    vendored["tablib/packages/yaml/tests/test_scanner.py"] = "def test_scan():\n    assert scan_tokens('a: 1')\n"
+    land(repo, "Vendorize packages", {**vendored, "tablib/packages/xlwt/book.py": "def workbook():\n    return Book()\n"})
+    land(repo, "Trim the distribution (#301)", {**{path: None for path in vendored},
+                                                     "tablib/packages/xlwt/book.py": None}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {**vendored, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

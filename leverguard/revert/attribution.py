@@ -12,7 +12,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again,
+                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
@@ -360,6 +360,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it brings back what was removed"
+    if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
+            names_brought_back((landed.subject, landed.title), paths):
+        return NOTICE, reason + "; the change's title names what it brings back"
     # a release's changelog and the fragments it folded in, taken back under wording that says so (pipx's
     # `restore the 1.16.0 changelog fragments`); a stale tree, or a feature's files, still fail
     if level > NOTICE and not stale and notes and restores_released_entries((landed.subject, landed.title), commit.subject):

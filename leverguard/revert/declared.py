@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from leverguard.patterns import lazy
@@ -107,6 +108,9 @@ FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(tin
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
 REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
                       r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\s*$)", re.IGNORECASE)
+# folders any project has, whose names any title may say
+CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
+                           r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
@@ -460,6 +464,20 @@ def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Itera
     named = " ".join(title for title in titles if title).lower()
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     return all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", named) for w in words) and any(w in text for w in words)
+
+
+def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """Whether the titles name what the change brings back: each file by its name, or the folder they all
+    lie under by its own, distinctive name (tablib's `Vendorized yaml.` for `tablib/packages/yaml/*`; not
+    `docs` or `src`, which any title may say)."""
+    wanted = list(paths)
+    text = " ".join(title for title in titles if title).lower()
+    if wanted and all("/" in path for path in wanted):
+        folder = posixpath.commonpath([path.rpartition("/")[0] for path in wanted]).rpartition("/")[2].lower()
+        if len(folder) >= 3 and folder not in COMMON_WORDS and folder not in PROSE_WORDS and \
+                CONVENTIONAL_FOLDER.fullmatch(folder) is None and re.search(rf"(?<![\w.-]){re.escape(folder)}(?![\w-])", text):
+            return True
+    return titled_after(titles, wanted)
 
 
 def says_stray(titles: Iterable[str]) -> bool:
