@@ -129,6 +129,22 @@ def test_the_same_branch_merged_again_after_its_revert_is_a_re_land(repo: Repo) 
     assert code == 0 and reverted and all(f["severity"] == "info" and "re-land" in f["explanation"] for f in reverted)
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Only avoid pointer casts when using miri (#545)", "info"),  # bytes': the pushed commit re-landed by PR
+    ("kernel: tune (#545)", "error"),  # another subject: a stale tree from before the revert
+])
+def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("miri", 5)
+    pushed = land(repo, "Only avoid pointer casts when using miri", {"src/mod1.py": new})
+    land(repo, f"Revert accidental push directly to master\n\nThis reverts commit {pushed}.",
+         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"})
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["subject"].startswith("Revert")]
+    assert finding["severity"] == severity
+
+
 def _reverted_file_back(repo: Repo, subject: str) -> dict:
     old = seed(repo)
     land(repo, "docs: ad script (#301)", {"docs/_static/native.js": body("ads", 6)})

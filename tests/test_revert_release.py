@@ -234,3 +234,19 @@ def test_a_changeset_brought_back_that_says_what_the_change_says(repo: Repo, sub
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {".changeset/great-ghosts-unite.md": NOTE, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[17245]["severity"] == severity
+
+
+@pytest.mark.parametrize(("note", "severity"), [
+    ("Upgrade embedded wheels:\n\nRemoved wheel of ``0.47.0``\n", "notice"),  # virtualenv's embed upgrade
+    ("Upgrade embedded wheels:\n\nAdded pip of ``26.0``\n", "error"),  # names something else
+])
+def test_a_release_note_naming_what_goes_away(repo: Repo, note: str, severity: str) -> None:
+    seed(repo)
+    embed = 'BUNDLE = {{\n    "pip-25.3-py3-none-any.whl": "1f2e",\n{}}}\n'
+    land(repo, "embed", {"src/embed/__init__.py": embed.format("")})
+    land(repo, "Add wheel-0.47.0 to seed packages (#3167)",
+         {"src/embed/__init__.py": embed.format('    "wheel-0.47.0-py3-none-any.whl": "2122",\n')})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Upgrade embedded pip/setuptools/wheel (#3168)",
+         {"src/embed/__init__.py": embed.format(""), "docs/changelog/u.bugfix.rst": note}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[3167]["severity"] == severity

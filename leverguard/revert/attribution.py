@@ -11,7 +11,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
-                                       names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_subject, same_work, says_lowers, says_relanded,
+                                       names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
@@ -44,6 +44,7 @@ WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
+MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
@@ -87,6 +88,7 @@ class Landed(NamedTuple):
     subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
+    note_lines: tuple[str, ...] = ()  # every line of those notes, as written
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -97,7 +99,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
-    landed = landed._replace(notes=_notes(landed, ctx))
+    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx))
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     hits = [h for h in hits if id(h) not in gone]
@@ -134,6 +136,19 @@ def _notes(landed: Landed, ctx: Context) -> tuple[bytes, ...]:
     as a PR body does (virtualenv's merge with an empty message whose fragment says `Revert out changes ...`)."""
     return tuple(patch.hunks[0].added[0] for patch in landed.patches if patch.change.new is not None and patch.text
                  and ctx.rules.fragment(patch.change.path) and patch.hunks and patch.hunks[0].added)
+
+
+def _note_lines(landed: Landed, ctx: Context) -> tuple[str, ...]:
+    """The lines of the changelog fragments the change writes, read whole (its patch holds them squeezed): a
+    change saying there what it removes (virtualenv's embed upgrade: `Removed wheel of ``0.47.0```)."""
+    lines: list[str] = []
+    for patch in landed.patches:
+        if patch.change.new is not None and patch.text and ctx.rules.fragment(patch.change.path):
+            size = ctx.reader.info(patch.change.new.oid)
+            found = ctx.reader.read(patch.change.new.oid) if size is not None and size[1] <= MAX_NOTE_BYTES else None
+            if found is not None:
+                lines += found[1].decode("utf-8", "replace").splitlines()
+    return tuple(lines)
 
 
 def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
@@ -346,6 +361,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and names_undone(landed.note_lines, undone, code_only=True):
+        return NOTICE, reason + "; the change's release note names what goes away"
     if level > NOTICE and names_removed_block((landed.subject, landed.title),
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
@@ -729,12 +746,15 @@ def _reverts(commit: Commit) -> bool:
 
 
 def _reverted_titles(commit: Commit, commits: Sequence[Commit], ctx: Context) -> list[str]:
-    """What a merged revert took out, by title: the PR it names by number (`Revert #13829`) when that landed
-    inside the window, and the work its own commits quote (`Revert "Warn on unexpected imports"`)."""
+    """What a merged revert took out, by title: the PR it names by number (`Revert #13829`) or the commit it
+    names by hash (bytes' `Revert accidental push directly to master`) when that landed inside the window,
+    and the work its own commits quote (`Revert "Warn on unexpected imports"`)."""
     if not _reverts(commit):
         return []
     number = reverted_pr(commit)
-    titles = [pr_title(c) for c in commits if number is not None and c is not commit and pr_number(c) == number]
+    shas = reverted_shas(commit)
+    titles = [pr_title(c) for c in commits if c is not commit and (
+        number is not None and pr_number(c) == number or any(c.sha.startswith(sha) for sha in shas))]
     return titles + [quoted for subject in ctx.inner_subjects(commit) if (quoted := reverted_subject(subject))]
 
 

@@ -18,6 +18,7 @@ REVERT_WORDS = lazy(
 REVERTS_COMMIT = lazy(r"\b(?:reverts|backed out changeset|rollback of commit) ([0-9a-f]{7,40})\b", re.IGNORECASE)
 ACK_TRAILER = lazy(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 SHA = lazy(r"\b[0-9a-f]{7,40}\b")
+THIS_REVERTS = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b", re.IGNORECASE)
 PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
@@ -356,6 +357,11 @@ def reverted_pr(commit: Commit) -> int | None:
     """The PR a revert names by number (`Revert #13829`, GitHub's button branch `revert-13829`), if any."""
     match = REVERTED_PR.search(pr_title(commit)) or REVERTED_PR.search(commit.subject)
     return int(match.group(1) or match.group(2)) if match is not None else None
+
+
+def reverted_shas(commit: Commit) -> list[str]:
+    """The commits a revert's body names (`This reverts commit 1a2b3c4.`), lowercased."""
+    return [sha.lower() for sha in THIS_REVERTS.findall(commit.body)]
 
 
 def reverted_subject(subject: str) -> str:
