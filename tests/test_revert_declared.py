@@ -236,3 +236,21 @@ def test_a_declaration_wrapped_after_a_comma(repo: Repo, text: str, declared: bo
          {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["declared"] is declared
+
+
+@pytest.mark.parametrize(("cited", "severity"), [(True, "notice"), (False, "error")])
+def test_a_message_citing_a_commit_of_the_merged_pr(repo: Repo, cited: bool, severity: str) -> None:
+    # pytest-cov's `fix regression from 8a17ab7`, a commit inside the merged PR it undoes part of
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "combine")
+    inner = land(repo, "Only combine when not collocated", {"src/mod1.py": old["src/mod1.py"] + body("combine", 4),
+                                                            "src/mod2.py": old["src/mod2.py"] + body("collocated", 4)},
+                 author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "combine", 63, "Only combine when not collocated.")
+    repo.git("checkout", "-q", "-b", "topic")
+    cite = inner[:7] if cited else "0123abc"
+    land(repo, f"fix regression from {cite}", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    (finding,) = check(repo, "main..topic")[1]["findings"]
+    assert finding["severity"] == severity
+    assert finding["title"] == "Only combine when not collocated." and finding["subject"].startswith("Merge pull request #63")

@@ -250,3 +250,17 @@ def test_a_release_note_naming_what_goes_away(repo: Repo, note: str, severity: s
     land(repo, "Upgrade embedded pip/setuptools/wheel (#3168)",
          {"src/embed/__init__.py": embed.format(""), "docs/changelog/u.bugfix.rst": note}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[3167]["severity"] == severity
+
+
+@pytest.mark.parametrize(("own_pr", "severity"), [
+    (677, "notice"),  # django-redis: the PR's fragment, pushed to master by mistake and deleted, back with the PR
+    (678, "error"),  # another PR bringing it back: someone else's note
+])
+def test_a_fragment_named_after_the_changes_own_pr(repo: Repo, own_pr: int, severity: str) -> None:
+    seed(repo)
+    note = "Fix the readme's settings example.\n"
+    land(repo, "Create 677.doc", {"changelog.d/677.doc": note}, author=CAROL)
+    land(repo, "Delete 677.doc (#676)", {"changelog.d/677.doc": None}, author=CAROL)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"Update README.md (#{own_pr})", {"changelog.d/677.doc": note, "README.md": "settings\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic", own_pr=own_pr)[1])[676]["severity"] == severity

@@ -260,7 +260,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         entries = all(ctx.rules.fragment(h.path) for h in hits)
         notes = _release_notes(hits, ctx)
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries, notes)
+                                    entries, notes, [sha for sha, _, _ in inner])
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
@@ -311,13 +311,17 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         explanation.startswith("declared") or explanation.startswith("acknowledged"),
         tuple(e.path for e in evidence), _tally(commit, hits, folders, ctx), evidence, commit.time, severity,
         explanation, reason, _repair(commit, hits, landed), _acknowledge(commit, landed),
-        _repair_note(commit, hits, ctx))
+        _repair_note(commit, hits, ctx), pr_title(commit))
 
 
 def _own_note(hit: PathHit, landed: Landed) -> bool:
-    """The fragment HIT brings back says what the change's title says (whitespace and case aside)."""
+    """The fragment HIT brings back is the change's own: named after its PR, or saying what its title says
+    (whitespace and case aside)."""
     titles = {re.sub(r"\s+", "", PR_SUFFIX.sub("", title)).lower().encode() for title in (landed.subject, landed.title)}
     titles = {title for title in titles if len(title) >= FRAGMENT_LINE}
+    issue = FRAGMENT_ISSUE.match(posixpath.basename(hit.path))
+    if issue is not None and landed.own_pr is not None and int(issue.group(1)) == landed.own_pr:
+        return True  # named after the change's own PR (django-redis' `changelog.d/677.doc` in #677)
     patch = next((p for p in landed.patches if p.change.path == hit.path and p.change.new is not None), None)
     return patch is not None and any(line.lower() in titles for h in patch.hunks for line in h.added)
 
@@ -338,7 +342,7 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
-                entries: bool = False, notes: bool = False) -> tuple[int, str]:
+                entries: bool = False, notes: bool = False, shas: Sequence[str] = ()) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and calls_itself_a_revert(landed.subject):
@@ -371,7 +375,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
     # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
     # needs "undo" said (test_revert_declared)
-    if level > NOTICE and (level == WARNING or not (stale or every_file)) and cites_commit(landed.message, commit.sha):
+    if level > NOTICE and (level == WARNING or not (stale or every_file)) and \
+            any(cites_commit(landed.message, sha) for sha in (commit.sha, *shas)):  # a merged PR's own commits too
         return NOTICE, reason + "; the change's message names the undone commit"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \

@@ -61,6 +61,7 @@ class RevertFinding(NamedTuple):
     repair: str = ""  # the command that puts the undone work back
     acknowledge: str = ""  # how to say it is intended
     repair_note: str = ""  # what running the repair does besides putting the work back, when it matters
+    title: str = ""  # what it calls itself: a merged PR's title (the merge's body), else its subject
 
     def to_dict(self) -> dict[str, Any]:
         tally = self.tally
@@ -76,6 +77,7 @@ class RevertFinding(NamedTuple):
             "time": self.time, "silent_severity": self.silent_severity, "explanation": self.explanation,
             "reason": self.reason, "whole_folders": list(tally.whole_folders),
             "repair": self.repair, "acknowledge": self.acknowledge, "repair_note": self.repair_note,
+            "title": self.title or self.subject,
         }
 
 

@@ -39,7 +39,7 @@ def headline(finding: RevertFinding, merge_base_time: int, who: str = "HEAD", an
     scope = "any commit message of the range" if who == "HEAD" else "its commit messages"
     status = finding.explanation or f"not declared in {scope}"
     return (f"{finding.severity}: {who} undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
-            f'"{finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time, anchor)}) '
+            f'"{finding.title or finding.subject}" ({finding.commit[:7]} by {finding.author}{when(finding, merge_base_time, anchor)}) '
             f"-- {status}")
 
 
@@ -103,7 +103,7 @@ def finding_markdown(finding: RevertFinding, merge_base_time: int, anchor: str =
         advice.append(f"If intended: {finding.acknowledge}.")
     return "\n".join([
         f"**{finding.severity}**: undoes {tally.undone_paths}/{tally.touched_paths} files of {name} "
-        f"\"{markdown_escape(finding.subject)}\" (`{finding.commit[:7]}` by {markdown_escape(finding.author)}"
+        f"\"{markdown_escape(finding.title or finding.subject)}\" (`{finding.commit[:7]}` by {markdown_escape(finding.author)}"
         f"{when(finding, merge_base_time, anchor)}) -- {status}", "",
         "| path | signal | what happened |", "| --- | --- | --- |", *rows, *more, *advice])
 
