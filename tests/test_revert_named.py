@@ -192,3 +192,14 @@ def test_a_title_naming_the_folder_it_brings_back(repo: Repo, title: str, severi
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, title, {**vendored, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def test_a_list_of_independent_lines_has_no_block_to_name(repo: Repo) -> None:
+    # axios: `Fixing removing package-lock from gitignore` takes out `yarn.lock`, added under it days before
+    seed(repo)
+    land(repo, "chore: ignore", {".gitignore": "coverage/\nsauce_connect.log\npackage-lock.json\n"})
+    land(repo, "chore: ignore yarn.lock file (#3545)", {".gitignore": "coverage/\nsauce_connect.log\npackage-lock.json\nyarn.lock\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Fixing removing package-lock from gitignore (#4346)", {".gitignore": "coverage/\nsauce_connect.log\n",
+                                                                        "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[3545]["severity"] == "warning"

@@ -106,6 +106,8 @@ FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(tin
                   r"all|everything|codebase|project|repo))?(\s+(with|using|by)\s+[\w.-]+)?|(run|apply)\w*\s+(the\s+)?(formatters?|"
                   r"prettier|black|ruff format|rustfmt|cargo fmt|gofmt|clang-format|biome format)(\s+(on|over|across)\s+(the\s+)?(code|codebase|source|"
                   r"sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
+# the first line of a block whose lines belong to it: `key:`, `[section]`, `name = {`, `def f(` (whitespace squeezed)
+BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
 REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
                       r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\s*$)", re.IGNORECASE)
@@ -277,11 +279,13 @@ def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool 
 
 
 def names_removed_block(titles: Iterable[str], blocks: Iterable[Sequence[bytes]], undone: Iterable[bytes]) -> bool:
-    """Whether one of TITLES, with removal wording, names the first line of blocks the change takes out (a
-    key and its entries: ``Remove `minimumReleaseAgeExclude` from workspace``), and every undone line lies
-    in those blocks: the entries others added under it go with it on purpose."""
+    """Whether one of TITLES, with removal wording, names the header of blocks the change takes out (a key
+    and its entries: ``Remove `minimumReleaseAgeExclude` from workspace``), and every undone line lies in
+    those blocks: the entries others added under it go with it on purpose. A list of independent lines (a
+    `.gitignore`) has no header: an entry named there names only itself."""
     wanted = [title for title in titles if title and GOES_AWAY.search(title)]
-    named = {line for block in blocks if block and _named(wanted, block[:1], code_only=True) for line in block}
+    named = {line for block in blocks if block and BLOCK_HEADER.search(block[0]) and _named(wanted, block[:1], code_only=True)
+             for line in block}
     lines = [line for line in undone if line]
     return bool(named) and bool(lines) and all(line in named for line in lines)
 
