@@ -203,3 +203,19 @@ def test_a_list_of_independent_lines_has_no_block_to_name(repo: Repo) -> None:
     land(repo, "Fixing removing package-lock from gitignore (#4346)", {".gitignore": "coverage/\nsauce_connect.log\n",
                                                                         "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[3545]["severity"] == "warning"
+
+
+@pytest.mark.parametrize("title", [
+    "Merge branch 'develop' of https://github.com/monkeython/requests into develop",  # a merge names branches
+    "Tidy requests (#302)",  # a top-level folder is the project's own name
+])
+def test_a_title_saying_the_projects_own_folder_names_nothing_brought_back(repo: Repo, title: str) -> None:
+    # requests' merge of an outdated PR brought back `requests/config.py`, deleted by `configuration rework`
+    seed(repo)
+    config = "".join(f"CONFIG_{i} = load_setting('config_{i}', default={i})\n" for i in range(6))
+    land(repo, "config", {"requests/config.py": config, "requests/api.py": "def get(url):\n    return request(url)\n"})
+    land(repo, "configuration rework (#301)", {"requests/config.py": None, "requests/api.py":
+                                               "def get(url):\n    return request(url, settings=Settings())\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"requests/config.py": config, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"

@@ -481,9 +481,10 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
     lie under by its own, distinctive name (tablib's `Vendorized yaml.` for `tablib/packages/yaml/*`; not
     `docs` or `src`, which any title may say)."""
     wanted = list(paths)
-    text = " ".join(title for title in titles if title).lower()
-    if wanted and all("/" in path for path in wanted):
-        folder = posixpath.commonpath([path.rpartition("/")[0] for path in wanted]).rpartition("/")[2].lower()
+    text = " ".join(title for title in titles if title and not title.startswith("Merge ")).lower()
+    common = posixpath.commonpath([path.rpartition("/")[0] for path in wanted]) if wanted else ""
+    if "/" in common:  # a top-level folder is often the project's own name, which any title may say
+        folder = common.rpartition("/")[2].lower()
         if len(folder) >= 3 and folder not in COMMON_WORDS and folder not in PROSE_WORDS and \
                 CONVENTIONAL_FOLDER.fullmatch(folder) is None and re.search(rf"(?<![\w.-]){re.escape(folder)}(?![\w-])", text):
             return True
