@@ -391,7 +391,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it brings back the changelog entries a release folded in"
     if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
         # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
-        return NOTICE, reason + "; the fragment brought back is the change's own release note (its title)"
+        return NOTICE, reason + "; the fragment brought back is the change's own release note"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments

@@ -479,7 +479,8 @@ def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Itera
 def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
     """Whether the titles name what the change brings back: each file by its name, or the folder they all
     lie under by its own, distinctive name (tablib's `Vendorized yaml.` for `tablib/packages/yaml/*`; not
-    `docs` or `src`, which any title may say)."""
+    `docs` or `src`, which any title may say, nor a top-level folder such as `requests/`, often the project's
+    own name, which a merge's subject says in its URL)."""
     wanted = list(paths)
     text = " ".join(title for title in titles if title and not title.startswith("Merge ")).lower()
     common = posixpath.commonpath([path.rpartition("/")[0] for path in wanted]) if wanted else ""

@@ -49,6 +49,7 @@ def unpunctuated(line: bytes) -> bytes:
     """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone."""
     return line.translate(None, _COSMETIC)
 
+
 def lint_markers_only(hunk: Hunk) -> bool:
     """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`)?"""
     def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
