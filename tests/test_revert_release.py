@@ -264,3 +264,18 @@ def test_a_fragment_named_after_the_changes_own_pr(repo: Repo, own_pr: int, seve
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, f"Update README.md (#{own_pr})", {"changelog.d/677.doc": note, "README.md": "settings\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic", own_pr=own_pr)[1])[676]["severity"] == severity
+
+
+@pytest.mark.parametrize(("name", "severity"), [
+    ("@koa/router", "notice"),  # koa-router's rename: the new package's versions start again
+    ("koa-router", "warning"),  # the same package, its version set back
+])
+def test_a_renamed_package_starts_its_versions_again(repo: Repo, name: str, severity: str) -> None:
+    seed(repo)
+    manifest = '{{\n  "name": "{}",\n  "description": "Router middleware for koa.",\n  "version": "{}",\n  "main": "lib/router.js"\n}}\n'
+    land(repo, "7.3.0", {"package.json": manifest.format("koa-router", "7.3.0")})
+    land(repo, "7.4.0 (#301)", {"package.json": manifest.format("koa-router", "7.4.0")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: rename to @koa/router", {"package.json": manifest.format(name, "1.0.0"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -470,13 +470,15 @@ def _one_deleted_file_brought_back_under(repo: Repo, message: str, both: bool = 
                      message)
 
 
-def test_a_file_brought_back_under_wording_that_says_so_is_a_notice(repo: Repo) -> None:
-    finding = _one_deleted_file_brought_back_under(repo, "Unbreak docs frontpage")
+@pytest.mark.parametrize("message", ["Unbreak docs frontpage", "add logger back"])  # vuex's, words between
+def test_a_file_brought_back_under_wording_that_says_so_is_a_notice(repo: Repo, message: str) -> None:
+    finding = _one_deleted_file_brought_back_under(repo, message)
     assert finding["severity"] == "notice" and "brings back" in finding["reason"], finding
 
 
-def test_a_file_brought_back_under_other_wording_fails(repo: Repo) -> None:
-    assert _one_deleted_file_brought_back_under(repo, "docs: tidy the front page")["severity"] == "error"
+@pytest.mark.parametrize("message", ["docs: tidy the front page", "add a fallback logger"])
+def test_a_file_brought_back_under_other_wording_fails(repo: Repo, message: str) -> None:
+    assert _one_deleted_file_brought_back_under(repo, message)["severity"] == "error"
 
 
 def test_every_deleted_file_brought_back_fails_whatever_the_wording(repo: Repo) -> None:

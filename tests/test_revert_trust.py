@@ -1522,6 +1522,9 @@ def test_a_fragment_line_whose_references_became_links_is_consumed(repo: Repo, w
     ("# TODO: remove this pin once the upstream fix lands", "notice"),
     ("# This example has not yet been updated to Hyper 1.0", "notice"),  # axum's placeholders, ported later
     ("# FIXME: slow on large inputs", "error"),  # a to-do of another kind says nothing of going away
+    ("# TODO: Re-enable once linkcheck stops causing 429's from github", "notice"),  # nbconvert's
+    ("# Skipping for now due to unknown error;", "notice"),  # vuex's tests, commented out in a port
+    ("# Skipping slow inputs: see the benchmarks", "error"),  # skipped for good
 ])
 def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note: str, severity: str) -> None:
     seed(repo)

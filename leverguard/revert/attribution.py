@@ -44,6 +44,7 @@ WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
+PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
@@ -412,6 +413,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release naming the version it writes"
     if level > NOTICE and versions_back and names_versions((landed.subject, landed.title), written):
         return NOTICE, reason + "; the change's title names the version it writes"
+    if level > NOTICE and not stale and versions_back and own_version_only(undone) and _renames_package(hits, landed):
+        return NOTICE, reason + "; the package renamed in the same file: its versions start again"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
             all(prerelease(old) for old, _ in moves) and \
             speaks_of_release((landed.subject, landed.title), written):
@@ -566,6 +569,15 @@ def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, st
     return found + [(old, new) for hunk in _hunks_in(others, landed)
                     if not gone.isdisjoint(hunk.removed)  # (the pairs' first lines are removed ones)
                     for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
+
+
+def _renames_package(hits: list[PathHit], landed: Landed) -> bool:
+    """The change takes out the package's name line in the hits' files and writes another (koa-router's
+    `chore: rename to @koa/router`, which started its versions again at 1.0.0): no stale tree renames it."""
+    hunks = _hunks_in(hits, landed)
+    gone = {m.group(2) for h in hunks for line in h.removed if (m := PACKAGE_NAME.match(line))}
+    new = {m.group(2) for h in hunks for line in h.added if (m := PACKAGE_NAME.match(line))}
+    return bool(gone) and bool(new) and not gone & new
 
 
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:

@@ -83,11 +83,13 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  re.IGNORECASE)
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
-TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|"
+TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|"
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported))|"
-                 rb"notyet(been)?(updated|ported|migrated|implemented|supported)", re.IGNORECASE)  # a placeholder
+                 rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
+                 rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
-RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w* back)\b", re.IGNORECASE)
+RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
+                re.IGNORECASE)  # `add logger back`, `bring the old tests back`
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
@@ -505,7 +507,8 @@ def says_temporary(subject: str) -> bool:
 
 def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
     """Whether the undone lines (whitespace dropped) hold a to-do note that the change is to be undone: trio's
-    `# FIXME: change the "python" link back to /3 when Python 3.11 is released`, `# TODO: remove once X is
+    `# FIXME: change the "python" link back to /3 when Python 3.11 is released`, `# TODO: Re-enable once
+    linkcheck stops causing 429s` (nbconvert), `# TODO: remove once X is
     fixed`, `# HACK until the upstream fix lands`, axum's placeholder `// This example has not yet been updated
     to Hyper 1.0` that its port replaces."""
     return any(TODO_UNDO.search(line) for line in lines)
