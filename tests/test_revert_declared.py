@@ -254,3 +254,18 @@ def test_a_message_citing_a_commit_of_the_merged_pr(repo: Repo, cited: bool, sev
     (finding,) = check(repo, "main..topic")[1]["findings"]
     assert finding["severity"] == severity
     assert finding["title"] == "Only combine when not collocated." and finding["subject"].startswith("Merge pull request #63")
+
+
+@pytest.mark.parametrize(("said", "severity"), [
+    ("Backing out the fix to #38 ({sha}).", "notice"),  # cachecontrol: the author finishes the back-out
+    ("Tidying the fix to #38 ({sha}).", "error"),  # names it, says nothing of backing it out
+])
+def test_finishing_a_back_out_a_later_commit_declared(repo: Repo, said: str, severity: str) -> None:
+    old = seed(repo)
+    fix = land(repo, "feature - the amount of bytes cached (#38)", {"src/mod1.py": old["src/mod1.py"] + body("bytes", 5),
+                                                                   "src/mod2.py": old["src/mod2.py"] + body("cached", 5)},
+               author=DAVE)
+    land(repo, said.format(sha=fix[:7]), {"src/mod2.py": old["src/mod2.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Removed unused code.", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[38]["severity"] == severity

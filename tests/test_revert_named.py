@@ -219,3 +219,22 @@ def test_a_title_saying_the_projects_own_folder_names_nothing_brought_back(repo:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, title, {"requests/config.py": config, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
+CI_TARGETS = "jobs:\n  check:\n    strategy:\n      matrix:\n        target:\n          - aarch64-apple-ios\n{}"
+
+
+@pytest.mark.parametrize(("title", "disabled", "severity"), [
+    # mio: a target commented out beside a link to the bug, enabled again by its author's title
+    ("Enable all targets on the CI that work again (#1913)", "          # See rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "notice"),
+    ("ci: bump the toolchain (#1913)", "          # See rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "error"),  # says nothing
+    ("Enable all targets on the CI that work again (#1913)", "          - x86_64-apple-ios\n", "error"),  # no code commented out
+])
+def test_code_commented_out_enabled_again_by_a_title_saying_so(repo: Repo, title: str, disabled: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "ci: targets", {".github/workflows/ci.yml": CI_TARGETS.format("          - arm64_32-apple-watchos\n")})
+    land(repo, "Disable CI for arm64_32-apple-watchos (#1910)", {".github/workflows/ci.yml": CI_TARGETS.format(disabled)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {".github/workflows/ci.yml": CI_TARGETS.format("          - arm64_32-apple-watchos\n"),
+                       "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[1910]["severity"] == severity

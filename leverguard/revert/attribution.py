@@ -12,7 +12,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back,
+                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
@@ -262,6 +262,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         notes = _release_notes(hits, ctx)
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
                                     entries, notes, [sha for sha, _, _ in inner])
+        backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
+        if level > NOTICE and backed_out is not None:
+            # a later commit said it backs that commit out: the change finishes what was declared
+            level, reason = NOTICE, reason + f"; {backed_out.sha[:7]} declared it backed out, and the change finishes that"
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
@@ -371,6 +375,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and names_removed_block((landed.subject, landed.title),
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
+    if level > NOTICE and not stale and reenables((landed.subject, landed.title), undone):
+        return NOTICE, reason + "; the change says it enables again what the undone commit commented out"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"

@@ -116,6 +116,8 @@ REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|su
 # folders any project has, whose names any title may say
 CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
+COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
+ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
@@ -492,6 +494,23 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
                 CONVENTIONAL_FOLDER.fullmatch(folder) is None and re.search(rf"(?<![\w.-]){re.escape(folder)}(?![\w-])", text):
             return True
     return titled_after(titles, wanted)
+
+
+def reenables(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
+    """The undone lines are code commented out, with comments beside it (mio's `Disable CI for
+    arm64_32-apple-watchos` turning `- arm64_32-apple-watchos` into `#- arm64_32-apple-watchos` under a link
+    to the bug), and a title says it enables it again (`Enable all targets on the CI that work again`)."""
+    found = [line for line in lines if line]
+    comments = {COMMENT_MARK.sub(b"", line, count=1) for line in found if COMMENT_MARK.match(line)}
+    code = [line for line in found if not COMMENT_MARK.match(line)]
+    return bool(code) and all(line in comments for line in code) and \
+        any(ENABLES.search(title) for title in titles if title)
+
+
+def backs_out(message: str, sha: str) -> bool:
+    """Whether MESSAGE says it reverts the commit SHA by its id (cachecontrol's `Backing out the fix to #38
+    (cf58413).`, `Revert 1a2b3c4`)."""
+    return bool(REVERT_WORDS.search(message)) and cites_commit(message, sha)
 
 
 def says_stray(titles: Iterable[str]) -> bool:
