@@ -33,6 +33,8 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      "**/changelog/*.*[a-z]*.*", "**/changelog/[a-z]*[a-z].[0-9]*[0-9].*",
                      # and with no extension (pytest-xdist's `changelog/1071.bugfix`; `2024.rst` is a year's page)
                      "**/changelog/[0-9]*.[a-z][a-z][a-z][a-z]*",
+                     # one left at the top by mistake (pytest-asyncio's `731.added.rst`)
+                     "/[0-9]*.[a-z]*[a-z].rst", "/[0-9]*.[a-z]*[a-z].md",
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
                      # prettier's `changelog_unreleased/`)
                      "news/*", "**/*unreleased*/**",
