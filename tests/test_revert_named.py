@@ -238,3 +238,21 @@ def test_code_commented_out_enabled_again_by_a_title_saying_so(repo: Repo, title
     land(repo, title, {".github/workflows/ci.yml": CI_TARGETS.format("          - arm64_32-apple-watchos\n"),
                        "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[1910]["severity"] == severity
+
+
+SETUP = "extras_require = {{\n    'test': [\n        'pytest',\n{}    ],\n}}\n"
+
+
+@pytest.mark.parametrize(("title", "extra", "severity"), [
+    ("Removing more nose remnants via dependencies. (#758)", "        'nose',\n", "notice"),  # nbconvert's
+    ("Removing more mock remnants via dependencies. (#758)", "        'nose',\n", "error"),  # names another
+    ("Remove nose (#758)", "        'nosetests-json',\n", "error"),  # only part of a word
+])
+def test_a_title_naming_what_it_removes_names_short_words_whole(repo: Repo, title: str, extra: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "setup", {"setup.py": SETUP.format("")})
+    land(repo, "Windows unicode error fixed, nosetest added to setup.py (#757)",
+         {"setup.py": SETUP.format(extra), "src/mod1.py": "import io\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"setup.py": SETUP.format(""), "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[757]["severity"] == severity

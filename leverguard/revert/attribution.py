@@ -12,7 +12,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out,
+                                       says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
@@ -370,6 +370,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and not stale and removes_by_name((landed.subject, landed.title), undone):
+        return NOTICE, reason + "; the change's title says what it removes, by name"
     if level > NOTICE and names_undone(landed.note_lines, undone, code_only=True):
         return NOTICE, reason + "; the change's release note names what goes away"
     if level > NOTICE and names_removed_block((landed.subject, landed.title),

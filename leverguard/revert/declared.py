@@ -112,12 +112,15 @@ FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(tin
 BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
 REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
-                      r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\s*$)", re.IGNORECASE)
+                      r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\.(?=\s|$)|\s*$)", re.IGNORECASE)
 # folders any project has, whose names any title may say
 CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
 COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
 ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
+# words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
+OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
+                          "references reference dead obsolete deprecated via its our dependency dependencies deps".split())
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
@@ -478,6 +481,21 @@ def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Itera
     named = " ".join(title for title in titles if title).lower()
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     return all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", named) for w in words) and any(w in text for w in words)
+
+
+def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
+    """A title saying what it removes, every word of that a whole word of the undone LINES, short ones too
+    (pexpect's `Remove use of six` for `from six import print_`, nbconvert's `Removing more nose remnants via
+    dependencies.` for `'nose',`): the title's own object, not any word of it, so `six` names only six."""
+    text = b"\n".join(lines).decode("utf-8", "replace").lower()
+    for title in titles:
+        found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", title or ""))
+        words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", found.group(1).lower()) if w not in OBJECT_FILLER] \
+            if found else []
+        if words and len(words) <= 3 and all(len(w) >= 3 and w not in COMMON_WORDS for w in words) and \
+                all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", text) for w in words):
+            return True
+    return False
 
 
 def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
