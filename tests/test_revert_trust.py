@@ -1778,3 +1778,23 @@ def test_a_floating_tag_over_the_version_it_covers_is_no_set_back(repo: Repo, wr
            subject="Add 3.13 to CI")
     found = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (found is not None and "version-set-back" in found["kinds"]) is set_back
+
+
+@pytest.mark.parametrize(("days", "between", "severity"), [
+    (13.9, 12, "warning"),  # within TINY_DAYS (14): what came just before a stale tree
+    (14.1, 12, "notice"),  # weeks later, 12 commits on: files cleaned up (gin's examples split out)
+    (30.0, 5, "warning"),  # weeks later but among the last commits before the base (RECENT_COMMITS, 10)
+])
+def test_every_file_a_commit_added_deleted_weeks_later_is_a_clean_up(repo: Repo, days: float, between: int,
+                                                                      severity: str) -> None:
+    seed(repo)
+    added = land(repo, "Add NewRelic middleware example (#301)",
+                 {"examples/newrelic/main.go": body("newrelic", 6), "examples/newrelic/README.md": body("readme", 3)})
+    for i in range(between):
+        land(repo, f"chore: tidy {i}", {f"src/mod{i % 10}.py": body(f"tidy{i}", 6)})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.remove("examples/newrelic/main.go")
+    repo.remove("examples/newrelic/README.md")
+    when = f"{int(repo.git('log', '-1', '--format=%ct', added)) + int(days * 86400)} +0000"
+    repo.commit("Split examples to alone repo", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
