@@ -162,8 +162,11 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
 def _blamed(head: FilePatch, undone: list[tuple[int, Change, int | None]],
             patches: dict[int, FilePatch | None]) -> list[tuple[int, Change, int | None]]:
     """The candidates of a rollback chain whose work HEAD takes out: not two of which the later took the
-    earlier's change back line for line, nor one whose work was already gone (`_already_gone`); all of them
-    when that would leave none (the chain's oldest change is what HEAD equals the old side of)."""
+    earlier's change back line for line, nor one whose work was already gone (`_already_gone`), nor one
+    whose lines HEAD's own patch leaves alone (`_taken_out`); all of them when that would leave none (the
+    chain's oldest change is what HEAD equals the old side of)."""
+    if len(undone) <= 1:
+        return undone
     deleted_later = _purely_deleted(patches)
     inverted = _inverted_pairs(patches)
     taken = _taken_out(head, patches)
