@@ -269,3 +269,21 @@ def test_finishing_a_back_out_a_later_commit_declared(repo: Repo, said: str, sev
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "Removed unused code.", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
     assert by_pr(check(repo, "main..topic")[1])[38]["severity"] == severity
+
+
+@pytest.mark.parametrize(("back", "lowered"), [
+    (("tests/test_cli.py",), True),  # pydantic-settings: the reverted fix's test, beside a new fix
+    (("tests/test_cli.py", "src/mod1.py"), False),  # its code back too: a tree from before the revert
+    (("src/mod1.py",), False),  # its code back, not only tests
+])
+def test_only_a_reverted_fixs_tests_back_is_a_new_fix(repo: Repo, back: tuple[str, ...], lowered: bool) -> None:
+    old = seed(repo)
+    fixed = {"src/mod1.py": old["src/mod1.py"] + body("cliparse", 4), "tests/test_cli.py": body("test_cli", 6)}
+    land(repo, "fix: Respect cli_parse_args (#611)", fixed, author=DAVE)
+    land(repo, 'Revert "fix: Respect cli_parse_args (#611)" (#655)', {"src/mod1.py": old["src/mod1.py"], "tests/test_cli.py": None},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Remove parsing of command line arguments from __init__ (#656)",
+         {**{path: fixed[path] for path in back}, "src/mod2.py": old["src/mod2.py"] + "parse_later = True\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[655]
+    assert ("only the reverted work's tests come back" in finding["reason"]) is lowered
