@@ -287,3 +287,20 @@ def test_only_a_reverted_fixs_tests_back_is_a_new_fix(repo: Repo, back: tuple[st
          {**{path: fixed[path] for path in back}, "src/mod2.py": old["src/mod2.py"] + "parse_later = True\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[655]
     assert ("only the reverted work's tests come back" in finding["reason"]) is lowered
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("#30: use the vary module", "notice"),  # cors: the maintainer reworks the PR it names
+    ("use the vary module (#30)", "warning"),  # a squash suffix names the change itself
+    ("#300: use the vary module", "warning"),  # another PR
+])
+def test_a_message_naming_the_undone_prs_number(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "vary")
+    land(repo, "add vary origin header", {"src/mod1.py": old["src/mod1.py"] + body("vary", 4),
+                                          "src/mod2.py": old["src/mod2.py"] + body("origin", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "vary", 30, "add vary origin header for specific origins")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"] + "vary(res, 'Origin')\n", "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[30]["severity"] == severity

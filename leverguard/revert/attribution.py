@@ -9,7 +9,7 @@ import shlex
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, TEST_PATH, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, TEST_PATH, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -384,9 +384,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
     # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
     # needs "undo" said (test_revert_declared)
-    if level > NOTICE and (level == WARNING or not (stale or every_file)) and \
-            any(cites_commit(landed.message, sha) for sha in (commit.sha, *shas)):  # a merged PR's own commits too
-        return NOTICE, reason + "; the change's message names the undone commit"
+    number = pr_number(commit)
+    cited = any(cites_commit(landed.message, sha) for sha in (commit.sha, *shas)) or \
+        (number is not None and cites_pr(landed.message, number))  # a merged PR's own commits, or its number
+    if level > NOTICE and (level == WARNING or not (stale or every_file)) and cited:
+        return NOTICE, reason + "; the change's message names the undone commit or its PR"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):

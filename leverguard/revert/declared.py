@@ -441,6 +441,16 @@ def repairs_a_merge(subject: str) -> bool:
     return bool(BAD_MERGE.search(subject))
 
 
+def cites_pr(message: str, number: int) -> bool:
+    """Does MESSAGE name the PR NUMBER by `#N` (cors' `#30: use the vary module`)? Not as a squash suffix
+    `(#N)` or in `Merge pull request #N`, which name the change itself."""
+    for line in message.splitlines():
+        line = SQUASH_SUFFIX.sub("", PR_SUBJECT.sub("", line))
+        if re.search(rf"(?<![\w/&])#{number}\b", line):
+            return True
+    return False
+
+
 def repairs_the_last_commit(subject: str) -> bool:
     """`Fixed last commit and added test`, `fix previous commit`: a named repair of the commit before."""
     return bool(LAST_COMMIT.search(subject))
