@@ -9,7 +9,7 @@ import shlex
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, TEST_PATH, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -403,10 +403,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
         # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
         return NOTICE, reason + "; the fragment brought back is the change's own release note"
-    if level > NOTICE and not stale and not every_file and _reverts(commit) and all(TEST_PATH.search(p) for p in paths):
-        # pydantic-settings: the reverted fix's test back beside a new fix; a tree from before the revert
-        # would hold the reverted code too, which stays out
-        return NOTICE, reason + "; only the reverted work's tests come back, its code stays out (a new fix for that bug)"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
