@@ -1798,3 +1798,20 @@ def test_every_file_a_commit_added_deleted_weeks_later_is_a_clean_up(repo: Repo,
     when = f"{int(repo.git('log', '-1', '--format=%ct', added)) + int(days * 86400)} +0000"
     repo.commit("Split examples to alone repo", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("rewritten", "severity"), [
+    ("    return first + second\n", "notice"),  # syn: the import gone with its uses, rewritten
+    ("    return list(itertools.chain(first, second))\n", "warning"),  # its uses kept: the import is lost
+])
+def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str, severity: str) -> None:
+    seed(repo)
+    head = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    tail = "".join(f"LIMIT_{i} = compute_limit({i}, floor={i * 5})\n" for i in range(8))
+    land(repo, "tokens: module", {"src/tokens.py": f"import os\n{head}\ndef joined(first, second):\n    return first\n{tail}"})
+    land(repo, "Consolidate on itertools.chain (#301)",
+         {"src/tokens.py": f"import itertools\nimport os\n{head}\ndef joined(first, second):\n"
+                           f"    return list(itertools.chain(first, second))\n{tail}"})
+    _topic(repo, {"src/tokens.py": f"import os\n{head}\ndef joined(first, second):\n{rewritten}{tail}",
+                  "kernel.c": "int t;\n"}, subject="perf: fewer allocations in joined")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

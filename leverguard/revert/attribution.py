@@ -20,7 +20,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import (FilePatch, Hunk, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -441,6 +441,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; only version numbers, which the change moves on (a release cycle; a stale tree moves them back)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
+    if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
+        return NOTICE, reason + "; only import lines, whose uses the change takes out too (left unused)"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and _subtree_import(hits, landed):  # the upstream project's tree, taken whole
@@ -624,6 +626,21 @@ def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> 
     gone = set(undone)
     return any(line not in gone and imports_only((line,)) for hunk in _hunks_in(hits, landed)
                for line in hunk.removed + hunk.added)
+
+
+def _uses_taken_out(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
+    """Every name the undone import lines bring in is used in lines the change takes out of those files and
+    in none it writes (syn's `use std::iter;` gone with its `iter::once` calls): an import left unused."""
+    names = [name for line in undone for name in imported_names(line)]
+    if not names or len(names) < sum(1 for line in undone if line):
+        return False
+    hunks = _hunks_in(hits, landed)
+    removed = [line for hunk in hunks for line in hunk.removed if not imports_only((line,))]
+    added = [line for hunk in hunks for line in hunk.added]
+
+    def used(name: bytes, lines: list[bytes]) -> bool:
+        return any(re.search(rb"(?<!\w)" + re.escape(name) + rb"(?!\w)", line) for line in lines)
+    return all(used(name, removed) and not used(name, added) for name in names)
 
 
 def _subtree_import(hits: list[PathHit], landed: Landed) -> bool:

@@ -71,6 +71,24 @@ def imports_only(lines: Iterable[bytes]) -> bool:
 
 
 _FROM_IMPORT = lazy(rb"from([\w.]+)import\(?([\w.,*]+?),?\)?")  # normalized: `fromtypesimportA,B`
+# the names an import line brings in, normalized: `usestd::iter;`, `use a::{b,c};`, `import{a,b}from'x'`,
+# `importxfrom'x'`, `import*asxfrom'x'`, `importos.path`
+_IMPORTED = (lazy(rb"(?:pub)?use(?:[\w]+::)*\{([\w,]+)\};"), lazy(rb"(?:pub)?use(?:[\w]+::)*(\w+);"),
+             lazy(rb"import\{([\w,]+)\}from['\"].*"), lazy(rb"import(?:\*as)?(\w+)from['\"].*"),
+             lazy(rb"import(\w+)(?:\.[\w.]+)?"))
+
+
+def imported_names(line: bytes) -> list[bytes]:
+    """The names import LINE (normalized) brings in, for the forms whose names can be read back; none for
+    the others (`#include`, `use a::*;`, `from x import a as b` squeezed to `aasb`)."""
+    found = _FROM_IMPORT.fullmatch(line)
+    if found is not None:
+        return [] if b"*" in found.group(2) else [name for name in found.group(2).split(b",") if name]
+    for pattern in _IMPORTED:
+        found = pattern.fullmatch(line)
+        if found is not None:
+            return [name for name in found.group(1).split(b",") if name]
+    return []
 
 
 def names_pruned(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
