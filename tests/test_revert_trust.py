@@ -1815,3 +1815,16 @@ def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str
     _topic(repo, {"src/tokens.py": f"import os\n{head}\ndef joined(first, second):\n{rewritten}{tail}",
                   "kernel.c": "int t;\n"}, subject="perf: fewer allocations in joined")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("ignore", "severity"), [
+    ("*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations no longer tracked, ignored from now on
+    ("*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone
+])
+def test_files_deleted_under_an_ignore_pattern_the_change_adds(repo: Repo, ignore: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "chore: ignore", {".gitignore": "*.egg-info*\n"})
+    land(repo, "Add Catalan binary translation (#197)", {"src/locale/ca/humanize.mo": body("catalan", 4)}, author=DAVE)
+    _topic(repo, {"src/locale/ca/humanize.mo": None, ".gitignore": ignore, "scripts/build-mo.sh": "msgfmt *.po\n"},
+           subject="Build the translations in CI")
+    assert by_pr(check(repo, "main..topic")[1])[197]["severity"] == severity

@@ -19,6 +19,7 @@ from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities
+from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, display
 from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
                                      versions_move_on)
@@ -90,6 +91,7 @@ class Landed(NamedTuple):
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
     note_lines: tuple[str, ...] = ()  # every line of those notes, as written
+    ignores: tuple[tuple[bytes, tuple[str, ...]], ...] = ()  # (folder, patterns) the change adds to .gitignore files
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -100,7 +102,9 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
-    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx))
+    deleted_added = any(h.kind == "deleted-added" for h in hits)
+    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx),
+                             ignores=_new_ignores(landed, ctx) if deleted_added else ())
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     hits = [h for h in hits if id(h) not in gone]
@@ -331,6 +335,32 @@ def _own_note(hit: PathHit, landed: Landed) -> bool:
     return patch is not None and any(line.lower() in titles for h in patch.hunks for line in h.added)
 
 
+def _ignored_now(hit: PathHit, landed: Landed) -> bool:
+    """A pattern the change adds to a `.gitignore` matches HIT's path."""
+    return any(hit.path.startswith(prefix) and gitignore_matcher(list(patterns))(hit.path[len(prefix):])
+               for prefix, patterns in landed.ignores)
+
+
+def _new_ignores(landed: Landed, ctx: Context) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
+    """(folder prefix, patterns) the change adds to `.gitignore` files, read from both blobs: a patch drops
+    short lines such as `*.mo` as trivial."""
+    found = []
+    for change in landed.changes:
+        folder, _, name = change.path.rpartition(b"/")
+        if name != b".gitignore" or change.new is None:
+            continue
+        added = _blob_lines(ctx, change.new.oid) - (_blob_lines(ctx, change.old.oid) if change.old else set())
+        patterns = tuple(sorted(line for line in added if line and not line.startswith("#")))
+        if patterns:
+            found.append((folder + b"/" if folder else b"", patterns))
+    return tuple(found)
+
+
+def _blob_lines(ctx: Context, oid: str) -> set[str]:
+    found = ctx.reader.read(oid)
+    return {line.strip() for line in found[1].decode("utf-8", "replace").splitlines()} if found else set()
+
+
 def _release_notes(hits: list[PathHit], ctx: Context) -> bool:
     """Every one of HITS is a changelog fragment or a changelog (`CHANGES.rst`, `docs/changelog.md`)."""
     return all(ctx.rules.fragment(h.path) or CHANGELOG.match(posixpath.basename(h.path)) for h in hits)
@@ -403,6 +433,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
         # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
         return NOTICE, reason + "; the fragment brought back is the change's own release note"
+    if level > NOTICE and all(h.kind == "deleted-added" and _ignored_now(h, landed) for h in hits):
+        # humanize's `Remove generated translation binaries from repo` adding `*.mo` to .gitignore: built, not kept
+        return NOTICE, reason + "; the change adds an ignore pattern for the files it deletes (built, no longer tracked)"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments

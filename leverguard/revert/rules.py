@@ -39,14 +39,14 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
             generated.append(parts[0])
         if any(attr in NO_DIFF_ATTRS for attr in parts[1:]):
             no_diff.append(parts[0])
-    skip = _matcher(generated)
-    flat = _matcher(no_diff)
+    skip = gitignore_matcher(generated)
+    flat = gitignore_matcher(no_diff)
     lock, built = _named(lock_files), _named(built_files)
 
     def regenerated(path: bytes) -> bool:
         return lock(path) or built(path)
 
-    fragment = _matcher(list(fragments))
+    fragment = gitignore_matcher(list(fragments))
 
     def line_level(path: bytes) -> bool:  # a fragment's lines are prose a release rewords: whole files only
         return not skip(path) and not flat(path) and not regenerated(path) and not fragment(path)
@@ -57,11 +57,11 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
 def _named(patterns: Sequence[str]) -> Callable[[bytes], bool]:
     """Bare names match in any folder (a set lookup); the others are gitignore-style patterns."""
     names = frozenset(name.encode() for name in patterns if "/" not in name and "*" not in name)
-    patterned = _matcher([name for name in patterns if "/" in name or "*" in name])
+    patterned = gitignore_matcher([name for name in patterns if "/" in name or "*" in name])
     return lambda path: path.rsplit(b"/", 1)[-1] in names or patterned(path)
 
 
-def _matcher(patterns: list[str]) -> Callable[[bytes], bool]:
+def gitignore_matcher(patterns: list[str]) -> Callable[[bytes], bool]:
     """git wildmatch through pathspec, imported (~20 ms) only for a path that could match at all:
     a match needs the longest literal run of some pattern ("CHANGES/", "requirements/", ...)."""
     if not patterns:
