@@ -1340,6 +1340,17 @@ def sized_tree(pending: Process, suffixes: Sequence[str], limit: int) -> dict[st
     return found
 
 
+def blob_ids(rev: str, cwd: str | None = None) -> set[str]:
+    """The object ids of every file in REV's tree (`ls-tree -r`: headers only, no content read)."""
+    found = set()
+    for record in split_z(run(["ls-tree", "-r", "-z", "--full-tree", rev], cwd).stdout):
+        meta, _, _ = record.partition(b"\t")
+        parts = meta.split(b" ")
+        if len(parts) == 3 and parts[1] == b"blob":
+            found.add(parts[2].decode("ascii"))
+    return found
+
+
 def excluding(paths: Iterable[str]) -> list[str]:
     """Pathspecs that leave PATHS out of a git command (git 2.13+ accepts excludes alone)."""
     return [f":(exclude,literal){path}" for path in sorted(paths)]

@@ -1828,3 +1828,25 @@ def test_files_deleted_under_an_ignore_pattern_the_change_adds(repo: Repo, ignor
     _topic(repo, {"src/locale/ca/humanize.mo": None, ".gitignore": ignore, "scripts/build-mo.sh": "msgfmt *.po\n"},
            subject="Build the translations in CI")
     assert by_pr(check(repo, "main..topic")[1])[197]["severity"] == severity
+
+
+@pytest.mark.parametrize(("kept", "reported"), [
+    (True, False),  # django-silk's `Removed duplicates`: the same content stays at the package's other path
+    (False, True),  # the other copy differs: the deleted one's content is gone
+])
+def test_a_deleted_file_whose_content_stays_at_another_path_loses_nothing(repo: Repo, kept: bool, reported: bool) -> None:
+    seed(repo)
+    module = body("profiler", 6)
+    land(repo, "silk: the package", {"silk/profiler.py": module if kept else body("older", 6)})
+    land(repo, "Fixed: issues/10 (#301)", {"django_silky/silk/profiler.py": module}, author=DAVE)
+    _topic(repo, {"django_silky/silk/profiler.py": None, "kernel.c": "int t;\n"}, subject="Removed duplicates")
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is reported
+
+
+def test_an_empty_file_deleted_beside_empty_copies_is_still_reported(repo: Repo) -> None:
+    # empty `__init__.py` files are everywhere: one deleted can still break a package
+    seed(repo)
+    land(repo, "pkg", {"pkg/__init__.py": ""})
+    land(repo, "sub-package (#301)", {"pkg/sub/__init__.py": ""}, author=DAVE)
+    _topic(repo, {"pkg/sub/__init__.py": None, "kernel.c": "int t;\n"}, subject="kernel: tune")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] in ("warning", "error")

@@ -6,6 +6,7 @@ import posixpath
 import re
 import shlex
 
+from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
@@ -44,6 +45,7 @@ RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits 
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
+EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
@@ -92,6 +94,7 @@ class Landed(NamedTuple):
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
     note_lines: tuple[str, ...] = ()  # every line of those notes, as written
     ignores: tuple[tuple[bytes, tuple[str, ...]], ...] = ()  # (folder, patterns) the change adds to .gitignore files
+    head: str = ""  # the commit whose tree is the change's result (audit: the audited commit)
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -107,6 +110,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
                              ignores=_new_ignores(landed, ctx) if deleted_added else ())
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
+    gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
@@ -354,6 +358,21 @@ def _new_ignores(landed: Landed, ctx: Context) -> tuple[tuple[bytes, tuple[str, 
         if patterns:
             found.append((folder + b"/" if folder else b"", patterns))
     return tuple(found)
+
+
+def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """The deleted files whose very content stays in the change's result at another path (django-silk's
+    `Removed duplicates` of a package kept twice): nothing is lost. Only binary files and text files of
+    MIN_HUNK_LINES non-trivial lines or more: an empty `__init__.py` or a one-line stub has copies
+    everywhere, and deleting one can still break a package."""
+    gone = {patch.change.path: patch.change.old.oid for patch in landed.patches
+            if patch.change.new is None and patch.change.old is not None and patch.change.old.oid != EMPTY_BLOB
+            and (patch.lines >= MIN_HUNK_LINES or not patch.text)}  # (a binary file's copy is no coincidence)
+    wanted = [h for h in deletions if h.kind == "deleted-added" and h.path in gone]
+    if not wanted or not landed.head:
+        return []
+    kept = git.blob_ids(landed.head, ctx.repo)
+    return [h for h in wanted if gone[h.path] in kept]
 
 
 def _blob_lines(ctx: Context, oid: str) -> set[str]:

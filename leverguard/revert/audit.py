@@ -262,7 +262,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   parent_position, bot=by_dependency_bots(rows),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
                   subjects=branch_subjects(rows) if commit.is_merge else (),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)))
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=commit.sha)
 
 
 def _branch_name(repo: str, branch: str) -> str:

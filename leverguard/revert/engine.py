@@ -174,7 +174,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)))
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=land.head)
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:
