@@ -1340,14 +1340,14 @@ def sized_tree(pending: Process, suffixes: Sequence[str], limit: int) -> dict[st
     return found
 
 
-def blob_ids(rev: str, cwd: str | None = None) -> set[str]:
-    """The object ids of every file in REV's tree (`ls-tree -r`: headers only, no content read)."""
-    found = set()
+def tree_blobs(rev: str, cwd: str | None = None) -> dict[bytes, str]:
+    """Path -> object id of every file in REV's tree (`ls-tree -r`: headers only, no content read)."""
+    found = {}
     for record in split_z(run(["ls-tree", "-r", "-z", "--full-tree", rev], cwd).stdout):
-        meta, _, _ = record.partition(b"\t")
+        meta, _, path = record.partition(b"\t")
         parts = meta.split(b" ")
         if len(parts) == 3 and parts[1] == b"blob":
-            found.add(parts[2].decode("ascii"))
+            found[path] = parts[2].decode("ascii")
     return found
 
 

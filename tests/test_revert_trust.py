@@ -1830,14 +1830,16 @@ def test_files_deleted_under_an_ignore_pattern_the_change_adds(repo: Repo, ignor
     assert by_pr(check(repo, "main..topic")[1])[197]["severity"] == severity
 
 
-@pytest.mark.parametrize(("kept", "reported"), [
-    (True, False),  # django-silk's `Removed duplicates`: the same content stays at the package's other path
-    (False, True),  # the other copy differs: the deleted one's content is gone
+@pytest.mark.parametrize(("kept", "other", "reported"), [
+    (True, "silk/profiler.py", False),  # django-silk's `Removed duplicates`: the same file stays at the package's other path
+    (False, "silk/profiler.py", True),  # the other copy differs: the deleted one's content is gone
+    (True, "silk/legacy_profiler.py", True),  # the same content under another name (pre-commit's hooks.yaml): another file
 ])
-def test_a_deleted_file_whose_content_stays_at_another_path_loses_nothing(repo: Repo, kept: bool, reported: bool) -> None:
+def test_a_deleted_file_whose_content_stays_at_another_path_loses_nothing(repo: Repo, kept: bool, other: str,
+                                                                           reported: bool) -> None:
     seed(repo)
     module = body("profiler", 6)
-    land(repo, "silk: the package", {"silk/profiler.py": module if kept else body("older", 6)})
+    land(repo, "silk: the package", {other: module if kept else body("older", 6)})
     land(repo, "Fixed: issues/10 (#301)", {"django_silky/silk/profiler.py": module}, author=DAVE)
     _topic(repo, {"django_silky/silk/profiler.py": None, "kernel.c": "int t;\n"}, subject="Removed duplicates")
     assert (301 in by_pr(check(repo, "main..topic")[1])) is reported

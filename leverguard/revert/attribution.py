@@ -362,7 +362,8 @@ def _new_ignores(landed: Landed, ctx: Context) -> tuple[tuple[bytes, tuple[str, 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
     """The deleted files whose very content stays in the change's result at another path (django-silk's
-    `Removed duplicates` of a package kept twice): nothing is lost. Only binary files and text files of
+    `Removed duplicates` of a package kept twice), under the same name at a path the change leaves alone:
+    nothing is lost. Only binary files and text files of
     MIN_HUNK_LINES non-trivial lines or more: an empty `__init__.py` or a one-line stub has copies
     everywhere, and deleting one can still break a package."""
     gone = {patch.change.path: patch.change.old.oid for patch in landed.patches
@@ -371,8 +372,12 @@ def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list
     wanted = [h for h in deletions if h.kind == "deleted-added" and h.path in gone]
     if not wanted or not landed.head:
         return []
-    kept = git.blob_ids(landed.head, ctx.repo)
-    return [h for h in wanted if gone[h.path] in kept]
+    # a copy of the same name the change leaves where it was: the same content under another name (pre-commit's
+    # `.pre-commit-hooks.yaml` beside the legacy `hooks.yaml`) is another file, whose name is what tools read
+    touched = {change.path for change in landed.changes}
+    kept = {(oid, path.rpartition(b"/")[2]) for path, oid in git.tree_blobs(landed.head, ctx.repo).items()
+            if path not in touched}
+    return [h for h in wanted if (gone[h.path], h.path.rpartition(b"/")[2]) in kept]
 
 
 def _blob_lines(ctx: Context, oid: str) -> set[str]:
