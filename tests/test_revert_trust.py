@@ -1852,3 +1852,14 @@ def test_an_empty_file_deleted_beside_empty_copies_is_still_reported(repo: Repo)
     land(repo, "sub-package (#301)", {"pkg/sub/__init__.py": ""}, author=DAVE)
     _topic(repo, {"pkg/sub/__init__.py": None, "kernel.c": "int t;\n"}, subject="kernel: tune")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] in ("warning", "error")
+
+
+def test_a_commit_only_some_of_whose_deleted_files_have_copies_keeps_them_all(repo: Repo) -> None:
+    # react-router's `remove old basic template`: a few of its files are shared with another template
+    seed(repo)
+    shared = body("tsconfig", 5)
+    land(repo, "templates: remix", {"templates/remix/tsconfig.py": shared})
+    land(repo, "templates: basic (#301)", {"templates/basic/tsconfig.py": shared, "templates/basic/root.py": body("root", 5)},
+         author=DAVE)
+    _topic(repo, {"templates/basic/tsconfig.py": None, "templates/basic/root.py": None, "kernel.c": "int t;\n"})
+    assert set(by_pr(check(repo, "main..topic")[1])[301]["paths"]) == {"templates/basic/tsconfig.py", "templates/basic/root.py"}

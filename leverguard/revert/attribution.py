@@ -361,23 +361,32 @@ def _new_ignores(landed: Landed, ctx: Context) -> tuple[tuple[bytes, tuple[str, 
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """The deleted files whose very content stays in the change's result at another path (django-silk's
-    `Removed duplicates` of a package kept twice), under the same name at a path the change leaves alone:
-    nothing is lost. Only binary files and text files of
-    MIN_HUNK_LINES non-trivial lines or more: an empty `__init__.py` or a one-line stub has copies
-    everywhere, and deleting one can still break a package."""
-    gone = {patch.change.path: patch.change.old.oid for patch in landed.patches
-            if patch.change.new is None and patch.change.old is not None and patch.change.old.oid != EMPTY_BLOB
-            and (patch.lines >= MIN_HUNK_LINES or not patch.text)}  # (a binary file's copy is no coincidence)
-    wanted = [h for h in deletions if h.kind == "deleted-added" and h.path in gone]
-    if not wanted or not landed.head:
+    """The deleted files of the commits all of whose deleted files stay in the change's result, each under
+    the same name at a path the change leaves alone (django-silk's `Removed duplicates` of a package kept
+    twice): nothing is lost. Some of a commit's files kept elsewhere say nothing of the others (react-router's
+    `remove old basic template`), and empty or one-line files alone prove nothing: they have copies everywhere."""
+    states = {patch.change.path: patch for patch in landed.patches if patch.change.new is None and patch.change.old is not None}
+    wanted = [h for h in deletions if h.kind == "deleted-added"]
+    if not wanted or not landed.head or any(h.path not in states for h in wanted):
         return []
     # a copy of the same name the change leaves where it was: the same content under another name (pre-commit's
     # `.pre-commit-hooks.yaml` beside the legacy `hooks.yaml`) is another file, whose name is what tools read
     touched = {change.path for change in landed.changes}
     kept = {(oid, path.rpartition(b"/")[2]) for path, oid in git.tree_blobs(landed.head, ctx.repo).items()
             if path not in touched}
-    return [h for h in wanted if (gone[h.path], h.path.rpartition(b"/")[2]) in kept]
+
+    def copied(hit: PathHit) -> bool:
+        state = states[hit.path].change.old
+        return state is not None and (state.oid, hit.path.rpartition(b"/")[2]) in kept
+
+    def substantial(hit: PathHit) -> bool:
+        patch = states[hit.path]
+        return patch.lines >= MIN_HUNK_LINES or (not patch.text and patch.change.old is not None and
+                                                 patch.change.old.oid != EMPTY_BLOB)
+    positions = {h.position for h in wanted}
+    duplicated = {p for p in positions if all(copied(h) for h in wanted if h.position == p) and
+                  any(substantial(h) for h in wanted if h.position == p)}
+    return [h for h in wanted if h.position in duplicated]
 
 
 def _blob_lines(ctx: Context, oid: str) -> set[str]:
