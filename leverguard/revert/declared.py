@@ -445,7 +445,7 @@ def cites_pr(message: str, number: int) -> bool:
     """Does MESSAGE name the PR NUMBER by `#N` (cors' `#30: use the vary module`)? Not as a squash suffix
     `(#N)` or in `Merge pull request #N`, which name the change itself."""
     for line in message.splitlines():
-        line = SQUASH_SUFFIX.sub("", PR_SUBJECT.sub("", line))
+        line = PR_SUBJECT.sub("", line)  # (its `(#N)$` alternative is the squash suffix)
         if re.search(rf"(?<![\w/&])#{number}\b", line):
             return True
     return False
@@ -483,14 +483,12 @@ def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Itera
     """The undone commit's title says what it removed (`remove Python 3.11 from CI`, `remove tox`), the
     change's title names all of it again (`ci: test against Python 3.11`, `Use tox`) and the lines it brings
     back hold it: that removal reversed on purpose. A stale tree's title is about its own work."""
-    found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", undone_subject))
-    words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*", found.group(1).lower()) if w not in ("support", "a", "an")] \
-        if found else []
+    words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*", _removal_object(undone_subject)) if w not in ("support", "a", "an")]
     if not words or len(words) > 4:
         return False
     named = " ".join(title for title in titles if title).lower()
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
-    return all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", named) for w in words) and any(w in text for w in words)
+    return all(_says(w, named) for w in words) and any(w in text for w in words)
 
 
 def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
@@ -499,13 +497,22 @@ def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     dependencies.` for `'nose',`): the title's own object, not any word of it, so `six` names only six."""
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     for title in titles:
-        found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", title or ""))
-        words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", found.group(1).lower()) if w not in OBJECT_FILLER] \
-            if found else []
+        words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", _removal_object(title or "")) if w not in OBJECT_FILLER]
         if words and len(words) <= 3 and all(len(w) >= 3 and w not in COMMON_WORDS for w in words) and \
-                all(re.search(rf"(?<![\w.-]){re.escape(w)}(?![\w-])", text) for w in words):
+                all(_says(w, text) for w in words):
             return True
     return False
+
+
+def _removal_object(title: str) -> str:
+    """What a title with removal wording says it removes (`remove Python 3.11 from CI` gives `python 3.11`)."""
+    found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", title))
+    return found.group(1).lower() if found else ""
+
+
+def _says(word: str, text: str) -> bool:
+    """TEXT holds WORD whole: not inside a longer name (`nose` is not in `nosetests`, `3.11` not in `3.110`)."""
+    return re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
@@ -519,7 +526,7 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
     if "/" in common:  # a top-level folder is often the project's own name, which any title may say
         folder = common.rpartition("/")[2].lower()
         if len(folder) >= 3 and folder not in COMMON_WORDS and folder not in PROSE_WORDS and \
-                CONVENTIONAL_FOLDER.fullmatch(folder) is None and re.search(rf"(?<![\w.-]){re.escape(folder)}(?![\w-])", text):
+                CONVENTIONAL_FOLDER.fullmatch(folder) is None and _says(folder, text):
             return True
     return titled_after(titles, wanted)
 
