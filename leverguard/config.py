@@ -52,7 +52,9 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
-               "*.stderr")
+               "*.stderr",
+               # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)
+               "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py")
 
 MAX_FILE_SIZE = 8 << 20  # git.MAX_FILE_SIZE, the default of `max_file_size`
 
@@ -143,7 +145,8 @@ KEYS: tuple[Key, ...] = (
     Key("revert", "lock_files", "list[str]", list(LOCK_FILES),
         "lock files (names, or gitignore-style patterns): no line-level evidence; one put back byte for byte counts like any file"),
     Key("revert", "built_files", "list[str]", list(BUILT_FILES),
-        "built bundles and test snapshots (names, or gitignore-style patterns): no line-level evidence, one put back is a notice"),
+        "built bundles, test snapshots and scratch playgrounds (names, or gitignore-style patterns): no line-level evidence, "
+        "one put back is a notice"),
     Key("revert", "ack_file", "str", ".leverguard-acks", "file of reviewed findings: one SHA or #N and a reason per line"),
     Key("revert", "override_label", "str", "leverguard: allow-revert", "PR label that declares every finding (bot)"),
 )

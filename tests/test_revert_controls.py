@@ -161,9 +161,11 @@ def test_bringing_back_lines_a_silent_revert_removed_is_not_a_revert(repo: Repo)
     assert code == 0 and report["findings"] == []
 
 
-def test_a_rollback_of_lint_markers_only_is_cosmetic(repo: Repo) -> None:
+@pytest.mark.parametrize("marker", ["# noqa: E721", "# ty: ignore[call-non-callable]", "# pyre-fixme[6]",
+                                    "# fmt: skip", "# pragma: no cover"])
+def test_a_rollback_of_lint_markers_only_is_cosmetic(repo: Repo, marker: str) -> None:
     old = seed(repo)
-    marked = old["src/mod1.py"].replace("\n", "  # noqa: E721\n", 3)
+    marked = old["src/mod1.py"].replace("\n", f"  {marker}\n", 3)
     land(repo, "chore: silence E721 after the ruff bump (#301)", {"src/mod1.py": marked})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "Allow using type() in tests", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
@@ -203,6 +205,25 @@ def test_a_rollback_of_import_lines_only_is_weak(repo: Repo) -> None:
 
 def test_a_rollback_of_imports_and_code_fails(repo: Repo) -> None:
     assert _imports_rolled_back(repo, code_too=True)["severity"] == "error"
+
+
+@pytest.mark.parametrize(("uses", "severity"), [
+    ("def pause(self):\n    for each in chain(self.consumers, self.workers):\n        each.pause()\n", "notice"),
+    ("def pause(self):\n    for each in self.consumers:\n        each.pause()\n", "warning"),  # no new use
+])
+def test_an_import_pruned_then_brought_back_for_new_uses(repo: Repo, uses: str, severity: str) -> None:
+    # dramatiq's `from itertools import chain`: #301 rewrote stop() and pruned the import left unused; the
+    # change puts it back for its new pause(), which calls chain again; #301's rewrite stands
+    old = seed(repo)
+    text = "import os\nfrom itertools import chain\n" + old["src/mod1.py"] + "def stop(self):\n    for each in chain(self.a, self.b):\n        each.stop()\n"
+    land(repo, "chore: worker", {"src/mod1.py": text})
+    rewritten = text.replace("from itertools import chain\n", "").replace(
+        "    for each in chain(self.a, self.b):\n        each.stop()\n", "    for each in self.b:\n        each.join_all()\n")
+    land(repo, "fix(worker): stop and join worker threads before consumers (#301)", {"src/mod1.py": rewritten})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: pause and resume", {"src/mod1.py": rewritten.replace("os\n", "os\nfrom itertools import chain\n") + uses,
+                                          "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
 @pytest.mark.parametrize(("before", "after", "severity"), [

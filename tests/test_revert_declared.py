@@ -256,6 +256,24 @@ def test_a_message_citing_a_commit_of_the_merged_pr(repo: Repo, cited: bool, sev
     assert finding["title"] == "Only combine when not collocated." and finding["subject"].startswith("Merge pull request #63")
 
 
+@pytest.mark.parametrize(("quoted", "declared"), [
+    ("add executable arguments to spawn", True),  # the merged PR's own commit, by its subject
+    ("add executable arguments to fork", False),  # another commit's subject: says nothing of this one
+])
+def test_a_revert_quoting_a_commit_inside_the_merged_pr(repo: Repo, quoted: str, declared: bool) -> None:
+    # commander's release branch: merging master carried in `Revert "add executable arguments to spawn in
+    # win32"`, whose subject is a commit inside the merge of #611 (git's revert button leaves no sha of it)
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "spawn")
+    land(repo, "add executable arguments to spawn", {"src/mod1.py": old["src/mod1.py"] + body("spawn", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "spawn", 611, "Merge branch 'master' of github.com:fork/repo")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f'Revert "{quoted}"', {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[611]
+    assert finding["declared"] is declared and finding["severity"] == ("info" if declared else "notice")  # it says revert
+
+
 @pytest.mark.parametrize(("said", "severity"), [
     ("Backing out the fix to #38 ({sha}).", "notice"),  # cachecontrol: the author finishes the back-out
     ("Tidying the fix to #38 ({sha}).", "error"),  # names it, says nothing of backing it out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import Repo, run_leverguard
@@ -302,3 +304,25 @@ def test_a_resolution_keeping_the_branchs_pin(repo: Repo, branch_pin: str, sever
     repo.write("docs/requirements.txt", f"{branch_pin}\nsphinx==7.5.0\n" + PINS)
     repo.commit("Merge branch 'main' into topic", author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("unrelated", "severity"), [(True, "notice"), (False, "error")])
+def test_a_merge_joining_an_unrelated_history_is_a_rewrite_taken_in(repo: Repo, unrelated: bool, severity: str) -> None:
+    # arrow's `merge of v.2 branch into master`: a rewrite begun from an empty root, merged over the old
+    # code; with no common commit there is no stale tree and no conflict resolution to blame
+    old = seed(repo)
+    land(repo, "feat: humanize (#301)", {"src/mod1.py": old["src/mod1.py"] + body("humanize", 6)})
+    if unrelated:
+        repo.git("checkout", "-q", "--orphan", "v2")
+        repo.git("rm", "-rq", "--cached", ".")
+    else:
+        repo.git("checkout", "-q", "-b", "v2", "HEAD~1")
+    land(repo, "v2: initial commit", {**old, "src/api.py": body("api", 8)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-commit", "-s", "ours", "--allow-unrelated-histories", "v2")
+    repo.git("read-tree", "-u", "--reset", "v2")
+    repo.git("commit", "-q", "-m", "merge of v.2 branch into master")
+    proc = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
+    (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
+    assert finding["severity"] == severity, finding["reason"]

@@ -635,3 +635,21 @@ def test_a_revert_of_several_files_undone_under_its_topic_re_lands_the_work(repo
     land(repo, "ci: test `py39`", {**py39, "kernel.c": "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["severity"] == "notice"
+
+
+@pytest.mark.parametrize(("source", "severity"), [
+    ("src/legacy/len.py", "notice"),  # #301 moved the module: its lines were older work
+    ("src/legacy/other.py", "warning"),  # another file's name: #301 wrote len.py, its lines are its work
+])
+def test_lines_a_commit_only_moved_into_a_file_are_not_its_work(repo: Repo, source: str, severity: str) -> None:
+    # rayon's `Simplify public API` renamed `par_iter/len.rs` to `iter/len.rs` among 69 files; `Replace
+    # weights` deleted 31 of those lines: no work of the rename to lose (the patches pair no renames)
+    seed(repo)
+    weights = "".join(f"def weight_{i}(cost):\n    return cost * {i} + shift_{i}\n" for i in range(12))
+    land(repo, "feat: weights", {source: weights})
+    land(repo, "Simplify the public API (#301)", {source: None, "src/iter/len.py": weights, "src/mod1.py": body("api", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    kept = "def weight_0(cost):\n    return cost * 0 + shift_0\n" "def weight_11(cost):\n    return cost * 11 + shift_11\n"
+    land(repo, "Replace weights with split length control",
+         {"src/iter/len.py": kept + "split_at = halves(2)\n", "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

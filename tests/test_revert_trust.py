@@ -1863,3 +1863,17 @@ def test_a_commit_only_some_of_whose_deleted_files_have_copies_keeps_them_all(re
          author=DAVE)
     _topic(repo, {"templates/basic/tsconfig.py": None, "templates/basic/root.py": None, "kernel.c": "int t;\n"})
     assert set(by_pr(check(repo, "main..topic")[1])[301]["paths"]) == {"templates/basic/tsconfig.py", "templates/basic/root.py"}
+
+
+@pytest.mark.parametrize(("path", "severity"), [
+    ("play.ts", "notice"),  # zod's playground: each commit writes its own experiment over the last
+    ("packages/core/playground.js", "notice"),
+    ("src/player.ts", "error"),  # a source file of a similar name counts like any other
+])
+def test_a_scratch_playground_put_back_is_a_notice(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "chore: repro", {path: 'import * as z from "zod";\nconst schema = z.object({ a: z.string() });\n'})
+    land(repo, "fix: tuple with null (#301)", {path: 'import * as z from "zod";\nconst t = z.tuple([z.null()]);\n',
+                                               "src/mod1.py": body("tuple", 4)})
+    _topic(repo, {path: 'import * as z from "zod";\nconst schema = z.object({ a: z.string() });\n', "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -22,7 +22,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, own_version_only, prerelease, set_back, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -45,6 +45,7 @@ RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits 
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
+MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
@@ -95,6 +96,7 @@ class Landed(NamedTuple):
     note_lines: tuple[str, ...] = ()  # every line of those notes, as written
     ignores: tuple[tuple[bytes, tuple[str, ...]], ...] = ()  # (folder, patterns) the change adds to .gitignore files
     head: str = ""  # the commit whose tree is the change's result (audit: the audited commit)
+    grafted: bool = False  # a merge in the change joins an unrelated history (no commit in common)
 
 
 def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[RevertFinding]:
@@ -161,7 +163,8 @@ def _note_lines(landed: Landed, ctx: Context) -> tuple[str, ...]:
 
 
 def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
-    return landed.declarations.matches(commit, [sha for sha, _, _ in ctx.inner(commit)]) is not None
+    return landed.declarations.matches(commit, [sha for sha, _, _ in ctx.inner(commit)],
+                                       ctx.inner_subjects(commit)) is not None
 
 
 def _age_days(commit: Commit, landed: Landed) -> float:
@@ -257,7 +260,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
         level, reason = ERROR, "every change it made is undone"
     paths = [display(h.path) for h, _, _ in graded]
-    explanation = _explanation(commit, inner, landed, paths, _reverted_titles(commit, commits, ctx))
+    explanation = _explanation(commit, inner, landed, paths, _reverted_titles(commit, commits, ctx),
+                               ctx.inner_subjects(commit) if commit.is_merge else ())
     dropped = _dropped_by_merge(hits)  # a merge's resolution threw lines away: neither topic nor age excuses it
     if not explanation:
         reported = _reported(commit, ctx)
@@ -303,6 +307,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
                 # in it (a stale index or copy puts the file back whole); someone else's copy on top of it is
                 # #221/#224's shape (test_revert_signals)
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
+        if plain and level == WARNING and _renamed_in(commit, hits, ctx):
+            level, reason = NOTICE, reason + "; lines the undone commit only moved there, from a file of that name it deleted"
         if plain and level == ERROR and own and _reverts(commit):
             # who reverted the work putting it back re-lands it, unsaid (REVERTS.md's traps; fzf's and
             # react-router's on 73 audited histories); someone else's change undoing a revert still fails
@@ -389,6 +395,34 @@ def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list
     return [h for h in wanted if h.position in duplicated]
 
 
+def _renamed_in(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:
+    """Every hit is lines of a file the undone commit added, most of them moved there from a file of the
+    same name it deleted (rayon's `par_iter/len.rs` renamed to `iter/len.rs`, git pairing no renames in
+    the patches): older work it only moved, none of its own to lose."""
+    if any(h.kind != "inverse-hunk" for h in hits):
+        return False
+    added = {c.path for c in commit.changes if c.added}
+    sources: dict[bytes, list[str]] = {}
+    for change in commit.changes:
+        if change.old is not None and change.new is None:
+            sources.setdefault(change.path.rpartition(b"/")[2], []).append(change.old.oid)
+    for hit in hits:
+        oids = sources.get(hit.path.rpartition(b"/")[2], [])
+        undone = [line for line in hit.undone_text() if line]
+        if hit.path not in added or not oids or not undone:
+            return False
+        old = {line for oid in oids for line in _squeezed_lines(ctx, oid)}
+        if sum(1 for line in undone if line in old) < MOVED_SHARE * len(undone):
+            return False
+    return True
+
+
+def _squeezed_lines(ctx: Context, oid: str) -> set[bytes]:
+    """A blob's lines as the patches hold them (whitespace squeezed out)."""
+    found = ctx.reader.read(oid)
+    return {squeeze(line) for line in found[1].split(b"\n")} if found else set()
+
+
 def _blob_lines(ctx: Context, oid: str) -> set[str]:
     found = ctx.reader.read(oid)
     return {line.strip() for line in found[1].decode("utf-8", "replace").splitlines()} if found else set()
@@ -413,6 +447,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
                 entries: bool = False, notes: bool = False, shas: Sequence[str] = ()) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
+    if level > NOTICE and landed.grafted:
+        # `git merge --allow-unrelated-histories` is said on purpose: a rewrite or a project taken in whole,
+        # with no common commit there was no stale tree and no conflict resolution (arrow's `merge of v.2`)
+        return NOTICE, reason + "; a merge joining an unrelated history (no commit in common): a rewrite taken in"
     if level > NOTICE and calls_itself_a_revert(landed.subject):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     if level > NOTICE and any(NOTE_REVERTS.match(note) for note in landed.notes):
@@ -509,6 +547,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
         return NOTICE, reason + "; only import lines, whose uses the change takes out too (left unused)"
+    if level == WARNING and not stale and not dropped and imports_only(undone) and _brought_back_for_use(hits, landed, undone):
+        return NOTICE, reason + "; only import lines the undone commit pruned, brought back for the change's new uses"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and _subtree_import(hits, landed):  # the upstream project's tree, taken whole
@@ -709,6 +749,21 @@ def _uses_taken_out(hits: list[PathHit], landed: Landed, undone: list[bytes]) ->
     return all(used(name, removed) and not used(name, added) for name in names)
 
 
+def _brought_back_for_use(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
+    """The undone commit only took these import lines out (pruned as unused), and the change writes new
+    uses of every name they bring in (dramatiq's `from itertools import chain` for new `chain(...)` calls):
+    the import is needed again, the pruned commit's other work stands."""
+    if any(h.undo is None or any(u.kind != "restored" for u in h.undo.undone) for h in hits):
+        return False
+    names = [name for line in undone for name in imported_names(line)]
+    if not names or len(names) < sum(1 for line in undone if line):
+        return False
+    added = [line for line in _written(hits, landed) if not imports_only((line,))]
+    # patches squeeze whitespace out (`forxinchain(`): a use is the name followed by no word character
+    return all(len(name) >= MIN_USED_NAME and
+               any(re.search(re.escape(name) + rb"(?!\w)", line) for line in added) for name in names)
+
+
 def _subtree_import(hits: list[PathHit], landed: Landed) -> bool:
     """The change imports another project with `git subtree` (a `git-subtree-dir: D` trailer), and every
     hit lies under D: what the upstream project deleted or changed there, not a stale tree's loss."""
@@ -873,9 +928,11 @@ def _reverted_titles(commit: Commit, commits: Sequence[Commit], ctx: Context) ->
 
 
 def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Landed, paths: list[str],
-                 reverted: Sequence[str] = ()) -> str:
+                 reverted: Sequence[str] = (), inner_subjects: Sequence[str] = ()) -> str:
     inner_shas = [sha for sha, _, _ in inner]
-    ref = landed.declarations.matches(commit, inner_shas)
+    # a merged PR's own commit reverted by its subject (commander's `Revert "add executable arguments ..."`,
+    # carried in by merging master into a release branch) declares the merge that brought it
+    ref = landed.declarations.matches(commit, inner_shas, inner_subjects)
     if ref is not None:
         return f"declared: the range says it reverts {ref}"
     ack = landed.acks.matches(commit, inner_shas) or _own_ack(landed)

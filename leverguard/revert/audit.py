@@ -11,7 +11,7 @@ from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number, pr_title
-from leverguard.revert.engine import branch_subjects, identities, judge, range_commits
+from leverguard.revert.engine import branch_subjects, grafts, identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import is_agent_work, by_dependency_bots
 from leverguard.revert.index import PathIndex
@@ -262,7 +262,8 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   parent_position, bot=by_dependency_bots(rows),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
                   subjects=branch_subjects(rows) if commit.is_merge else (),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=commit.sha)
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=commit.sha,
+                  grafted=grafts(repo, [r[0] for r in rows if not r[1]]) if commit.is_merge else False)
 
 
 def _branch_name(repo: str, branch: str) -> str:

@@ -171,8 +171,8 @@ class Declarations:
     def __repr__(self) -> str:
         return f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r})"
 
-    def matches(self, commit: Commit, inner: Iterable[str] = ()) -> str | None:
-        """The reference that declares COMMIT (or a commit inside it), or None."""
+    def matches(self, commit: Commit, inner: Iterable[str] = (), inner_subjects: Iterable[str] = ()) -> str | None:
+        """The reference that declares COMMIT (or a commit inside it, by id or quoted subject), or None."""
         for sha in (commit.sha, *inner):
             for prefix in self.shas:
                 if sha.startswith(prefix):
@@ -180,7 +180,8 @@ class Declarations:
         number = pr_number(commit)
         if number is not None and number in self.prs:
             return f"#{number}"
-        titles = {t for title in (commit.subject.strip().lower(), pr_title(commit).lower())
+        titles = {t for title in (commit.subject.strip().lower(), pr_title(commit).lower(),
+                                  *(subject.strip().lower() for subject in inner_subjects))
                   for t in (title, SQUASH_SUFFIX.sub("", title))}
         found = titles & self.subjects
         return f'"{found.pop()}"' if found else None

@@ -161,6 +161,16 @@ def branch_subjects(rows: Sequence[tuple[str, str, str, str]]) -> tuple[str, ...
     return tuple(r[3].split("\n", 1)[0] for r in rows if r[1])
 
 
+def grafts(repo: str, merges: Sequence[str]) -> bool:
+    """Whether one of MERGES (commit ids) joins histories with no commit in common: asked only of the
+    merges of a change with evidence (a `rev-parse` and a `merge-base` call each)."""
+    for sha in merges:  # (a commit whose author gave no e-mail reads as a merge too: its parents tell)
+        parents = git.run(["rev-parse", f"{sha}^@"], repo).stdout.decode().split()
+        if len(parents) > 1 and not git.merge_bases(parents[0], parents[1], repo):
+            return True
+    return False
+
+
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
             window: Sequence[Commit], head_time: int) -> Landed:
     rows = range_commits(repo, f"{land.merge_base}..{land.head}")
@@ -174,7 +184,8 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=land.head)
+                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=land.head,
+                  grafted=grafts(repo, [r[0] for r in rows if not r[1]]))
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:

@@ -38,11 +38,12 @@ _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b
              b"--- ", b"+++ ", b"GIT binary patch", b"remerge ")  # remerge: a merge's conflict notes
 
 
-# Comments that only silence a linter or a type checker (noqa, type-ignore, eslint-disable, pragma
-# no-cover, NOLINT markers): adding or dropping one changes no behaviour. Matched on normalized lines.
+# Comments that only silence a linter, a type checker, a formatter or a coverage tool (noqa, type-ignore,
+# ty-ignore, eslint-disable, pragma no-cover, istanbul-ignore, NOLINT markers): adding or dropping one changes no behaviour. Matched on normalized lines.
 _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|branch)\b|pylint:disable|nosec\b"
                     rb"|pyright:ignore\b|eslint-disable|@ts-ignore\b|@ts-expect-error\b|nolint\b|NOLINT"
-                    rb"|prettier-ignore\b).*$")
+                    rb"|prettier-ignore\b|ty:ignore\b|pyre-(?:ignore|fixme)\b|biome-ignore\b|deno-lint-ignore\b"
+                    rb"|fmt:(?:skip|off|on)\b|rubocop:disable\b|(?:istanbul|c8)ignore\b).*$")
 
 
 def unpunctuated(line: bytes) -> bytes:
@@ -258,10 +259,15 @@ def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> t
             tuple(x for x in added if x.rstrip(b",;") not in pairs or x in removed))
 
 
+def squeeze(line: bytes) -> bytes:
+    """LINE as the patches hold it: whitespace squeezed out."""
+    return line.translate(None, _SPACE)
+
+
 def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
     found = []
     for line in lines:
-        squeezed = line.translate(None, _SPACE)
+        squeezed = squeeze(line)
         if squeezed not in TRIVIAL and len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
             found.append(squeezed)
     return tuple(found)

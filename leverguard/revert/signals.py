@@ -44,7 +44,7 @@ class PathHit(NamedTuple):
     total: int  # the candidate's non-trivial lines on this path
     text: bool  # False for binary files and submodules: object ids only
     before: int | None = None  # position of the commit the path was rolled back to before
-    quiet: str = ""  # why this hit is weak by nature: "built file", "formatting only", "imports only"
+    quiet: str = ""  # why this hit is weak by nature: "built or scratch file", "formatting only", "imports only"
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
@@ -359,7 +359,7 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     text = patch is not None and patch.text and not _gitlink(change)
     lines = patch.lines if patch is not None else 0
     # a file deleted or brought back is no cosmetic change; a lock file's patch is never read
-    quiet = "" if kind != "rollback" else "built file" if built else _weak_change(patch) if patch is not None else ""
+    quiet = "" if kind != "rollback" else "built or scratch file" if built else _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
