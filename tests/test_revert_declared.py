@@ -318,3 +318,21 @@ def test_a_message_naming_the_undone_prs_number(repo: Repo, subject: str, severi
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"src/mod1.py": old["src/mod1.py"] + "vary(res, 'Origin')\n", "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[30]["severity"] == severity
+
+
+@pytest.mark.parametrize(("undone_subject", "undone_line", "severity"), [
+    ('Revert "Bump actions/upload-artifact from 3 to 4" (#305)', "version=3)", "notice"),  # pipx's v2 bump, re-landed
+    ("ci: pin upload-artifact (#305)", "version=3, pinned=True)", "warning"),  # a fix like any other, undone
+])
+def test_lines_of_a_revert_put_back_amid_new_work_re_land(repo: Repo, undone_subject: str, undone_line: str,
+                                                          severity: str) -> None:
+    seed(repo)
+    steps = "".join(f"step_{i} = upload(artifact_{i}, version=3)\n" for i in range(8))
+    land(repo, "ci: artifacts", {"src/ci.py": steps})
+    bumped = steps.replace("step_2 = upload(artifact_2, version=3)", "step_2 = upload(artifact_2, version=4)")
+    land(repo, "Bump actions/upload-artifact from 3 to 4 (#300)", {"src/ci.py": bumped}, author=DAVE)
+    land(repo, undone_subject, {"src/ci.py": bumped.replace("version=4)", undone_line)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "ci: update to artifacts v2", {"src/ci.py": bumped + "merge_step = merge(artifacts, version=4)\n",
+                                              "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[305]["severity"] == severity

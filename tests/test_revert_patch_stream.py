@@ -4,11 +4,13 @@ whole output, and output cut short is an error, never fewer hunks."""
 from __future__ import annotations
 
 import subprocess
+from collections import Counter
 
 import pytest
 
 from conftest import Repo
 from leverguard.errors import GitError
+from leverguard.revert import hunks
 from leverguard.revert.patch import FilePatch, parse_commits
 
 ARGS = ("diff-tree", "--stdin", "-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-abbrev",
@@ -47,3 +49,15 @@ def test_output_cut_inside_a_hunk_is_an_error(repo: Repo) -> None:
     cut = data[:data.rindex(b"\n-") + 3]  # inside the last removed line
     with pytest.raises(GitError, match="cut short"):
         _parsed(cut, 5)
+
+
+@pytest.mark.parametrize(("old", "new", "moved"), [
+    (b"fnoctillion()->implParallelIterator<Item=u128>{", b"fnoctillion()->rayon::range::Iter<u128>{", True),
+    (b"func(r*Router)Mount(patternstring,hhttp.Handler){", b"func(r*Router)Mount(pstring,hhttp.Handler)error{", True),
+    (b"exportfunctiontoPath(urlOrPath){", b"exportconsttoPath=urlOrPath=>{", False),  # no longer a definition
+    (b"deferred=start()", b"deferred=start(now)", False),  # an assignment defines nothing
+    (b"defclose(self):", b"defshutdown(self):", False),
+])
+def test_a_definition_written_again_with_a_new_signature_counts_as_moved(old: bytes, new: bytes, moved: bool) -> None:
+    body = [old, b"returnself.pool.release(handle)", b"logger.debug(released)", b"metrics.count(release)"]
+    assert hunks.moved(body, Counter([new, b"returnself.pool.release(handle)"])) is moved

@@ -653,3 +653,19 @@ def test_lines_a_commit_only_moved_into_a_file_are_not_its_work(repo: Repo, sour
     land(repo, "Replace weights with split length control",
          {"src/iter/len.py": kept + "split_at = halves(2)\n", "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("name", "severity"), [
+    ("close", None),  # aiohttp: the method moved 40 lines up, a keyword added, its body kept: a move
+    ("shutdown", "warning"),  # another method: close() and its resolver cleanup are gone
+])
+def test_a_method_moved_with_a_new_signature(repo: Repo, name: str, severity: str | None) -> None:
+    lines = _module(repo)
+    method = ("async def close(self) -> None:\n    \"\"\"Close all opened transports.\"\"\"\n"
+              "    if self._resolver_owner:\n        await self._resolver.close()\n    await super().close()\n")
+    land(repo, "fix: leak of the DNS resolver when the session is closed (#301)", {"src/m.py": "".join(lines) + method})
+    moved = (f"async def {name}(self, *, abort_ssl: bool = False) -> None:\n    \"\"\"Close, aborting ssl.\"\"\"\n"
+             "    if self._resolver_owner:\n        await self._resolver.close()\n"
+             "    await super().close(abort_ssl=abort_ssl)\n")
+    _stale_topic(repo, [moved] + lines)
+    assert by_pr(check(repo, "main..topic")[1]).get(301, {}).get("severity") == severity

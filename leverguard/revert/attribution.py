@@ -309,6 +309,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
                 level, reason = WARNING, reason + "; its author's next commit, made on top of it, edits the file"
         if plain and level == WARNING and _renamed_in(commit, hits, ctx):
             level, reason = NOTICE, reason + "; lines the undone commit only moved there, from a file of that name it deleted"
+        if plain and level == WARNING and not corroborated and _reverts(commit) and \
+                all(h.kind == "inverse-hunk" for h in hits):
+            # lines a revert took out, put back amid the change's own work: the reverted work re-landed, done
+            # again (pipx's artifacts v2 bump, zod's `undefined` handling re-implemented; REVERTS.md's traps);
+            # whole files a stale tree brings back past a revert still count (rq's test without its fix)
+            level, reason = NOTICE, reason + "; the undone commit is a revert: its lines put back re-land the reverted work"
         if plain and level == ERROR and own and _reverts(commit):
             # who reverted the work putting it back re-lands it, unsaid (REVERTS.md's traps; fzf's and
             # react-router's on 73 audited histories); someone else's change undoing a revert still fails
