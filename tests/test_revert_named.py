@@ -173,7 +173,27 @@ def test_a_title_naming_again_what_the_undone_title_removed(repo: Repo, title: s
     land(repo, "remove Python 3.11 from CI (unstable) (#441)", {path: MATRIX.format("") for path in with_311})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, title, {**with_311, "kernel.c": "int t;\n"}, author=CAROL)
-    assert by_pr(check(repo, "main..topic")[1])[441]["severity"] == severity
+    found = by_pr(check(repo, "main..topic")[1])[441]
+    assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("undone", "title", "severity"), [
+    ("Pin tox to fix CI (#441)", "Remove tox pin", "notice"),  # black: the workaround taken back, said so
+    ("Silence warnings for deprecations since 1.13 (#441)", "Add back deprecation warnings", "notice"),  # history
+    ("Remove Travis config (#441)", "Use Travis CI", "notice"),  # history's CI experiment undone
+    ("Pin tox to fix CI (#441)", "Remove the flake8 pin", "error"),  # another object
+    ("Pin tox to fix CI (#441)", "Bump tox", "error"),  # no opposite verb
+])
+def test_a_title_doing_the_opposite_of_the_undone_title(repo: Repo, undone: str, title: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "ci: tox", {"tox.ini": "[tox]\nenvlist = py39\n", "ci/setup.sh": "pip install tox\npip install coverage\n"})
+    land(repo, undone, {"tox.ini": "[tox]\nenvlist = py39\nrequires = tox<4.7\n",
+                        "ci/setup.sh": "pip install 'tox<4.7'\npip install coverage\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"tox.ini": "[tox]\nenvlist = py39\n", "ci/setup.sh": "pip install tox\npip install coverage\n",
+                       "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[441]
+    assert found["severity"] == severity, found["reason"]
 
 
 @pytest.mark.parametrize(("title", "severity"), [

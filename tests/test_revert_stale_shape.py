@@ -668,4 +668,25 @@ def test_a_method_moved_with_a_new_signature(repo: Repo, name: str, severity: st
              "    if self._resolver_owner:\n        await self._resolver.close()\n"
              "    await super().close(abort_ssl=abort_ssl)\n")
     _stale_topic(repo, [moved] + lines)
-    assert by_pr(check(repo, "main..topic")[1]).get(301, {}).get("severity") == severity
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {})
+    assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))
+
+
+@pytest.mark.parametrize(("path", "moved_back", "severity"), [
+    ("README.md", True, "notice"),  # fastify's maintainers list back in its old order: the file as it was
+    ("README.md", False, None),  # one entry taken out below and put back where it was, new work beside it
+    ("src/m.py", True, "error"),  # code: an order is meaning (an initialization moved before its use)
+])
+def test_lines_of_a_document_moved_back_restore_nothing(repo: Repo, path: str, moved_back: bool,
+                                                         severity: str | None) -> None:
+    seed(repo)
+    lines = [f"* [__Member {i}__](https://github.com/member{i}), <https://www.npmjs.com/~member{i}>\n" for i in range(48)]
+    land(repo, "docs: members", {path: "".join(lines)})
+    entry = lines[20]
+    reordered = lines[:20] + lines[21:40] + [entry] + lines[40:]
+    land(repo, "chore: org members reorder (#301)", {path: "".join(reordered)})
+    repo.git("checkout", "-q", "-b", "topic")
+    back = lines if moved_back else lines[:20] + [entry] + lines[21:40] + lines[40:] + ["* [__Newcomer__](https://github.com/new)\n"]
+    land(repo, "docs: clarify request host", {path: "".join(back), "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {})
+    assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))

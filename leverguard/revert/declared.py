@@ -84,7 +84,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|"
-                 rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported))|"
+                 rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded))|"
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
                  rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
@@ -121,6 +121,15 @@ ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
 OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
                           "references reference dead obsolete deprecated via its our dependency dependencies deps".split())
+# a title's opening verb, turning something on (`Pin tox`, `Use Travis CI`, `Add back warnings`) or off (`Remove
+# tox pin`, `Silence warnings`), after a conventional prefix (`fix(ci):`, `[ci]`)
+ACTION = lazy(r"^\s*(?:\[[^\]]*\]\s*)?(?:\w+(?:\([^)]*\))?!?:\s*)?(?:(?P<on>(?:re-?)?add(?:s|ed)?(?:\s+back)?|use[sd]?|"
+              r"pin(?:s|ned)?|(?:re-?)?enabl\w*|restor\w*|reinstat\w*|bring\s+back|un-?skip\w*|un-?silenc\w*|switch(?:es|ed)?\s+to)|"
+              r"(?P<off>remov\w*|drop\w*|delet\w*|disabl\w*|silenc\w*|skip(?:s|ped)?|un-?pin\w*|stop\w*|get\s+rid\s+of))\s+"
+              r"(?P<what>.+)$", re.IGNORECASE)
+OBJECT_END = lazy(r"\s+(?:to|for|in|on|from|with|since|because|until|when|as|after|before|via|by|so)\s+|[,;:(]")
+ACTION_FILLER = frozenset("config configuration ci job jobs check checks warning build builds workflow workflows "
+                          "option options setting settings feature features file".split())
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
@@ -490,6 +499,34 @@ def names_removed_again(titles: Iterable[str], undone_subject: str, lines: Itera
     named = " ".join(title for title in titles if title).lower()
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     return all(_says(w, named) for w in words) and any(w in text for w in words)
+
+
+def inverts_title(titles: Iterable[str], undone_subject: str) -> bool:
+    """A title doing the opposite of the undone title to what both name (`Remove tox pin` after `Pin tox to fix
+    CI`, `Use Travis CI` after `Remove Travis config`, `Add back deprecation warnings` after `Silence warnings
+    ...`): the change says, in its own words, that it takes that back. The distinctive words of one object
+    (before any `to`, `for`, ...) all in the other's (not `tests` or `docs`, which any title may say)."""
+    undone = _action(undone_subject)
+    if undone is None:
+        return False
+    for title in titles:
+        mine = _action(title or "")
+        if mine is not None and mine[0] != undone[0] and mine[1] and undone[1] and \
+                (mine[1] <= undone[1] or undone[1] <= mine[1]):
+            return True
+    return False
+
+
+def _action(title: str) -> tuple[bool, set[str]] | None:
+    """(whether a title turns something on, the distinctive words of what), from the verb it opens with."""
+    found = ACTION.match(SQUASH_SUFFIX.sub("", title))
+    if found is None:
+        return None
+    what = OBJECT_END.split(found.group("what").lower(), 1)[0]  # `tox` of `tox to fix CI`
+    words = {w.removesuffix("s") for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", what)
+             if len(w) >= 3 and w not in COMMON_WORDS and w not in OBJECT_FILLER and w not in PROSE_WORDS
+             and w not in ACTION_FILLER}
+    return found.group("on") is not None, words
 
 
 def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:

@@ -259,6 +259,21 @@ def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> t
             tuple(x for x in added if x.rstrip(b",;") not in pairs or x in removed))
 
 
+# prose files: the order of their lines (a list of names, of links) is presentation, where code's is meaning
+_PROSE = lazy(rb"(?:^|/)(?:[^/]*\.(?:md|markdown|rst|txt|adoc)|README|AUTHORS|CONTRIBUTORS|MAINTAINERS)$", re.IGNORECASE)
+
+
+def prose(path: bytes) -> bool:
+    """Whether PATH is documentation (`README.md`, `docs/usage.rst`, `AUTHORS`) rather than code or data."""
+    return _PROSE.search(path) is not None
+
+
+def reordered_only(patch: FilePatch) -> bool:
+    """Whether PATCH only moves lines: every line it takes out it writes again elsewhere in the file."""
+    removed = Counter(line for hunk in patch.hunks for line in hunk.removed)
+    return bool(removed) and removed == Counter(line for hunk in patch.hunks for line in hunk.added)
+
+
 def squeeze(line: bytes) -> bytes:
     """LINE as the patches hold it: whitespace squeezed out."""
     return line.translate(None, _SPACE)

@@ -15,7 +15,8 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import FilePatch, imports_only, lint_markers_only, names_pruned, set_back, unpunctuated, version_pairs
+from leverguard.revert.patch import (FilePatch, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back,
+                                     unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
 
@@ -368,13 +369,16 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
 
 def _weak_change(patch: FilePatch) -> str:
     """Why a commit's change to a file loses nothing when undone whole, if it does: whitespace, punctuation
-    and lint-silencing comments (`# noqa: E721`), or import lines only added or only taken out (a tool's
+    and lint-silencing comments (`# noqa: E721`), a documentation file's lines only reordered (in code,
+    order is meaning: an initialization moved before its use), or import lines only added or only taken out (a tool's
     prune, pycln's or ruff's, and an unused import brought back, a name or two of a `from` import included).
     An import replaced (`Fix the build: speeling error`) is a fix like any other."""
     if not patch.text or not patch.hunks:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
         return "formatting only"
+    if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
+        return "lines reordered only"
     one_sided = all(not h.removed or not h.added or names_pruned(h.removed, h.added) for h in patch.hunks)
     return "imports only" if one_sided and imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
 
