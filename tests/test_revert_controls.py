@@ -259,3 +259,19 @@ def test_a_rollback_that_also_changes_code_behind_a_marker_is_not_cosmetic(repo:
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "Allow using type() in tests", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
+@pytest.mark.parametrize(("edited", "severity"), [
+    ("#[allow(\n    clippy::needless_lifetimes,\n    non_upper_case_globals,\n    unused_attributes,\n)]\n", "notice"),
+    ("#[allow(non_upper_case_globals, unused_attributes)]\n#[inline]\n", "error"),  # an attribute of code too
+])
+def test_a_rollback_of_a_rust_lint_list_is_cosmetic(repo: Repo, edited: str, severity: str) -> None:
+    # serde's `Ignore needless_lifetimes clippy lint in generated code`, taken back by its author's root fix
+    seed(repo)
+    code = "const _: () = {\n    use_serde();\n    generated_code();\n};\n"
+    land(repo, "derive: dummy", {"src/dummy.rs": "#[allow(non_upper_case_globals, unused_attributes)]\n" + code})
+    land(repo, "Ignore needless_lifetimes clippy lint in generated code (#301)", {"src/dummy.rs": edited + code})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Reduce scope of quote_spanned", {"src/dummy.rs": "#[allow(non_upper_case_globals, unused_attributes)]\n" + code,
+                                                 "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

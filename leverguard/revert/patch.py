@@ -46,16 +46,29 @@ _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|bra
                     rb"|fmt:(?:skip|off|on)\b|rubocop:disable\b|(?:istanbul|c8)ignore\b).*$")
 
 
+_LINT_ATTRIBUTE = lazy(rb"#!?\[(?:allow|expect|warn|deny)\([\w:,]*(?:\)\])?")  # (a closing `)]` alone is trivial)
+_LINT_NAME = lazy(rb"\w+(?:::\w+)*,?")
+
+
 def unpunctuated(line: bytes) -> bytes:
     """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone."""
     return line.translate(None, _COSMETIC)
 
 
 def lint_markers_only(hunk: Hunk) -> bool:
-    """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`)?"""
+    """Does HUNK only add or drop comments that silence a linter (`# type: ignore[...]`), or only edit the
+    lints a Rust `#[allow(...)]` names (serde's `clippy::needless_lifetimes` added, then taken out again)?"""
     def unmarked(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
         return tuple(bare for line in lines if (bare := _LINT_MARKER.sub(b"", line)))
-    return (hunk.removed != hunk.added) and unmarked(hunk.removed) == unmarked(hunk.added)
+    if hunk.removed == hunk.added:
+        return False
+    return unmarked(hunk.removed) == unmarked(hunk.added) or (_lint_list(hunk.removed) and _lint_list(hunk.added))
+
+
+def _lint_list(lines: tuple[bytes, ...]) -> bool:
+    """LINES (normalized) are a lint attribute, `#[allow(a, b)]` on one line or its names one per line."""
+    return any(_LINT_ATTRIBUTE.fullmatch(line) for line in lines) and \
+        all(_LINT_ATTRIBUTE.fullmatch(line) or _LINT_NAME.fullmatch(line) for line in lines)
 
 
 # Import statements, on normalized (whitespace-free) lines: Python, JavaScript/TypeScript, C/C++, Rust,
