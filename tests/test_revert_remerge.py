@@ -326,3 +326,30 @@ def test_a_merge_joining_an_unrelated_history_is_a_rewrite_taken_in(repo: Repo, 
     assert proc.returncode in (0, 1), proc.stderr
     (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("branch_subject", "severity"), [
+    ("Backport the examples update", "error"),  # axum's `Merge branch 'v0.8.x'`: deny.toml put back over main's
+    ("Reverted the deny.toml edit", "notice"),  # a commit of the branch says it reverts: done on purpose
+])
+def test_a_branch_merged_forward_is_no_author_of_the_files_it_puts_back(repo: Repo, branch_subject: str,
+                                                                        severity: str) -> None:
+    # everyone with a backport on a long-lived branch is an author of its merge: that must not make a file put
+    # back over main's cleanup "some files of the author's own commit" (a notice)
+    old = seed(repo)
+    deny = "[bans]\nskip-tree = [\n  { name = \"tracing-subscriber\" },\n  { name = \"windows-sys\" },\n]\n"
+    land(repo, "chore: deny", {"deny.toml": deny})
+    repo.git("branch", "v0.8.x")
+    land(repo, "Remove resolved cargo-deny skip-tree config (#301)",
+         {"deny.toml": deny.replace("  { name = \"tracing-subscriber\" },\n", ""),
+          "src/mod1.py": old["src/mod1.py"] + body("deny", 3)})
+    repo.git("checkout", "-q", "v0.8.x")
+    land(repo, branch_subject, {"src/mod2.py": old["src/mod2.py"] + body("backport", 3)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-commit", "v0.8.x")
+    repo.git("checkout", "v0.8.x", "--", "deny.toml")
+    repo.git("commit", "-q", "-m", "Merge branch 'v0.8.x'")
+    proc = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
+    (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
+    assert finding["severity"] == severity, finding["reason"]

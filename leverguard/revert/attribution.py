@@ -280,7 +280,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             level, reason = NOTICE, reason + f"; {backed_out.sha[:7]} declared it backed out, and the change finishes that"
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
-        if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits):
+        # (a long-lived branch merged forward makes everyone with a backport on it an author: axum's `Merge branch
+        # 'v0.8.x'` putting back the `deny.toml` four main commits had cleaned, two of them by a backporter;
+        # unless a commit of that branch says it reverts: r2modman's `Reverted missing icon edit`)
+        if plain and level == ERROR and own and not every_file and all(h.kind == "rollback" for h in hits) and \
+                (not is_merge_of_branch(landed.subject) or any(calls_itself_a_revert(t) for t in landed.subjects)):
             # some files of the author's own commit put back, its others left as they are: on 43 audited
             # histories 7 of this shape, none lost work (iterations: a CI fix tried and dropped, a release
             # undoing a broken change); the own accidents put back every file (requests' stale sidebar) or
