@@ -106,8 +106,8 @@ ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|c
 # a formatter's run, the whole subject: `[ci] format`, `chore: format code with prettier`, `style: run black`
 FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(ting)?|reformat\w*)(\s+(the\s+)?(code|source|sources|files|"
                   r"all|everything|codebase|project|repo))?(\s+(with|using|by)\s+[\w.-]+)?|(run|apply)\w*\s+(the\s+)?(formatters?|"
-                  r"prettier|black|ruff format|rustfmt|cargo fmt|gofmt|clang-format|biome format)(\s+(on|over|across)\s+(the\s+)?(code|codebase|source|"
-                  r"sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
+                  r"prettier|black|isort|ruff format|rustfmt|cargo fmt|gofmt|goimports|clang-format|biome format)(\s+(on|over|across)\s+(the\s+)?"
+                  r"(all\s+)?(code|codebase|source|sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
 # the first line of a block whose lines belong to it: `key:`, `[section]`, `name = {`, `def f(` (whitespace squeezed)
 BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
