@@ -322,9 +322,7 @@ def test_a_merge_joining_an_unrelated_history_is_a_rewrite_taken_in(repo: Repo, 
     repo.git("merge", "-q", "--no-commit", "-s", "ours", "--allow-unrelated-histories", "v2")
     repo.git("read-tree", "-u", "--reset", "v2")
     repo.git("commit", "-q", "-m", "merge of v.2 branch into master")
-    proc = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", cwd=repo.path)
-    assert proc.returncode in (0, 1), proc.stderr
-    (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
+    finding = _audited_merge_finding(repo, 301)
     assert finding["severity"] == severity, finding["reason"]
 
 
@@ -349,7 +347,13 @@ def test_a_branch_merged_forward_is_no_author_of_the_files_it_puts_back(repo: Re
     repo.git("merge", "-q", "--no-ff", "--no-commit", "v0.8.x")
     repo.git("checkout", "v0.8.x", "--", "deny.toml")
     repo.git("commit", "-q", "-m", "Merge branch 'v0.8.x'")
+    finding = _audited_merge_finding(repo, 301)
+    assert finding["severity"] == severity, finding["reason"]
+
+
+def _audited_merge_finding(repo: Repo, pr: int) -> dict:
+    """`audit --all` of the merge at HEAD: its one finding against PR."""
     proc = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr
-    (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
-    assert finding["severity"] == severity, finding["reason"]
+    (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == pr]
+    return finding
