@@ -327,11 +327,14 @@ def test_a_release_note_the_change_writes_can_call_it_a_revert(repo: Repo, note:
     assert ("release note calls it a revert" in finding["reason"]) is (severity == "notice")
 
 
-def test_a_bot_change_is_a_notice_and_a_person_is_not(repo: Repo) -> None:
+@pytest.mark.parametrize("bot", ["dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>",
+                                 # check-jsonschema's `[vendor-schemas] automated update`, written by a workflow
+                                 "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"])
+def test_a_bot_change_is_a_notice_and_a_person_is_not(repo: Repo, bot: str) -> None:
     old = seed(repo)
     land(repo, "deps: pin (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"},
-           subject="Bump left-pad from 1.0 to 1.1", author="dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>")
+           subject="Bump left-pad from 1.0 to 1.1", author=bot)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
     repo.git("checkout", "-q", "main")
     repo.git("branch", "-q", "-D", "topic")

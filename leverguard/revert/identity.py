@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 NOREPLY = lazy(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 CO_AUTHOR = lazy(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
-DEPENDENCY_BOT = lazy(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot)\b", re.IGNORECASE)
+# (GitHub Actions' own account commits what a workflow wrote on a fresh checkout: vendored schemas, bindings)
+DEPENDENCY_BOT = lazy(r"\b(dependabot|renovate|pre-commit-ci|depfu|greenkeeper|snyk-bot|pyup-bot|github-actions)\b",
+                      re.IGNORECASE)
 # coding agents, by the trailers, footers and accounts they write (their e-mails, not names people share)
 # (not Copilot's co-author trailer: GitHub writes it for a review suggestion applied in the browser too)
 AGENT = lazy(r"^\s*co-authored-by:[^<\n]*<[^>\n]*(?:@anthropic\.com|cursoragent@cursor\.com|@openai\.com|"
@@ -69,7 +71,8 @@ class Identities:
 
 
 def is_dependency_bot(name: str, email: str) -> bool:
-    """Dependabot, Renovate, pre-commit.ci and friends: they regenerate files from a template of their own.
+    """Dependabot, Renovate, pre-commit.ci, a GitHub Actions workflow and friends: they regenerate files on a
+    fresh checkout.
 
     Not merge bots (kodiak, bors, mergify): those land people's work, stale trees included.
     """
