@@ -1821,14 +1821,17 @@ def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
-@pytest.mark.parametrize(("ignore", "severity"), [
-    ("*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations no longer tracked, ignored from now on
-    ("*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone
+@pytest.mark.parametrize(("later", "ignore", "severity"), [
+    ("*.egg-info*\n", "*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations, ignored from now on
+    ("*.egg-info*\n", "*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone
+    ("*.egg-info*\n*.mo\n", "*.egg-info*\n*.mo\n", "notice"),  # trogon's `Applying gitignore`: ignored since, untracked now
+    ("*.egg-info*\nlocale/*.mo\n", "*.egg-info*\nlocale/*.mo\n", "warning"),  # anchored elsewhere: matches nothing deleted
 ])
-def test_files_deleted_under_an_ignore_pattern_the_change_adds(repo: Repo, ignore: str, severity: str) -> None:
+def test_files_deleted_under_an_ignore_pattern(repo: Repo, later: str, ignore: str, severity: str) -> None:
     seed(repo)
     land(repo, "chore: ignore", {".gitignore": "*.egg-info*\n"})
     land(repo, "Add Catalan binary translation (#197)", {"src/locale/ca/humanize.mo": body("catalan", 4)}, author=DAVE)
+    land(repo, "chore: ignore more", {".gitignore": later})
     _topic(repo, {"src/locale/ca/humanize.mo": None, ".gitignore": ignore, "scripts/build-mo.sh": "msgfmt *.po\n"},
            subject="Build the translations in CI")
     assert by_pr(check(repo, "main..topic")[1])[197]["severity"] == severity

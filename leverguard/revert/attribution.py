@@ -28,7 +28,7 @@ from leverguard.revert.signals import PathHit, moved_away
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Sequence
+    from typing import Callable, Sequence
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
@@ -98,7 +98,6 @@ class Landed(NamedTuple):
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
     note_lines: tuple[str, ...] = ()  # every line of those notes, as written
-    ignores: tuple[tuple[bytes, tuple[str, ...]], ...] = ()  # (folder, patterns) the change adds to .gitignore files
     head: str = ""  # the commit whose tree is the change's result (audit: the audited commit)
     grafted: bool = False  # a merge in the change joins an unrelated history (no commit in common)
 
@@ -111,14 +110,12 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
-    deleted_added = any(h.kind == "deleted-added" for h in hits)
-    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx),
-                             ignores=_new_ignores(landed, ctx) if deleted_added else ())
+    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx))
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
-    hits = _generated_as_built(hits, landed, ctx)
+    hits = _untracked_as_built(_generated_as_built(hits, landed, ctx), commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
@@ -360,25 +357,35 @@ def _own_note(hit: PathHit, landed: Landed) -> bool:
     return patch is not None and any(line.lower() in titles for h in patch.hunks for line in h.added)
 
 
-def _ignored_now(hit: PathHit, landed: Landed) -> bool:
-    """A pattern the change adds to a `.gitignore` matches HIT's path."""
-    return any(hit.path.startswith(prefix) and gitignore_matcher(list(patterns))(hit.path[len(prefix):])
-               for prefix, patterns in landed.ignores)
+def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """Files a commit added, deleted under a `.gitignore` pattern of the change's result that did not match them
+    when they were added: built files no longer tracked (humanize's `*.mo`, added to `.gitignore` by the change;
+    trogon's `Applying gitignore` untracking `__pycache__/*.pyc` a later `*.pyc` ignores). A file tracked in
+    spite of a pattern already there (vuex's `src/plugins/logger.js` under a `logger.js` meant for the
+    build) was kept on purpose, and counts."""
+    deleted = [h for h in hits if h.kind == "deleted-added"]
+    if not deleted or not landed.head:
+        return hits
+    now = _ignored(ctx, landed.head, [h.path for h in deleted])
+    untracked = {id(h) for h in deleted if now(h.path) and commits[h.position].parents and
+                 not _ignored(ctx, commits[h.position].parents[0], [h.path])(h.path)}
+    return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else h for h in hits]
 
 
-def _new_ignores(landed: Landed, ctx: Context) -> tuple[tuple[bytes, tuple[str, ...]], ...]:
-    """(folder prefix, patterns) the change adds to `.gitignore` files, read from both blobs: a patch drops
-    short lines such as `*.mo` as trivial."""
-    found = []
-    for change in landed.changes:
-        folder, _, name = change.path.rpartition(b"/")
-        if name != b".gitignore" or change.new is None:
+def _ignored(ctx: Context, revision: str, paths: list[bytes]) -> Callable[[bytes], bool]:
+    """Whether a `.gitignore` over a path at REVISION matches it, each file read whole (a patch drops short
+    lines such as `*.mo` as trivial)."""
+    folders = {b""} | {path[:i] for path in paths for i in range(len(path)) if path[i:i + 1] == b"/"}
+    rules = []
+    for folder in sorted(folders):
+        if b"\n" in folder:  # cat-file's request protocol is line-based
             continue
-        added = _blob_lines(ctx, change.new.oid) - (_blob_lines(ctx, change.old.oid) if change.old else set())
-        patterns = tuple(sorted(line for line in added if line and not line.startswith("#")))
+        prefix = folder + b"/" if folder else b""
+        lines = _blob_lines(ctx, f"{revision}:{git.fsdecode(prefix)}.gitignore")
+        patterns = [line for line in sorted(lines) if line and not line.startswith("#")]
         if patterns:
-            found.append((folder + b"/" if folder else b"", patterns))
-    return tuple(found)
+            rules.append((prefix, gitignore_matcher(patterns)))
+    return lambda path: any(path.startswith(prefix) and match(path[len(prefix):]) for prefix, match in rules)
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
@@ -545,9 +552,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
         # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
         return NOTICE, reason + "; the fragment brought back is the change's own release note"
-    if level > NOTICE and all(h.kind == "deleted-added" and _ignored_now(h, landed) for h in hits):
-        # humanize's `Remove generated translation binaries from repo` adding `*.mo` to .gitignore: built, not kept
-        return NOTICE, reason + "; the change adds an ignore pattern for the files it deletes (built, no longer tracked)"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
