@@ -275,3 +275,17 @@ def test_a_rollback_of_a_rust_lint_list_is_cosmetic(repo: Repo, edited: str, sev
     land(repo, "Reduce scope of quote_spanned", {"src/dummy.rs": "#[allow(non_upper_case_globals, unused_attributes)]\n" + code,
                                                  "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("marked", "severity"), [
+    ("default=u' hello'\nlabel(u'name')\n", "notice"),  # wtforms: u'' prefixes dropped under unicode_literals
+    ("default=u' hallo'\nlabel(u'name')\n", "error"),  # a value changed with them: the fix is undone
+])
+def test_a_rollback_of_python2_unicode_prefixes_is_cosmetic(repo: Repo, marked: str, severity: str) -> None:
+    seed(repo)
+    plain = "default=' hello'\nlabel('name')\n"
+    land(repo, "fields: defaults", {"src/fields.py": plain + "raw_data = ['v']\n"})
+    land(repo, "fix unicode defaults (#301)", {"src/fields.py": marked + "raw_data = ['v']\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Python 3 compatibility", {"src/fields.py": plain + "raw_data = ['v']\n", "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -46,12 +46,16 @@ _LINT_MARKER = lazy(rb"(?:#|//|/\*)(?:noqa\b|type:ignore\b|pragma:no(?:cover|bra
                     rb"|fmt:(?:skip|off|on)\b|rubocop:disable\b|(?:istanbul|c8)ignore\b).*$")
 
 
+_UNICODE_PREFIX = lazy(rb"(?<![\w])u(?=['\"])")  # `label(u'hello')`, `[u'v']`; not `menu'`
 _LINT_ATTRIBUTE = lazy(rb"#!?\[(?:allow|expect|warn|deny)\([\w:,]*(?:\)\])?")  # (a closing `)]` alone is trivial)
 _LINT_NAME = lazy(rb"\w+(?:::\w+)*,?")
 
 
 def unpunctuated(line: bytes) -> bytes:
-    """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone."""
+    """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone. Python 2's
+    `u'...'` prefix goes too: it changes nothing under Python 3 or `unicode_literals` (wtforms' Python 3 merge)."""
+    if b"u'" in line or b'u"' in line:
+        line = _UNICODE_PREFIX.sub(b"", line)
     return line.translate(None, _COSMETIC)
 
 
