@@ -71,6 +71,8 @@ def lint_markers_only(hunk: Hunk) -> bool:
 
 def _lint_list(lines: tuple[bytes, ...]) -> bool:
     """LINES (normalized) are a lint attribute, `#[allow(a, b)]` on one line or its names one per line."""
+    if not any(line.startswith((b"#[", b"#![")) for line in lines):  # most hunks: no attribute at all
+        return False
     return any(_LINT_ATTRIBUTE.fullmatch(line) for line in lines) and \
         all(_LINT_ATTRIBUTE.fullmatch(line) or _LINT_NAME.fullmatch(line) for line in lines)
 
@@ -277,12 +279,14 @@ def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> t
 
 
 # prose files: the order of their lines (a list of names, of links) is presentation, where code's is meaning
-_PROSE = lazy(rb"(?:^|/)(?:[^/]*\.(?:md|markdown|rst|txt|adoc)|README|AUTHORS|CONTRIBUTORS|MAINTAINERS)$", re.IGNORECASE)
+_PROSE_SUFFIXES = (b".md", b".markdown", b".rst", b".txt", b".adoc")
+_PROSE_NAMES = frozenset((b"readme", b"authors", b"contributors", b"maintainers"))
 
 
 def prose(path: bytes) -> bool:
     """Whether PATH is documentation (`README.md`, `docs/usage.rst`, `AUTHORS`) rather than code or data."""
-    return _PROSE.search(path) is not None
+    name = path.rpartition(b"/")[2].lower()
+    return name.endswith(_PROSE_SUFFIXES) or name in _PROSE_NAMES
 
 
 def reordered_only(patch: FilePatch) -> bool:
