@@ -127,6 +127,7 @@ ACTION = lazy(r"^\s*(?:\[[^\]]*\]\s*)?(?:\w+(?:\([^)]*\))?!?:\s*)?(?:(?P<on>(?:r
               r"pin(?:s|ned)?|(?:re-?)?enabl\w*|restor\w*|reinstat\w*|bring\s+back|un-?skip\w*|un-?silenc\w*|switch(?:es|ed)?\s+to)|"
               r"(?P<off>remov\w*|drop\w*|delet\w*|disabl\w*|silenc\w*|skip(?:s|ped)?|un-?pin\w*|stop\w*|get\s+rid\s+of))\s+"
               r"(?P<what>.+)$", re.IGNORECASE)
+OBJECT_WORD = lazy(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]")  # a word of what a title names, versions whole (`python3.11`)
 OBJECT_END = lazy(r"\s+(?:to|for|in|on|from|with|since|because|until|when|as|after|before|via|by|so)\s+|[,;:(]")
 ACTION_FILLER = frozenset("config configuration ci job jobs check checks warning build builds workflow workflows "
                           "option options setting settings feature features file".split())
@@ -523,7 +524,7 @@ def _action(title: str) -> tuple[bool, set[str]] | None:
     if found is None:
         return None
     what = OBJECT_END.split(found.group("what").lower(), 1)[0]  # `tox` of `tox to fix CI`
-    words = {w.removesuffix("s") for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", what)
+    words = {w.removesuffix("s") for w in OBJECT_WORD.findall(what)
              if len(w) >= 3 and w not in COMMON_WORDS and w not in OBJECT_FILLER and w not in PROSE_WORDS
              and w not in ACTION_FILLER}
     return found.group("on") is not None, words
@@ -535,7 +536,7 @@ def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     dependencies.` for `'nose',`): the title's own object, not any word of it, so `six` names only six."""
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     for title in titles:
-        words = [w for w in re.findall(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]", _removal_object(title or "")) if w not in OBJECT_FILLER]
+        words = [w for w in OBJECT_WORD.findall(_removal_object(title or "")) if w not in OBJECT_FILLER]
         if words and len(words) <= 3 and all(len(w) >= 3 and w not in COMMON_WORDS for w in words) and \
                 all(_says(w, text) for w in words):
             return True

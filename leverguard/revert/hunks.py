@@ -87,7 +87,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     work whatever else the landing hunk does (asked only when such a hunk exists).
     """
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
-    prose_file = prose(head.change.path)
+    # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
+    taken_out = Counter(line for hunk in head.hunks for line in hunk.removed) if prose(head.change.path) else None
     live = [h for h in head.hunks if not h.cosmetic]
     regions = _groups(live)
     pools = [_Pool(h, regions[id(h)]) for h in live]
@@ -129,7 +130,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added, head if prose_file else None) and \
+            elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 kept.append((undo._replace(amid_new=any(pools[k].added for k in used)), hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands
@@ -262,12 +263,12 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
 
 
 def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes],
-            prose: FilePatch | None = None) -> bool:
+            taken_out: Counter[bytes] | None = None) -> bool:
     """An undo counts only when the landing hunk did little else: lines put back (a replacement restored
     on both sides, or a deletion undone) must not sit in mostly new text, which is a rewrite of that
     region that happens to hold old lines; a removed addition must leave no new text in its place
     (a rewrite), take no larger cut of older code with it, and not reappear elsewhere (a move)."""
-    if undo.kind == "restored" and prose is not None and _moved_back(hunk.removed, prose):
+    if undo.kind == "restored" and taken_out is not None and _moved_back(hunk.removed, taken_out):
         return False
     if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
@@ -282,11 +283,10 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     return not (written and similar(written, hunk.added))
 
 
-def _moved_back(lines: Sequence[bytes], head: FilePatch) -> bool:
-    """Whether the lines put back are taken out elsewhere in the file by the same change: a line of a
+def _moved_back(lines: Sequence[bytes], taken_out: Counter[bytes]) -> bool:
+    """Whether the lines put back are TAKEN_OUT elsewhere in the file by the same change: a line of a
     document moved back where it was (fastify's maintainers list in alphabetical order again), nothing
     restored (asked of prose only: in code, an order is meaning)."""
-    taken_out = Counter(line for hunk in head.hunks for line in hunk.removed)
     return bool(lines) and not Counter(lines) - taken_out
 
 
