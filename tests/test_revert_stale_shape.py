@@ -690,3 +690,47 @@ def test_lines_of_a_document_moved_back_restore_nothing(repo: Repo, path: str, m
     land(repo, "docs: clarify request host", {path: "".join(back), "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {})
     assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))
+
+
+@pytest.mark.parametrize(("committed_before_it", "severity"), [
+    (True, "warning"),  # pytest's rebased `Cache exception raised in fixtures`: two changelog entries of May gone
+    (False, "notice"),  # written after that work landed, a later change kept: an edit
+])
+def test_a_change_committed_before_the_work_it_drops_was_rebased_over_it(repo: Repo, committed_before_it: bool,
+                                                                         severity: str) -> None:
+    lines = _module(repo)
+    early = f"{1_700_000_000 + 60} +0000"  # before everything but the first commit
+    land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, [2, 4]))})
+    land(repo, "tune: the tail (#302)", {"src/m.py": "".join(tune(tune(lines, [2, 4]), [40], "later"))})
+    rebased = "".join(tune(lines, [40], "later")) + "new_work = fresh_call(1)\n"  # #301 dropped, #302 kept
+    dates = {"GIT_AUTHOR_DATE": early, "GIT_COMMITTER_DATE": early} if committed_before_it else {}
+    repo.write("src/m.py", rebased)
+    repo.commit("kernel: cache the scales", author=CAROL, env=dates)
+    proc = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", cwd=repo.path)
+    assert proc.returncode in (0, 1), proc.stderr
+    found = next(f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301)
+    assert found["severity"] == severity, found["reason"]
+    assert ("rebased over that work" in found["reason"]) == committed_before_it
+
+
+@pytest.mark.parametrize(("fresh_files_back", "deleted", "severity"), [
+    (True, 4, "warning"),  # requests' `Python 2 Death Sentence`: 8 lines of its author's `docs update` gone too
+    (True, 2, "warning"),  # MIN_HUNK_LINES
+    (False, 4, "notice"),  # alone, one's own fresh lines deleted: debug code taken out
+    (True, 1, "notice"),  # one line proves little, stale tree or not
+])
+def test_ones_own_lines_deleted_beside_fresh_whole_files_put_back(repo: Repo, fresh_files_back: bool, deleted: int,
+                                                                   severity: str | None) -> None:
+    old = seed(repo)
+    added = body("own", deleted)
+    land(repo, "docs: update (#301)", {"src/mod1.py": old["src/mod1.py"] + added,
+                                       "src/mod4.py": old["src/mod4.py"] + body("kept", 3)}, author=CAROL)
+    land(repo, "feat: coinbin (#302)", {p: old[p] + body(p[4:8], 3) for p in ("src/mod2.py", "src/mod3.py")})
+    new_work = "new_work = fresh_call(1)\n"  # the file edited too: its lines undone amid real work
+    edits: dict[str, str | None] = {"src/mod1.py": new_work + old["src/mod1.py"]}
+    if fresh_files_back:
+        edits.update({p: old[p] for p in ("src/mod2.py", "src/mod3.py")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: drop python 2", edits, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {})
+    assert found.get("severity") == severity, found.get("reason")

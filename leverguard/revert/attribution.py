@@ -137,12 +137,15 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
         not removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p]) for p in {h.position for h in recent}])
+    # whole files of days-old work put back: a stale tree, whose deletions are no one's choice either
+    fresh_copies = any(_fresh(h.position, commits[h.position], landed) for h in recent)
     results = []
     for position in sorted(by_position):
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
-        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact)))
+        results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact),
+                                fresh_copies))
     return results
 
 
@@ -169,6 +172,12 @@ def _note_lines(landed: Landed, ctx: Context) -> tuple[str, ...]:
 def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
     return landed.declarations.matches(commit, [sha for sha, _, _ in ctx.inner(commit)],
                                        ctx.inner_subjects(commit)) is not None
+
+
+def _fresh(position: int, commit: Commit, landed: Landed) -> bool:
+    """One of the last few commits before the change's base, or at most TINY_DAYS old."""
+    return position <= landed.base_position + RECENT_COMMITS or \
+        (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
 
 
 def _age_days(commit: Commit, landed: Landed) -> float:
@@ -249,16 +258,20 @@ def _stem(path: bytes) -> bytes:
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
-             ctx: Context, stale: bool, whole_files: bool) -> RevertFinding:
+             ctx: Context, stale: bool, whole_files: bool, fresh_copies: bool) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = position <= landed.base_position + RECENT_COMMITS
-    fresh = recent or (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
+    fresh = _fresh(position, commit, landed)
     # the change also puts whole files back (this commit's or another's): a stale tree at work
     corroborated = stale or whole_files
-    facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge)
+    # (a change committed before the commit it undoes was moved on top of it later, its date kept: a rebase
+    # or a patch queue, whose conflicts it resolved without having seen that work)
+    unseen = bool(landed.time) and commit.time > landed.time
+    facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge, unseen,
+                          fresh_copies)
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
@@ -675,6 +688,8 @@ class Circumstances(NamedTuple):
     fresh: bool  # recent, or at most TINY_DAYS old
     corroborated: bool  # the change also puts whole files back: a stale tree at work
     merge: bool  # the change holds a merge
+    unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
+    fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
@@ -877,15 +892,21 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
             # one line proves little here too: an autofix's touch-up inside a function the other side rewrote
             return NOTICE, f"a line dropped by the conflict resolution of merge {resolution[:7]}"
         return WARNING, f"lines dropped by the conflict resolution of merge {resolution[:7]}"
+    undone_lines = sum(u.lines for u in undo.undone)
+    if facts.unseen and undone_lines >= MIN_HUNK_LINES:
+        # (pytest's rebased `Cache exception raised in fixtures` dropping two changelog entries of May)
+        return WARNING, "lines of a commit newer than it dropped (rebased over that work, its date kept)"
     if not _stale_copy(hit, recent, corroborated, merge):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
                         "a few of its hunks undone, the rest kept")
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
     if any(u.kind == "replaced" for u in undo.undone) or restored >= MIN_HUNK_LINES:
         return WARNING, "hunks put back exactly as they were before it"
-    if own:  # people delete their own fresh lines on purpose (debug code)
+    if own and not (facts.fresh_copies and undone_lines >= MIN_HUNK_LINES):
+        # people delete their own fresh lines on purpose (debug code); not beside fresh whole files put back,
+        # a stale tree's (requests' `Python 2 Death Sentence` deleting 8 lines of `docs update`)
         return NOTICE, "lines its author added, deleted by the same person"
-    if sum(u.lines for u in undo.undone) >= MIN_HUNK_LINES:
+    if undone_lines >= MIN_HUNK_LINES:
         # deleting what an older commit added, nothing put back: what people do on purpose (a workaround
         # dropped, a badge removed); a stale copy's deletions count against the latest commits
         return (WARNING if recent else NOTICE), "lines it added deleted, nothing in their place"
