@@ -277,3 +277,21 @@ def test_a_title_naming_what_it_removes_names_short_words_whole(repo: Repo, titl
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, title, {"setup.py": SETUP.format(""), "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[757]["severity"] == severity
+
+
+@pytest.mark.parametrize(("title", "keep_one", "severity"), [
+    ("removed docs", False, "notice"),  # chai's `removed docs` (moved to their own repository): docs/ gone whole
+    ("Remove the old site", False, "warning"),  # names nothing that goes
+    ("removed docs", True, "warning"),  # a file of docs/ stays: the folder is not what goes
+])
+def test_a_message_naming_the_folder_it_deletes_whole(repo: Repo, title: str, keep_one: bool, severity: str) -> None:
+    seed(repo)
+    guide = {f"docs/guide/page{i}.md": f"# Page {i}\n\nHow to use feature {i} of the kernels.\n" for i in range(4)}
+    land(repo, "docs: the guide (#301)", dict(guide))
+    repo.git("checkout", "-q", "-b", "topic")
+    edits: dict[str, str | None] = {path: None for path in guide}
+    edits["docs/stays.md" if keep_one else "src/new.py"] = "kept = True\n"
+    land(repo, title, edits, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+    assert ("names the folder it deletes" in found["reason"]) == (severity == "notice")

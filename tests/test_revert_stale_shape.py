@@ -181,6 +181,15 @@ def test_the_same_subject_in_the_plural_is_that_work_continued(repo: Repo) -> No
     assert finding["severity"] == "notice" and "own subject" in finding["reason"]
 
 
+@pytest.mark.parametrize(("landing", "severity"), [
+    ("Really fix README link", "notice"),  # zap's second try, four minutes later
+    ("Fix README link properly", "notice"),
+    ("Really fix the parser", "error"),  # the insistence alone is no shared subject
+])
+def test_a_second_try_at_the_same_subject_is_that_work_continued(repo: Repo, landing: str, severity: str) -> None:
+    assert _rollback_with_subjects(repo, "Fix README link (#301)", landing)["severity"] == severity
+
+
 def test_a_different_subject_by_the_same_author_still_fails(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "Update _client.py (#301)", "Tidy the client")["severity"] == "error"
 

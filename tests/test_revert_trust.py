@@ -1800,7 +1800,8 @@ def test_every_file_a_commit_added_deleted_weeks_later_is_a_clean_up(repo: Repo,
     repo.remove("examples/newrelic/main.go")
     repo.remove("examples/newrelic/README.md")
     when = f"{int(repo.git('log', '-1', '--format=%ct', added)) + int(days * 86400)} +0000"
-    repo.commit("Split examples to alone repo", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
+    # (gin's `Split examples to alone repo` names the folder it deletes whole: test_revert_named)
+    repo.commit("Move to a repository of their own", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 

@@ -11,7 +11,7 @@ from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
 from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
-                                       is_revert, merges_a_release_line, repairs_a_merge, names_code, names_paths, names_release, names_versions,
+                                       is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes_entries, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
@@ -289,8 +289,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         every_file = reported <= {h.path for h in hits}
         entries = all(ctx.rules.fragment(h.path) for h in hits)
         notes = _release_notes(hits, ctx)
+        gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries, notes, [sha for sha, _, _ in inner])
+                                    entries, notes, [sha for sha, _, _ in inner], gone)
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
@@ -512,7 +513,8 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
-                entries: bool = False, notes: bool = False, shas: Sequence[str] = ()) -> tuple[int, str]:
+                entries: bool = False, notes: bool = False, shas: Sequence[str] = (),
+                gone: Sequence[str] = ()) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and landed.grafted:
@@ -536,6 +538,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
     if says == "paths" or (says == "topic" and not stale):  # a shared word proves less than a stale tree
         return NOTICE, reason + "; the change's message names what goes away"
+    if level > NOTICE and gone and names_folders(landed.message, gone):
+        return NOTICE, reason + "; the change's message names the folder it deletes, and all of it goes"
     # a shared word proves less than a stale tree; a name shaped like code still counts
     if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
         return NOTICE, reason + "; the change's message names what goes away"
@@ -1046,6 +1050,28 @@ def _tally(commit: Commit, hits: list[PathHit], folders: list[bytes], ctx: Conte
         whole_folders=tuple(display(f) for f in folders),
         inverse_files=sum(1 for h in hits if h.kind == "inverse-hunk"),
         undone_hunks=sum(h.undo.groups_undone for h in hits if h.undo is not None))
+
+
+def _folders_gone(hits: list[PathHit], landed: Landed, ctx: Context) -> list[str]:
+    """The outermost folders the change deletes whole (absent from its result) that hold each of HITS, when
+    every hit is a deleted file; [] when one lies outside such a folder or is no deletion."""
+    if not landed.head or not all(h.kind in ("deleted-added", "deleted-changed") for h in hits):
+        return []
+    present: dict[bytes, bool] = {}
+    gone: set[bytes] = set()
+    for hit in hits:
+        parts = hit.path.split(b"/")[:-1]
+        folders = [b"/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+        for folder in folders:
+            if folder not in present:
+                present[folder] = b"\n" in folder or \
+                    ctx.reader.read(f"{landed.head}:{git.fsdecode(folder)}") is not None
+            if not present[folder]:
+                gone.add(folder)
+                break
+        else:
+            return []
+    return [display(folder) for folder in sorted(gone)]
 
 
 def whole_folders(commit: Commit, hits: list[PathHit], changes: Sequence[Change], ctx: Context) -> list[bytes]:

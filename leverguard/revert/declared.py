@@ -93,6 +93,8 @@ RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
+INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
+MIN_FOLDER_NAME = 3  # a folder the change deletes whole is named on purpose even when short (`docs`, `web`)
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
 LIST_ITEM = lazy(r"\s*([-*+]|\d+[.)])\s")  # a squash body's list of commits: each item its own line
 # a dependency bump's subject (Dependabot, Renovate, depfu, people): the dependency's name
@@ -348,6 +350,16 @@ def names_paths(message: str, paths: Iterable[str]) -> bool:
     return bool(wanted) and all(any(_names(line, path) for line in lines) for path in wanted)
 
 
+def names_folders(message: str, folders: Iterable[str]) -> bool:
+    """Whether a line of MESSAGE with removal wording names each of FOLDERS by its last name, as a word
+    (chai's `removed docs` for `docs/`): a folder is named on purpose, whatever its name's length."""
+    lines = [line.lower() for line in message.splitlines() if GOES_AWAY.search(line)]
+    names = [folder.rstrip("/").rsplit("/", 1)[-1].lower() for folder in folders]
+    return bool(names) and all(len(name) >= MIN_FOLDER_NAME and
+                               any(re.search(rf"(?<![\w./-]){re.escape(name)}s?(?![\w-])", line) for line in lines)
+                               for name in names)
+
+
 def _words(text: str) -> set[str]:
     """Distinctive words: long enough, not wording every commit uses."""
     words = re.findall(r"[a-z][a-z0-9_.-]{3,}|\d+\.\d+[a-z0-9_.-]*", text.lower())
@@ -402,10 +414,10 @@ def calls_itself_a_revert(subject: str) -> bool:
 
 def same_work(subject: str, other: str) -> bool:
     """Two subjects that are one ("Update _client.py" twice, `Tweak GH Action` then `Tweak GH Actions`, a
-    PR's `(#N)` aside): the same work continued."""
-    def bare(text: str) -> str:  # words, case and plural aside
+    PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`): the same work continued."""
+    def bare(text: str) -> str:  # words, case, plural and a second try's insistence aside
         words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", text).lower())]
-        return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w)
+        return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
 
