@@ -743,3 +743,27 @@ def test_ones_own_lines_deleted_beside_fresh_whole_files_put_back(repo: Repo, fr
     land(repo, "chore: drop python 2", edits, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {})
     assert found.get("severity") == severity, found.get("reason")
+
+
+@pytest.mark.parametrize(("where", "found"), [
+    (10, True),  # the attribute put back where #301 took it out
+    (14, True),  # a few lines off: within an ordinary diff's context of where it was
+    (40, False),  # hyper's `#[cfg(feature = "client")]` written on other lines: common text, no undo
+])
+def test_a_one_line_undo_must_sit_where_the_line_was(repo: Repo, where: int, found: bool) -> None:
+    seed(repo)
+    lines = body("m", LINES).splitlines(keepends=True)
+    gate = '#[cfg(feature = "client")]\n'
+    land(repo, "feat: the m module", {"src/m.py": "".join(lines[:10] + [gate] + lines[10:])})
+    land(repo, "feat: the parser config for servers too (#301)", {"src/m.py": "".join(lines)})
+    _stale_topic(repo, lines[:where] + [gate] + lines[where:])
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None) is found, finding and finding["reason"]
+
+
+def test_a_line_replaced_back_elsewhere_is_found_by_the_side_left_in_place(repo: Repo) -> None:
+    # one side where it was will do: setuptools-scm's merge moved a docs section and dropped the rename in it
+    lines = _module(repo)
+    land(repo, "docs: rename the project (#301)", {"src/m.py": "".join(tune(lines, [20]))})
+    _stale_topic(repo, lines[:20] + lines[21:40] + [lines[20]] + lines[40:])  # line 20 as it was, 20 lines down
+    assert 301 in by_pr(check(repo, "main..topic")[1])

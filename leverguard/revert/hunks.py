@@ -25,6 +25,7 @@ ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
+SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
@@ -61,7 +62,7 @@ class _Pool:
     """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled;
     REGION is the hunk of an ordinary diff it belongs to (-U0 splits one edit into several)."""
 
-    __slots__ = ("removed", "added", "claimed", "region")
+    __slots__ = ("removed", "added", "claimed", "region", "start", "end")
 
     def __init__(self, hunk: Hunk, region: int) -> None:
         removed, added = Counter(hunk.removed), Counter(hunk.added)
@@ -69,6 +70,7 @@ class _Pool:
         self.removed, self.added = removed - same, added - same
         self.claimed = 0
         self.region = region
+        self.start, self.end = hunk.old_start, hunk.old_start + hunk.old_count
 
     def empty(self) -> bool:
         return not self.removed and not self.added
@@ -76,7 +78,7 @@ class _Pool:
 
 def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Counter[bytes],
           relands: Callable[[int, int], bool] = lambda position, older: True,
-          dropped: Callable[[], Mapping[bytes, str]] | None = None) -> dict[int, PathUndo]:
+          dropped: Callable[[], Mapping[bytes, str]] | None = None, placed: bool = True) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
@@ -84,7 +86,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     hunk that had itself undone an older commit's re-lands that one (not when either is a declared
     revert, nor when the candidate names the older one as what it repairs). DROPPED gives the
     path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
-    work whatever else the landing hunk does (asked only when such a hunk exists).
+    work whatever else the landing hunk does (asked only when such a hunk exists). PLACED tells that ENTRIES
+    hold every later change to the path, so where a line sits can be told within what they moved.
     """
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
     # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
@@ -100,12 +103,13 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     found: dict[int, list[tuple[HunkUndo, list[int], Hunk]]] = {}
     counted: dict[int, tuple[int, int]] = {}
     group_of: dict[int, dict[int, int]] = {}
+    drift: int | None = 0 if placed else None  # how far later commits can have moved a line: the lines they span
     for position, patch in entries:
         hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
         group_of[position] = _groups(hunks)
         for hunk in hunks:
-            claim = _match(hunk, pools, by_removed, by_added)
+            claim = _match(hunk, pools, by_removed, by_added, drift)
             if claim is None and dropped is not None:
                 claim = _dropped(hunk, pools, by_removed, dropped, elsewhere_added)
             if claim is None:
@@ -114,6 +118,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if undid is not None and undid - position <= RELAND_COMMITS and relands(position, undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
+        if drift is not None:
+            drift += sum(h.old_count + h.new_count for h in patch.hunks)
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
         if dropped is None or undo.kind == "restored" or not hunk.added:
             return None
@@ -172,10 +178,16 @@ def _index(pools: list[_Pool]) -> tuple[dict[bytes, list[int]], dict[bytes, list
 
 
 def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
-           by_added: dict[bytes, list[int]]) -> tuple[HunkUndo, list[int]] | None:
-    """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one)."""
+           by_added: dict[bytes, list[int]], drift: int | None = None) -> tuple[HunkUndo, list[int]] | None:
+    """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one).
+    A hunk of a line or two is common text (`#[cfg(feature = "client")]`, `}`, an import): its undo must
+    sit where it was, DRIFT lines (what later commits changed in the file) give or take."""
     near = {k for line in hunk.added for k in by_removed.get(line, ())} | \
         {k for line in hunk.removed for k in by_added.get(line, ())}
+    if near and drift is not None and len(hunk.removed) + len(hunk.added) <= SMALL_HUNK and hunk.new_start:
+        placed = {k for k in near if _sits_at(pools[k], hunk, drift)}
+        # (a line replaced needs one side where it was: the other may have moved with its region)
+        near = (near if placed else set()) if hunk.removed and hunk.added else placed
     if not near:  # most candidate hunks: no landing hunk shares a line with them
         return None
     gone, back = Counter(hunk.added), Counter(hunk.removed)
@@ -195,6 +207,12 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines, text=hunk.added + hunk.removed), best
+
+
+def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
+    """Whether the landing hunk of POOL lies where HUNK left its file, DRIFT lines give or take."""
+    slack = drift + 2 * CONTEXT
+    return pool.start <= hunk.new_start + hunk.new_count + slack and pool.end >= hunk.new_start - slack
 
 
 def _dropped(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],

@@ -241,6 +241,8 @@ class Hunk(NamedTuple):
     cosmetic: bool  # only whitespace or formatter punctuation changed
     old_start: int = 0  # where it sits in the old file: nearby hunks make one hunk of an ordinary diff
     old_count: int = 0
+    new_start: int = 0  # where it sits in the new file: an undo of it sits there in a later file, give or take
+    new_count: int = 0
 
 
 class FilePatch(NamedTuple):
@@ -256,10 +258,11 @@ class FilePatch(NamedTuple):
         return sum(len(h.removed) + len(h.added) for h in self.hunks if not h.cosmetic)
 
 
-def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0) -> Hunk:
+def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
+          new_count: int = 0) -> Hunk:
     cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added))
     gone, new = _punctuation_only(_non_trivial(removed), _non_trivial(added))
-    return Hunk(gone, new, cosmetic, old_start, old_count)
+    return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count)
 
 
 def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
@@ -460,19 +463,19 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
     return tuple(hunks), text
 
 
-def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_count: int) -> Hunk:
+def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
     removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
-    return _hunk(removed, added, old_start, old_count)
+    return _hunk(removed, added, old_start, old_count, new_start, new_count)
 
 
-def _header(header: bytes) -> tuple[int, int, int]:
-    """Old start and line counts from `@@ -a[,b] +c[,d] @@`; an omitted count is 1."""
+def _header(header: bytes) -> tuple[int, int, int, int]:
+    """Starts and line counts from `@@ -a[,b] +c[,d] @@`; an omitted count is 1."""
     try:
         old, new = header.split(b" ", 3)[1:3]
-        return int(old[1:].partition(b",")[0]), _count(old), _count(new)
+        return int(old[1:].partition(b",")[0]), _count(old), int(new[1:].partition(b",")[0]), _count(new)
     except (ValueError, IndexError) as exc:
         raise GitError(f"unexpected hunk header in git's patch: {header[:80]!r}") from exc
 

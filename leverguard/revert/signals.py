@@ -392,7 +392,7 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
              dropped: Callable[[], Mapping[bytes, str]] | None = None) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
-    undos = judge(head, patches, added_anywhere, relands, dropped)
+    undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
