@@ -25,6 +25,7 @@ ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
+MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); shorter ones are keywords, `i`
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
@@ -298,7 +299,7 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
     region = {pools[k].region for k in used}
     written = [line for pool in pools if pool.region in region for line in pool.added.elements()]
-    return not (written and similar(written, hunk.added))
+    return not (written and (similar(written, hunk.added) or _renamed(written, hunk.added)))
 
 
 def _moved_back(lines: Sequence[bytes], taken_out: Counter[bytes]) -> bool:
@@ -314,6 +315,20 @@ def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
     if not grams_new or not grams_old:
         return False
     return len(grams_new & grams_old) >= REWRITE_OVERLAP * min(len(grams_new), len(grams_old))
+
+
+def _renamed(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
+    """Whether NEW reads as an edit of OLD once the name OLD uses most and NEW never (thiserror's
+    `use_write_str`) is read as the one NEW uses most and OLD never (`requires_fmt_machinery`): a rename,
+    whose long new name hides the shared text from trigrams."""
+    old_names = Counter(w for line in old for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
+    new_names = Counter(w for line in new for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
+    gone = [w for w, _ in old_names.most_common() if w not in new_names]
+    came = [w for w, _ in new_names.most_common() if w not in old_names]
+    if not gone or not came:
+        return False
+    # (both names read as one mark: the shared text must lie around them, not in the name written in)
+    return similar([line.replace(came[0], b"\0") for line in new], [line.replace(gone[0], b"\0") for line in old])
 
 
 def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
