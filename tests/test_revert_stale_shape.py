@@ -771,14 +771,14 @@ def test_a_line_replaced_back_elsewhere_is_found_by_the_side_left_in_place(repo:
 
 @pytest.mark.parametrize(("written", "found"), [
     # thiserror's flag renamed with the opposite meaning 8 minutes after it landed: the lines are rewritten
-    (["    self.requires_fmt_machinery = self.requires_fmt_machinery or fmt.contains('}')\n"], False),
+    (["    self.requires_fmt_machinery = self.requires_fmt_machinery || fmt.contains('}');\n"], False),
     # a note about something else written there: the lines are gone, nothing in their place
     (["    # check token_handle before touching the profile (see profile_52)\n"], True),
 ])
 def test_lines_deleted_with_a_renamed_version_in_their_place_are_a_rewrite(repo: Repo, written: list[str],
                                                                           found: bool) -> None:
     lines = _module(repo)
-    added = ["    if self.use_write_str and fmt.contains('}'):\n", "        self.use_write_str = False\n"]
+    added = ["    if self.use_write_str && fmt.contains('}') {\n", "        self.use_write_str = false;\n", "    }\n"]
     land(repo, "perf: write_str for literals (#301)", {"src/m.py": "".join(lines[:20] + added + lines[20:])})
     _stale_topic(repo, lines[:20] + written + lines[20:])
     finding = by_pr(check(repo, "main..topic")[1]).get(301)

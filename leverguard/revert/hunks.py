@@ -25,6 +25,7 @@ ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
+CODE_NAME = lazy(rb"_|[a-z][A-Z]")  # a name shaped like code (`use_write_str`, `useWriteStr`), not a word
 MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); shorter ones are keywords, `i`
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
@@ -299,7 +300,8 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
     region = {pools[k].region for k in used}
     written = [line for pool in pools if pool.region in region for line in pool.added.elements()]
-    return not (written and (similar(written, hunk.added) or _renamed(written, hunk.added)))
+    # (a document's entries share their shape: one written for another is no rename of it)
+    return not (written and (similar(written, hunk.added) or (taken_out is None and _renamed(written, hunk.added))))
 
 
 def _moved_back(lines: Sequence[bytes], taken_out: Counter[bytes]) -> bool:
@@ -323,7 +325,7 @@ def _renamed(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
     whose long new name hides the shared text from trigrams."""
     old_names = Counter(w for line in old for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
     new_names = Counter(w for line in new for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
-    gone = [w for w, _ in old_names.most_common() if w not in new_names]
+    gone = [w for w, _ in old_names.most_common() if w not in new_names and CODE_NAME.search(w)]
     came = [w for w, _ in new_names.most_common() if w not in old_names]
     if not gone or not came:
         return False
