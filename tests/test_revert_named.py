@@ -115,7 +115,8 @@ def test_check_revert_reads_the_pr_title_given_with_the_description(repo: Repo) 
     ("Remove `-x` and `.wind`", "error"),  # spans absent from the lines, or only part of a name there
 ])
 def test_a_code_span_in_the_title_names_code_of_any_length(repo: Repo, title: str, severity: str) -> None:
-    assert _rollback_titled(repo, title)["severity"] == severity
+    found = _rollback_titled(repo, title)
+    assert found["severity"] == severity, found["reason"]
 
 
 WORKSPACE = "minimumReleaseAge: 4320\nminimumReleaseAgeExclude:\n  - astro\n  - '@astrojs/mdx'\n"
@@ -295,3 +296,13 @@ def test_a_message_naming_the_folder_it_deletes_whole(repo: Repo, title: str, ke
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
     assert ("names the folder it deletes" in found["reason"]) == (severity == "notice")
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    # futures-rs' `Remove uses of pin_project::project attribute` for its `#[project]` lines
+    ("Drop uses of pool::retry_budget", "notice"),
+    ("Drop uses of pool::warm_cache", "error"),  # the path's last segment names something else
+])
+def test_a_rust_path_in_the_title_names_its_last_segment(repo: Repo, title: str, severity: str) -> None:
+    found = _rollback_titled(repo, title)
+    assert found["severity"] == severity, found["reason"]
