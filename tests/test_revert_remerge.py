@@ -357,3 +357,25 @@ def _audited_merge_finding(repo: Repo, pr: int) -> dict:
     assert proc.returncode in (0, 1), proc.stderr
     (finding,) = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == pr]
     return finding
+
+
+@pytest.mark.parametrize(("branch_import", "severity"), [
+    # more-itertools' merge: #301's `from .recipes import islice, take` dropped, islice imported from itertools
+    ("from itertools import chain, islice\n", "notice"),
+    ("from itertools import chain, tee\n", "warning"),  # islice is lost
+])
+def test_an_import_a_resolution_dropped_with_its_new_names_imported_again_loses_nothing(
+        repo: Repo, branch_import: str, severity: str) -> None:
+    seed(repo)
+    code = "def peek(it):\n    return take(1, islice(it, 0, None))\n"
+    land(repo, "chore: recipes", {"src/more.py": "from .recipes import take\nfrom itertools import chain\n" + code})
+    repo.git("checkout", "-q", "-b", "next")
+    land(repo, "feat: interleave", {"src/more.py": "from .recipes import take\n" + branch_import + code}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: slicing of peekables (#301)",
+         {"src/more.py": "from .recipes import islice, take\nfrom itertools import chain\n" + code})
+    repo.git("merge", "-q", "next", "-m", "Merge branch 'next'", check=False)  # the import lines conflict
+    repo.write("src/more.py", "from .recipes import take\n" + branch_import + code)
+    repo.commit("feat: interleave and collapse (#302)", author=CAROL)
+    found = by_pr(check(repo, "main^1..main")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -616,6 +616,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
         return NOTICE, reason + "; only import lines, whose uses the change takes out too (left unused)"
+    if level == WARNING and not stale and imports_only(undone) and _imported_again(hits, landed, undone):
+        return NOTICE, reason + "; only import lines, every name of them imported again by new lines of the change"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _brought_back_for_use(hits, landed, undone):
         return NOTICE, reason + "; only import lines the undone commit pruned, brought back for the change's new uses"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
@@ -837,6 +839,23 @@ def _brought_back_for_use(hits: list[PathHit], landed: Landed, undone: list[byte
         return False
     added = [line for line in _written(hits, landed) if not imports_only((line,))]
     return all(len(name) >= MIN_USED_NAME and _used(name, added, whole=False) for name in names)
+
+
+def _imported_again(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
+    """Every name the undone commits' import lines newly brought in is imported by a line the change writes
+    that is none of the undone ones (more-itertools' `from .recipes import islice, take` gone for `from
+    itertools import chain, islice`): an import rewritten, its names kept. A stale copy putting back `from
+    old import X` over `from new import X` brings in no new name: nothing there is imported again."""
+    if any(h.undo is None for h in hits):
+        return False
+    wanted: set[bytes] = set()
+    for undo in (u for h in hits if h.undo is not None for u in h.undo.undone):
+        removed = undo.text[len(undo.added):]
+        wanted |= {n for line in undo.added for n in imported_names(line)} - \
+            {n for line in removed for n in imported_names(line)}
+    gone = set(undone)
+    fresh = {name for line in _written(hits, landed) if line not in gone for name in imported_names(line)}
+    return bool(wanted) and wanted <= fresh
 
 
 def _subtree_import(hits: list[PathHit], landed: Landed) -> bool:

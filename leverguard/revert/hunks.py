@@ -47,6 +47,7 @@ class HunkUndo(NamedTuple):
     merge: str = ""  # the merge whose conflict resolution dropped its lines, when one did
     text: tuple[bytes, ...] = ()  # the candidate hunk's changed lines: does the change's message name them?
     amid_new: bool = False  # the landing hunk that undoes it also writes new lines: that region was edited
+    added: tuple[bytes, ...] = ()  # the candidate hunk's added lines (TEXT's first ones)
 
 
 class PathUndo(NamedTuple):
@@ -208,7 +209,7 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
         return None
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
-    return HunkUndo(kind, lines, text=hunk.added + hunk.removed), best
+    return HunkUndo(kind, lines, text=hunk.added + hunk.removed, added=hunk.added), best
 
 
 def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
@@ -237,7 +238,7 @@ def _dropped(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     if sum(1 for line in hunk.added if line in lost) < SHARE * len(hunk.added):
         return None
     lines = _claim(gone, Counter(), [pools[k] for k in near])
-    return HunkUndo("deleted", lines, text=hunk.added + hunk.removed), near
+    return HunkUndo("deleted", lines, text=hunk.added + hunk.removed, added=hunk.added), near
 
 
 def _survives(hunk: Hunk, text: Sequence[bytes]) -> bool:
