@@ -84,6 +84,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|"
+                 rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded))|"
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
                  rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
