@@ -321,9 +321,9 @@ def similar(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
 
 
 def _renamed(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
-    """Whether NEW reads as an edit of OLD once the name OLD uses most and NEW never (thiserror's
-    `use_write_str`) is read as the one NEW uses most and OLD never (`requires_fmt_machinery`): a rename,
-    whose long new name hides the shared text from trigrams."""
+    """Whether NEW reads as an edit of OLD once the code-shaped name OLD uses most and NEW never (thiserror's
+    `use_write_str`) and the name NEW uses most and OLD never (`requires_fmt_machinery`) read as one mark: a
+    rename, whose long new name hides the shared text from trigrams."""
     old_names = Counter(w for line in old for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
     new_names = Counter(w for line in new for w in WORD.findall(line) if len(w) >= MIN_RENAMED)
     gone = [w for w, _ in old_names.most_common() if w not in new_names and CODE_NAME.search(w)]
