@@ -1903,3 +1903,18 @@ def test_a_file_whose_header_says_a_tool_writes_it_weighs_as_built(repo: Repo, h
                                                "src/mod1.py": body("zuza", 4)})
     _topic(repo, {"faker/proxy.pyi": header + stubs, "kernel.c": "int t;\n"}, subject="format code")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("config", "found"), [
+    ("", False),  # node-gyp's committed node_modules/: npm writes and deletes its files at every update
+    ("[revert]\nexclude = []\n", True),  # the default given up: judged like any file
+])
+def test_a_committed_node_modules_tree_is_not_reported_by_default(repo: Repo, config: str, found: bool) -> None:
+    old = seed(repo)
+    if config:
+        land(repo, "chore: config", {".leverguard.toml": config})
+    land(repo, "deps: minimatch", {"node_modules/minimatch/test/basic.js": body("basic", 6)})
+    land(repo, "chore: drop the vendored tests (#301)", {"node_modules/minimatch/test/basic.js": None})
+    _topic(repo, {"node_modules/minimatch/test/basic.js": body("basic", 6), "kernel.c": old["kernel.c"] + "int t;\n"},
+           subject="deps: update minimatch")
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is found
