@@ -1145,6 +1145,7 @@ def test_a_merge_that_brings_a_deleted_file_back_is_not_excused_by_what_it_keeps
 @pytest.mark.parametrize(("title", "extra", "severity"), [
     ("test: delete low-value and redundant suite files", None, "notice"),  # maka-agent's
     ("test: trim the flaky e2e specs", None, "notice"),
+    ("retire offline test script in favor of first-class test case", None, "notice"),  # trio-websocket's
     ("test: delete low-value and redundant suite files", "src/probe_helpers.py", "warning"),  # not only tests
     ("chore: delete old files", None, "warning"),  # no word of tests
     ("test: rework the probe suites", None, "warning"),  # no removal wording
