@@ -174,10 +174,14 @@ def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
                                        ctx.inner_subjects(commit)) is not None
 
 
+def _recent(position: int, landed: Landed) -> bool:
+    """One of the last few commits before the change's base."""
+    return position <= landed.base_position + RECENT_COMMITS
+
+
 def _fresh(position: int, commit: Commit, landed: Landed) -> bool:
-    """One of the last few commits before the change's base, or at most TINY_DAYS old."""
-    return position <= landed.base_position + RECENT_COMMITS or \
-        (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
+    """Recent, or at most TINY_DAYS old."""
+    return _recent(position, landed) or (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
 
 
 def _age_days(commit: Commit, landed: Landed) -> float:
@@ -263,7 +267,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
-    recent = position <= landed.base_position + RECENT_COMMITS
+    recent = _recent(position, landed)
     fresh = _fresh(position, commit, landed)
     # the change also puts whole files back (this commit's or another's): a stale tree at work
     corroborated = stale or whole_files
@@ -850,9 +854,8 @@ def _imported_again(hits: list[PathHit], landed: Landed, undone: list[bytes]) ->
         return False
     wanted: set[bytes] = set()
     for undo in (u for h in hits if h.undo is not None for u in h.undo.undone):
-        removed = undo.text[len(undo.added):]
         wanted |= {n for line in undo.added for n in imported_names(line)} - \
-            {n for line in removed for n in imported_names(line)}
+            {n for line in undo.removed for n in imported_names(line)}
     gone = set(undone)
     fresh = {name for line in _written(hits, landed) if line not in gone for name in imported_names(line)}
     return bool(wanted) and wanted <= fresh
@@ -1080,11 +1083,9 @@ def _folders_gone(hits: list[PathHit], landed: Landed, ctx: Context) -> list[str
     gone: set[bytes] = set()
     for hit in hits:
         parts = hit.path.split(b"/")[:-1]
-        folders = [b"/".join(parts[:i]) for i in range(1, len(parts) + 1)]
-        for folder in folders:
+        for folder in (b"/".join(parts[:i]) for i in range(1, len(parts) + 1)):
             if folder not in present:
-                present[folder] = b"\n" in folder or \
-                    ctx.reader.read(f"{landed.head}:{git.fsdecode(folder)}") is not None
+                present[folder] = ctx.exists(landed.head, folder)
             if not present[folder]:
                 gone.add(folder)
                 break

@@ -83,9 +83,10 @@ class Context:
 
     def folder_existed(self, commit: Commit, folder: bytes) -> bool:
         """Whether FOLDER existed in the commit's first parent (a module folder the commit created)."""
-        if not commit.parents:
-            return False
-        if b"\n" in folder:  # cat-file's request protocol is line-based: assume it existed (no warning)
+        return bool(commit.parents) and self.exists(commit.parents[0], folder)
+
+    def exists(self, revision: str, path: bytes) -> bool:
+        """Whether PATH is in REVISION's tree."""
+        if b"\n" in path:  # cat-file's request protocol is line-based: assume it is (no warning)
             return True
-        found = self.reader.read(f"{commit.parents[0]}:{git.fsdecode(folder)}")
-        return found is not None
+        return self.reader.read(f"{revision}:{git.fsdecode(path)}") is not None

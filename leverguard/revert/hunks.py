@@ -45,9 +45,14 @@ class HunkUndo(NamedTuple):
     kind: str  # "replaced" (both sides restored), "restored" (its deletion undone), "deleted" (its addition removed)
     lines: int  # non-trivial lines undone
     merge: str = ""  # the merge whose conflict resolution dropped its lines, when one did
-    text: tuple[bytes, ...] = ()  # the candidate hunk's changed lines: does the change's message name them?
+    added: tuple[bytes, ...] = ()  # the candidate hunk's added lines
+    removed: tuple[bytes, ...] = ()  # and its removed ones
     amid_new: bool = False  # the landing hunk that undoes it also writes new lines: that region was edited
-    added: tuple[bytes, ...] = ()  # the candidate hunk's added lines (TEXT's first ones)
+
+    @property
+    def text(self) -> tuple[bytes, ...]:
+        """The candidate hunk's changed lines: does the change's message name them?"""
+        return self.added + self.removed
 
 
 class PathUndo(NamedTuple):
@@ -209,7 +214,7 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
         return None
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
-    return HunkUndo(kind, lines, text=hunk.added + hunk.removed, added=hunk.added), best
+    return HunkUndo(kind, lines, added=hunk.added, removed=hunk.removed), best
 
 
 def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
@@ -238,7 +243,7 @@ def _dropped(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     if sum(1 for line in hunk.added if line in lost) < SHARE * len(hunk.added):
         return None
     lines = _claim(gone, Counter(), [pools[k] for k in near])
-    return HunkUndo("deleted", lines, text=hunk.added + hunk.removed, added=hunk.added), near
+    return HunkUndo("deleted", lines, added=hunk.added, removed=hunk.removed), near
 
 
 def _survives(hunk: Hunk, text: Sequence[bytes]) -> bool:
