@@ -33,6 +33,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      "**/changelog/*.*[a-z]*.*", "**/changelog/[a-z]*[a-z].[0-9]*[0-9].*",
                      # and with no extension (pytest-xdist's `changelog/1071.bugfix`; `2024.rst` is a year's page)
                      "**/changelog/[0-9]*.[a-z][a-z][a-z][a-z]*",
+                     # and named for what it fixes, its type last (twine's `fix-repo-urls-with-auth-and-port.bugfix`)
+                     "**/changelog/*.bugfix", "**/changelog/*.feature", "**/changelog/*.removal", "**/changelog/*.misc",
+                     "**/changelog/*.doc",
                      # one left at the top by mistake (pytest-asyncio's `731.added.rst`)
                      "/[0-9]*.[a-z]*[a-z].rst", "/[0-9]*.[a-z]*[a-z].md",
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
