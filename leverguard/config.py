@@ -43,8 +43,13 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragm
                      "news/*", "**/*unreleased*/**",
                      # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
                      "**/fragments/[0-9]*.*", "**/fragments/+*.*",
+                     # one file per change in a whatsnew folder, folded into the version's page (IPython's
+                     # `docs/source/whatsnew/pr/*.rst`)
+                     "**/whatsnew/pr/*",
                      # release notes kept as one file per change (react-router's `.changes/*.md`)
-                     ".changes/*.md", "**/.changes/*.md")
+                     ".changes/*.md", "**/.changes/*.md",
+                     # and AWS's changelog tool's, as JSON (chalice's, boto3's `.changes/next-release/*.json`)
+                     ".changes/next-release/*")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

@@ -220,6 +220,19 @@ def test_a_shared_topic_word_does_not_excuse_a_stale_tree(repo: Repo) -> None:
     assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"
 
 
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Move BuildCache into the core crate", "notice"),  # crossbeam's `Move AtomicCell into crossbeam-utils`
+    ("Move the store into the core crate", "error")])  # no name of the file: nothing said of it
+def test_a_type_named_in_camel_case_names_its_snake_case_module(repo: Repo, title: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "cache: module", {"src/build_cache.rs": body("cache", 6)})
+    land(repo, "Debloat the utils (#301)", {"src/build_cache.rs": None, "src/mod1.py": old["src/mod1.py"] + body("d", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"src/build_cache.rs": body("cache", 6), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def test_a_file_named_as_back_again_is_described(repo: Repo) -> None:
     finding = _rollback_with_subjects(repo, "refactor: errors in one module (#301)", "errors live in src/mod1.py again")
     assert finding["severity"] == "notice" and "names what goes away" in finding["reason"]
@@ -358,10 +371,27 @@ def test_a_message_citing_another_commit_still_warns(repo: Repo) -> None:
     assert _one_hunk_undone_under(repo, "Fix a typo in the SPDX comment\n\nIt came in with {other}.")["severity"] == "warning"
 
 
-@pytest.mark.parametrize("title", ["Remove spurious changes", "Remove junk from merge"])  # marshmallow's
+# marshmallow's; chrono's, a test written twice
+@pytest.mark.parametrize("title", ["Remove spurious changes", "Remove junk from merge", "Remove duplicate test"])
 def test_a_change_that_takes_out_stray_changes_says_so(repo: Repo, title: str) -> None:
     finding = _rollback_with_subjects(repo, "Use the codspeed macro (#301)", title)
     assert finding["severity"] == "notice" and "slipped in" in finding["reason"]
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Fix regression when loading metadata from sdists", "notice"),  # hatch's, 13 hours after `Slight fix`
+    ("Fix loading metadata from sdists", "warning")])
+def test_a_change_fixing_a_regression_takes_back_what_broke(repo: Repo, title: str, severity: str) -> None:
+    lines = _module(repo)
+    land(repo, "Slight fix (#301)", {"src/m.py": "".join(tune(lines, [2, 4, 6, 26, 44]))})
+    _stale_topic(repo, tune(lines, [26, 44]), subject=title)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
+def test_regression_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
+    code, found = _stale_tree_under(repo, "Fix regression in the retry knob")
+    assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"
 
 
 def test_stray_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:

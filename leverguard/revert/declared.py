@@ -91,7 +91,12 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|rever
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
                 re.IGNORECASE)  # `add logger back`, `bring the old tests back`
-STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk)\b", re.IGNORECASE)
+# (a copy twice over is as stray: chrono's `Remove duplicate test`, go-redis' `remove duplicate declaration`)
+STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?)\b", re.IGNORECASE)
+REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
+# a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
+DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
+               r"noise|(by|in) (mistake|error)|get rid of|(don'?t|do not|no longer) need\w*|not needed)\b", re.IGNORECASE)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
@@ -610,6 +615,17 @@ def says_stray(titles: Iterable[str]) -> bool:
     return any(STRAY.search(title) for title in titles if title)
 
 
+def says_fixes_regression(titles: Iterable[str]) -> bool:
+    """`Fix regression when loading metadata (#1327)`, `fix regression from 8a17ab7`: the change undoes what
+    broke, on purpose (hatch's `Slight fix` taken back 13 hours later)."""
+    return any(REGRESSION.search(title) for title in titles if title)
+
+
+def says_deletes(titles: Iterable[str]) -> bool:
+    """`MNT remove unnecessary file`, `remove noise`, `file commited by mistake`: a deletion said, or its reason."""
+    return any(DELETES.search(title) for title in titles if title)
+
+
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
     out X`, `Try if X`, `accept wip`: a change meant to be undone or reworked."""
@@ -744,8 +760,10 @@ def _names(line: str, path: str) -> bool:
     base = path.rsplit("/", 1)[-1].lower()
     stem = base.rsplit(".", 1)[0]
     folder = path.rsplit("/", 2)[-2].lower() if path.count("/") >= 1 else ""
+    joined = re.sub(r"[_-]", "", stem)  # the type a module is named after: `AtomicCell` for `atomic_cell.rs`
     return path.lower() in line or base in line.split() or any(
-        len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}s?\b", line) for name in (base, stem, folder))
+        len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}s?\b", line)
+        for name in (base, stem, folder, joined if joined != stem else ""))
 
 
 def parse_acks(text: str) -> Declarations:

@@ -26,6 +26,9 @@ AGENT = lazy(r"^\s*co-authored-by:[^<\n]*<[^>\n]*(?:@anthropic\.com|cursoragent@
              r"devin-ai-integration|@all-hands\.dev)|^\s*co-authored-by:\s*(?:claude|cursor agent|openhands|aider)\s*<|"
              r"generated with \[?claude code|^aider: |\b(?:copilot-swe-agent|claude|cursor|chatgpt-codex-connector|"
              r"openhands-agent)\[bot\]", re.IGNORECASE | re.MULTILINE)
+# a bot account named in CamelCase (Prometheus' `PrometheusBot` syncing common files from upstream): a person's
+# name that ends so is spelled `Talbot`
+NAMED_BOT = lazy(r"[a-z]Bot$")
 MIN_NAME_LOGIN = 6  # a full name squeezed to this many letters also matches a login spelled that way
 BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci)\b", re.IGNORECASE)
 
@@ -76,7 +79,7 @@ def is_dependency_bot(name: str, email: str) -> bool:
 
     Not merge bots (kodiak, bors, mergify): those land people's work, stale trees included.
     """
-    return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email))
+    return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email) or NAMED_BOT.search(name.strip()))
 
 
 def by_dependency_bots(rows: Iterable[tuple[str, str, str, str]]) -> bool:
