@@ -24,8 +24,9 @@ DEFAULT_ORIGIN = "default"
 # evidence: no line-level evidence either, and one put back is only a notice.
 # changelog fragments: release tooling (towncrier, changesets, scriv) folds them into the changelog and deletes
 # them all at every release; a stale tree deletes them too, and their text then goes nowhere
-# (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox; `+slug.misc.md` has no issue)
-RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/newsfragments/*", ".changeset/**/*.md",
+# (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox, falcon's `docs/_newsfragments/`;
+# `+slug.misc.md` has no issue)
+RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
                      "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,

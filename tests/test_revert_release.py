@@ -105,6 +105,27 @@ def test_release_steps_both_ways_on_the_version_file(repo: Repo, title: str, ext
     assert ("release steps both" in finding["reason"]) is lowered
 
 
+UV_RELEASED = "#define UV_VERSION_PATCH 1\n#define UV_VERSION_IS_RELEASE 1\n#define UV_VERSION_SUFFIX \"\"\n"
+UV_DEV = "#define UV_VERSION_PATCH 2\n#define UV_VERSION_IS_RELEASE 0\n#define UV_VERSION_SUFFIX \"dev\"\n"
+
+
+@pytest.mark.parametrize(("title", "lowered"), [
+    ("Now working on version 1.52.2", True),  # libuv's pair of release steps, minutes apart
+    ("2026.03.06, Version 1.52.1 (Stable)", True),
+    ("unix: fix the pipe flags", False)])
+def test_libuvs_stable_release_and_working_on_steps(repo: Repo, title: str, lowered: bool) -> None:
+    seed(repo)
+    steps = [("Now working on version 1.52.2", UV_DEV), ("2026.03.06, Version 1.52.1 (Stable)", UV_RELEASED)]
+    if "Stable" in title:
+        steps.reverse()
+    for subject, text in steps:
+        land(repo, subject, {"include/uv/version.h": text})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"include/uv/version.h": steps[0][1], "kernel.c": "int t;\n"}, author=CAROL)
+    findings = check(repo, "main..topic")[1]["findings"]
+    assert bool(findings) and ("release steps both" in findings[0]["reason"]) is lowered, findings
+
+
 @pytest.mark.parametrize(("title", "lowered"), [
     ("Bump to 6.5.0.dev0", True),  # notebook's release bot: publish, then back to the dev version
     ("Back to dev version", True),

@@ -1398,7 +1398,9 @@ NEWS = "Changelog\n=========\n\n1.1.0\n-----\n\n- Fix the connector leaking a DN
 
 
 # pip's, pylint's, react-router's, IPython's
-@pytest.mark.parametrize("folder", ["news", "doc/whatsnew/fragments", ".changes", "docs/source/whatsnew/pr"])
+# and falcon's `_newsfragments`
+@pytest.mark.parametrize("folder", ["news", "doc/whatsnew/fragments", ".changes", "docs/source/whatsnew/pr",
+                                    "docs/_newsfragments"])
 def test_towncriers_news_folder_holds_fragments_a_release_consumes(repo: Repo, folder: str) -> None:
     # pip's `Release 24.2` folds `news/*.rst` into NEWS.rst, its empty `trivial` fragments with them
     ext = "md" if folder == ".changes" else "rst"
@@ -1981,3 +1983,34 @@ def test_a_type_import_taken_out_with_its_casts_is_no_loss(repo: Repo, cast: str
         "    locale", "    // @ts-expect-error\n    locale"), "kernel.c": "int t;\n"}, subject="Test TypeScriptification chores")
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    ("data = read_table(url, names=names, rows=1000)\n", False),  # joblib's: the read rewritten to cut the rows
+    ("report = summarize(frames)\n", True)])  # unrelated new text where the lines were: they are lost
+def test_lines_deleted_where_the_change_rewrites_the_older_line_beside_them(repo: Repo, written: str, found: bool) -> None:
+    seed(repo)
+    head = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    tail = "".join(f"LIMIT_{i} = compute_limit({i}, floor={i * 5})\n" for i in range(8))
+    read = "data = read_table(url, names=names)\n"
+    land(repo, "example: compressors", {"examples/compress.py": head + read + tail})
+    land(repo, "DOC: attempt to fix the build (#301)",
+         {"examples/compress.py": head + read + "# Take the first 1e6 rows, for a faster example\ndata = data.iloc[:int(1e6)]\n" + tail})
+    _topic(repo, {"examples/compress.py": head + written + tail, "kernel.c": "int t;\n"},
+           subject="FIX: reduce dataset size in compressor example")
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] == "warning") is found, finding
+
+
+@pytest.mark.parametrize(("entry", "severity"), [
+    ("- Remove outdated assembler code contrib/asm586\n", "notice"),  # zlib's release logging what it deletes
+    ("- Faster inflate on 64-bit targets\n", "warning")])  # the changelog says nothing of it
+def test_a_changelog_entry_of_the_change_naming_what_it_deletes(repo: Repo, entry: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "docs: changelog", {"ChangeLog": "ChangeLog file for zlib\n\nChanges in 1.1.3\n- First.\n"})
+    land(repo, "contrib: assembler match (#301)", {"contrib/asm586/match.S": body("match", 6),
+                                                   "contrib/asm586/README.586": body("readme", 3)})
+    _topic(repo, {"contrib/asm586/match.S": None, "contrib/asm586/README.586": None,
+                  "ChangeLog": "ChangeLog file for zlib\n\nChanges in 1.2.4\n" + entry + "\nChanges in 1.1.3\n- First.\n"},
+           subject="zlib 1.2.4-pre1")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -511,6 +511,12 @@ def _blob(ctx: Context, spec: str) -> bytes:
     return found[1] if found is not None else b""
 
 
+def _changelog_written(landed: Landed) -> str:
+    """The lines the change writes into changelogs (`ChangeLog`, `CHANGES.md`), as the patches hold them."""
+    return "\n".join(line.decode("utf-8", "replace") for patch in landed.patches
+                     if CHANGELOG.match(patch.change.path.rpartition(b"/")[2]) for hunk in patch.hunks for line in hunk.added)
+
+
 def _only_deletes(landed: Landed) -> bool:
     """Every file the change touches it deletes: it writes no line anywhere."""
     return bool(landed.changes) and all(c.deleted for c in landed.changes)
@@ -566,6 +572,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's title says what it removes, by name"
     if level > NOTICE and names_undone(landed.note_lines, undone, code_only=True):
         return NOTICE, reason + "; the change's release note names what goes away"
+    if level > NOTICE and described(_changelog_written(landed), paths) == "paths":
+        # zlib's `zlib 1.2.4-pre1` logging `Remove outdated assembler code contrib/masm686 and contrib/asm586`
+        return NOTICE, reason + "; the change's changelog entry names what goes away"
     if level > NOTICE and names_removed_block((landed.subject, landed.title),
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"

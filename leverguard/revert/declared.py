@@ -52,9 +52,12 @@ MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' o
     re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
+# (libuv's `2026.03.06, Version 1.52.1 (Stable)` and `Now working on version 1.52.2`; a release snapshot named
+# after its project alone, zlib's `zlib 1.2.0.5`)
 RELEASE_TITLE = lazy(
     r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
-    r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
+    r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
+    r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`
 RELEASE_STEP = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|post-?release\b|"
                     r"pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d)", re.IGNORECASE)

@@ -306,8 +306,12 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
     region = {pools[k].region for k in used}
     written = [line for pool in pools if pool.region in region for line in pool.added.elements()]
+    # (with the older lines the change replaces there: joblib's `nrows=1000` read written over the read and
+    # the `data.iloc[:int(1e6)]` cut after it)
+    replaced = [line for pool in pools if pool.region in region for line in pool.removed.elements()]
     # (a document's entries share their shape: one written for another is no rename of it)
-    return not (written and (similar(written, hunk.added) or (taken_out is None and _renamed(written, hunk.added))))
+    return not (written and (similar(written, [*hunk.added, *replaced]) or
+                             (taken_out is None and _renamed(written, hunk.added))))
 
 
 def _moved_back(lines: Sequence[bytes], taken_out: Counter[bytes]) -> bool:
