@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Repo
-from revert_helpers import CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
 
 def _story(repo: Repo, message: str) -> str:
@@ -336,3 +336,17 @@ def test_lines_of_a_revert_put_back_amid_new_work_re_land(repo: Repo, undone_sub
     land(repo, "ci: update to artifacts v2", {"src/ci.py": bumped + "merge_step = merge(artifacts, version=4)\n",
                                               "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[305]["severity"] == severity
+
+
+@pytest.mark.parametrize(("author", "severity"), [
+    (BOB, "notice"),  # go-sqlite3's `fix build` adapting the code to `*Error`, reverted with that change
+    (DAVE, "error")])  # someone else's work on top: a revert of #301 says nothing of it
+def test_a_declared_revert_takes_its_authors_follow_ups_with_it(repo: Repo, author: str, severity: str) -> None:
+    old = seed(repo)
+    undone = land(repo, "errors: return a pointer Error (#301)", {"src/mod1.py": old["src/mod1.py"] + body("ptr", 4)})
+    land(repo, "fix build (#302)", {"src/mod2.py": old["src/mod2.py"] + body("adapt", 4)}, author=author)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"fix breaking compatibility\n\nrevert {undone}", {"src/mod1.py": old["src/mod1.py"],
+                                                                 "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[301]["declared"] and found[302]["severity"] == severity, found[302]["reason"]

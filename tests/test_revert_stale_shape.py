@@ -399,9 +399,16 @@ def test_stray_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
     assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"
 
 
-def test_undoing_a_workaround_is_a_notice(repo: Repo) -> None:
-    finding = _rollback_with_subjects(repo, "Work around the CodSpeed/cffi incompatibility (#301)", "Benchmarks run again")
+@pytest.mark.parametrize("undone", ["Work around the CodSpeed/cffi incompatibility (#301)",
+                                    "Disable all crates except tower-service (#301)"])  # tower's staged migration
+def test_undoing_a_workaround_is_a_notice(repo: Repo, undone: str) -> None:
+    finding = _rollback_with_subjects(repo, undone, "Benchmarks run again")
     assert finding["severity"] == "notice" and "temporary" in finding["reason"]
+
+
+def test_a_subject_saying_disable_later_on_is_no_switch(repo: Repo) -> None:
+    finding = _rollback_with_subjects(repo, "ci: keep the cache, disable nothing (#301)", "Benchmarks run again")
+    assert finding["severity"] != "notice"
 
 
 def test_citing_the_commit_does_not_excuse_putting_its_files_back(repo: Repo) -> None:

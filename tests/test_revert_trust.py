@@ -2014,3 +2014,35 @@ def test_a_changelog_entry_of_the_change_naming_what_it_deletes(repo: Repo, entr
                   "ChangeLog": "ChangeLog file for zlib\n\nChanges in 1.2.4\n" + entry + "\nChanges in 1.1.3\n- First.\n"},
            subject="zlib 1.2.4-pre1")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    (">>>>>>> master\n", False),  # tower's conflict marker committed by mistake, cleaned up later
+    ("<<<<<<< HEAD\n", False),
+    ("value_shared = make_shared(1, scale=7)\n", True)])
+def test_a_conflict_marker_taken_out_is_no_work(repo: Repo, line: str, found: bool) -> None:
+    old = seed(repo)
+    lines = old["src/mod2.py"].splitlines(keepends=True)
+    land(repo, "make: Add `Shared` (#301)", {"src/mod2.py": "".join(lines[:3] + [line] + lines[3:]),
+                                             "src/mod1.py": body("shared", 4)})
+    _topic(repo, {"src/mod2.py": old["src/mod2.py"], "kernel.c": "int t;\n"}, subject="spawn_ready: propagate tracing spans")
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding
+
+
+def test_a_line_dropped_inside_a_larger_rewrite_is_still_reported(repo: Repo) -> None:
+    # crossbeam's reworked `pop` (rebased over #49) losing `guard.unlinked(head)`: the memory leak came back
+    seed(repo)
+    head = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    pop = ("loop {\n    if unsafe { head.ready.get_unchecked(low).load(Acquire) } { break }\n}\n"
+           "if low + 1 == SEG_SIZE {\n    if let Some(next) = head.next.load(Acquire, &guard) {\n"
+           "        self.head.store_shared(Some(next), Release);\n{freed}        break\n    }\n}\n")
+    land(repo, "seg_queue: pop", {"src/seg_queue.rs": head + pop.replace("{freed}", "")})
+    land(repo, "Made SegQueue free memory (#301)",
+         {"src/seg_queue.rs": head + pop.replace("{freed}", "        unsafe { guard.unlinked(head); }\n")})
+    rewritten = "unsafe {\n    let cell = (*head).data.get_unchecked(low).get();\n" + "".join(
+        "    " + line + "\n" for line in pop.replace("{freed}", "").replace(
+            "if unsafe { head.ready.get_unchecked(low).load(Acquire) } { break }", "if (*cell).1.load(Acquire) { break }").splitlines()) + "}\n"
+    _topic(repo, {"src/seg_queue.rs": head + rewritten, "kernel.c": "int t;\n"}, subject="Combined ready and data arrays")
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert finding is not None and finding["severity"] == "warning", finding

@@ -41,6 +41,7 @@ CONVENTIONAL_NAME = lazy(rb"(__init__|__main__|index|main|mod|lib|conftest|setup
 MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
+FIXUP_SECONDS = 86400  # an author's follow-ups of their commit (`fix build`, `fix test`) land within a day
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
@@ -184,6 +185,19 @@ def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
                                        ctx.inner_subjects(commit)) is not None
 
 
+def _fixes_declared(commit: Commit, position: int, commits: Sequence[Commit], landed: Landed,
+                    ctx: Context) -> Commit | None:
+    """The commit the change declares it reverts that COMMIT followed up, by the same author within a day
+    (go-sqlite3's `fix build` and `fix test` adapting the code to `*Error`, taken out with that change by
+    `revert cf4bd56`): reverting it takes out what only made sense with it."""
+    for older in commits[position + 1:]:
+        if commit.time - older.time > FIXUP_SECONDS:
+            break
+        if older.time <= commit.time and older.author_email == commit.author_email and _declared(older, landed, ctx):
+            return older
+    return None
+
+
 def _recent(position: int, landed: Landed) -> bool:
     """One of the last few commits before the change's base."""
     return position <= landed.base_position + RECENT_COMMITS
@@ -310,6 +324,9 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
             level, reason = NOTICE, reason + f"; {backed_out.sha[:7]} declared it backed out, and the change finishes that"
+        fixed = _fixes_declared(commit, position, commits, landed, ctx) if level > NOTICE else None
+        if fixed is not None:
+            level, reason = NOTICE, reason + f"; its author's follow-up of {fixed.sha[:7]}, which the change says it reverts"
         # what a stale tree, a merge's dropped lines, a submodule pointer or an agent's work rule out
         plain = not stale and not dropped and not pointer and not landed.agent
         # (a long-lived branch merged forward makes everyone with a backport on it an author: axum's `Merge branch

@@ -84,6 +84,8 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
+# a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
+DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|"
@@ -631,8 +633,9 @@ def says_deletes(titles: Iterable[str]) -> bool:
 
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
-    out X`, `Try if X`, `accept wip`: a change meant to be undone or reworked."""
-    return bool(TEMPORARY.search(subject))
+    out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`: a change meant to be undone
+    or reworked."""
+    return bool(TEMPORARY.search(subject) or DISABLES.match(subject))
 
 
 def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:

@@ -24,6 +24,7 @@ RELAND_COMMITS = 10  # an undo this close to the change it undid was itself an a
 ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
+REWRITTEN_BESIDE = 2  # older lines rewritten beside deleted ones, at most: a local edit that takes over their job
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 CODE_NAME = lazy(rb"_|[a-z][A-Z]")  # a name shaped like code (`use_write_str`, `useWriteStr`), not a word
 MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); shorter ones are keywords, `i`
@@ -306,11 +307,13 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
     # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
     region = {pools[k].region for k in used}
     written = [line for pool in pools if pool.region in region for line in pool.added.elements()]
-    # (with the older lines the change replaces there: joblib's `nrows=1000` read written over the read and
-    # the `data.iloc[:int(1e6)]` cut after it)
+    # (or an older line beside them rewritten to do their job: joblib's `nrows=1000` read written over the read
+    # and the `data.iloc[:int(1e6)]` cut after it; not a larger rewrite around them, which drops a line as a
+    # stale rebase does: crossbeam's reworked `pop` losing the `guard.unlinked(head)` of the day before)
     replaced = [line for pool in pools if pool.region in region for line in pool.removed.elements()]
+    beside = 0 < len(replaced) <= REWRITTEN_BESIDE and len(written) <= REWRITTEN_BESIDE and similar(written, replaced)
     # (a document's entries share their shape: one written for another is no rename of it)
-    return not (written and (similar(written, [*hunk.added, *replaced]) or
+    return not (written and (beside or similar(written, hunk.added) or
                              (taken_out is None and _renamed(written, hunk.added))))
 
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from packaging.version import Version
 
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
+# a merge's conflict markers committed by mistake (tower's `>>>>>>> master` in a changelog): no one's work
+CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
@@ -307,7 +309,8 @@ def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
     found = []
     for line in lines:
         squeezed = squeeze(line)
-        if squeezed not in TRIVIAL and len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
+        if squeezed not in TRIVIAL and len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM and \
+                not squeezed.startswith(CONFLICT_MARKERS):
             found.append(squeezed)
     return tuple(found)
 
