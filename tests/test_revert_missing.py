@@ -75,8 +75,9 @@ def test_a_missing_blob_leaves_one_commit_unchecked(repo: Repo, tmp_path: Path) 
     assert data["unchecked"] == [{"commit": shas[1], "subject": "feat: step 1 (#301)", "reason": "objects missing",
                                   "missing": [blob], "fix": f"fetch it with git fetch origin {blob}"}]
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1 and "incomplete audit" in proc.stderr
+    assert "each `unchecked` entry of the JSON holds its fix" in proc.stderr  # nothing is listed above JSON
     text = run_leverguard("audit", cwd=repo.path)
-    assert text.returncode == 2
+    assert text.returncode == 2 and "fix listed above" in text.stderr
     assert f"  {shas[1][:7]} feat: step 1 (#301): objects missing; fetch it with git fetch origin {blob}" in text.stdout
     assert "checked 4 commits on main (1 not checked: objects missing): no commit landed" in text.stdout
     markdown = run_leverguard("audit", "--format", "markdown", cwd=repo.path).stdout

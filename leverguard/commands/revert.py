@@ -67,8 +67,11 @@ def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window:
     if result.incomplete:  # after the report: what was checked is out before the incomplete verdict
         code = result.exit_code()
         count = len(result.unchecked)
-        gaps = f"{count} commit{'s' if count != 1 else ''} not checked (objects missing, fix listed above)" if result.unchecked \
-            else "the history ends before what was asked (see the note above)"
+        # (where the report holds the fix and the note: above in text and markdown, in named fields of the JSON)
+        fix, note = ("each `unchecked` entry of the JSON holds its fix", "see `notes` in the JSON") if fmt == "json" \
+            else ("fix listed above", "see the note above")
+        gaps = f"{count} commit{'s' if count != 1 else ''} not checked (objects missing, {fix})" if result.unchecked \
+            else f"the history ends before what was asked ({note})"
         print(f"leverguard: {'error' if code == 2 else 'warning'}: incomplete audit: {gaps}", file=sys.stderr)
     exit_with(result.exit_code())
 
