@@ -379,3 +379,27 @@ def test_an_import_a_resolution_dropped_with_its_new_names_imported_again_loses_
     repo.commit("feat: interleave and collapse (#302)", author=CAROL)
     found = by_pr(check(repo, "main^1..main")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("rewrite", "found"), [
+    (True, False),  # dotenv's 1.0 rewrite of lib/main.js merged over the old one's fixes: taken whole
+    (False, True)])  # a branch that changed one line of it: main's lines dropped by the resolution are lost
+def test_a_merge_keeping_one_sides_rewrite_of_the_file_drops_nothing_by_chance(repo: Repo, rewrite: bool,
+                                                                            found: bool) -> None:
+    old = "".join(f"exports.option_{i} = configure('{i}')\n" for i in range(12))
+    repo.write("lib/main.js", old)  # old code, from the initial import
+    seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "set env vars even if the env file is missing (#301)",
+         {"lib/main.js": old.replace("exports.option_5", "exports.missing_ok = true\nexports.missing_log = warn\nexports.option_5")})
+    repo.git("checkout", "-q", "topic")
+    new = "".join(f"module.exports.setting_{i} = parse(process.env.SETTING_{i})\n" for i in range(12)) if rewrite else \
+        old.replace("configure('5')", "configure('five')")
+    land(repo, "initial 1.0 proposal" if rewrite else "tune option 5", {"lib/main.js": new}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("lib/main.js", new)  # the branch's text kept
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    land(repo, "docs: 1.0", {"README.md": "dotenv 1.0\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] == "warning") is found, finding and finding["reason"]

@@ -296,6 +296,13 @@ def test_a_change_titled_back_to_where_it_was_calls_itself_a_revert(repo: Repo) 
     assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
 
 
+@pytest.mark.parametrize(("subject", "calls"), [
+    ("reverse last commit, need a better fix", True),  # json-iterator's
+    ("Reverse the order of the setup hooks", False)])  # reversing something else
+def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:
+    assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls
+
+
 def test_moving_a_back_button_is_no_revert_wording(repo: Repo) -> None:
     assert _moved_back(repo, "Move back button to the header (#367)")["severity"] == "error"
 

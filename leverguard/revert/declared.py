@@ -36,7 +36,7 @@ GOES_AWAY = lazy(
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*)\b",
     re.IGNORECASE)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
-                   r"(mov|switch|go|went|chang|migrat)\w* back to)\b",
+                   r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit)\b",
                    re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 
 from leverguard import git
-from leverguard.revert.patch import parse_commits
+from leverguard.revert.patch import parse_commits, squeeze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch took out: it rewrote the file
+MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
+MIN_OWN_LINE = 8  # dropped lines shorter than this (squeezed: `});`, `returnnil`) are found in any version
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
 # what the re-merge says of a file one side deleted and the other edited; the edited copy stays in its tree
 MODIFY_DELETE = b"\nremerge CONFLICT (modify/delete): "
@@ -53,10 +56,61 @@ class Resolutions:
                     self._kept.setdefault(path, merge)
         for header, files in parse_commits(data):
             merge = header.decode("ascii", "replace").strip()
-            for patch in files:
-                lines = found.setdefault(patch.change.path, {})
-                for hunk in patch.hunks:
-                    for line in hunk.removed:
-                        if not line.startswith(MARKERS):
-                            lines.setdefault(line, merge)
+            dropped = {patch.change.path: {line for hunk in patch.hunks for line in hunk.removed
+                                           if not line.startswith(MARKERS)} for patch in files}
+            dropped = {path: lines for path, lines in dropped.items() if lines}
+            rewritten = self._rewritten(merge, dropped) if dropped else set()
+            for path, lines in dropped.items():
+                if path in rewritten:
+                    continue  # one side's rewrite of the file, taken whole: the other side's lines went with the old text
+                kept = found.setdefault(path, {})
+                for line in lines:
+                    kept.setdefault(line, merge)
         return found
+
+    def _rewritten(self, merge: str, dropped: dict[bytes, set[bytes]]) -> set[bytes]:
+        """The paths of DROPPED (path -> the lines the resolution dropped) that one parent rewrote since the
+        merge base, taking out at least REWRITE_SHARE of their lines, and whose resolution kept that parent's
+        text, most dropped lines the other side's: dotenv's 1.0 rewrite of `lib/main.js` merged over seven
+        fixes of the old one. A stale side changed little of what it is merged with (axios' `Fixed merge
+        conflict`: 22 of 404 lines), and a rewrite whose own lines were dropped is lost work, not excused."""
+        bases = git.merge_bases(f"{merge}^1", f"{merge}^2", self._repo)
+        if len(bases) != 1:
+            return set()
+        taken_out: dict[tuple[str, bytes], int] = {}
+        for side in ("1", "2"):
+            stat = git.run(["diff", "--numstat", "-z", "--no-renames", bases[0], f"{merge}^{side}"], self._repo,
+                           isolation=self._isolation).stdout
+            for record in stat.split(b"\0"):
+                _, _, rest = record.partition(b"\t")
+                removed, _, path = rest.partition(b"\t")
+                if path in dropped and removed.isdigit():
+                    taken_out[side, path] = int(removed)
+        if not taken_out:
+            return set()
+        wanted = sorted({path for _, path in taken_out})
+        revs = [bases[0], f"{merge}^1", f"{merge}^2"]
+        specs = b"".join(rev.encode() + b":" + path + b"\n" for path in wanted for rev in revs)
+        out = git.run(["cat-file", "--batch"], self._repo, input=specs, isolation=self._isolation).stdout
+        texts: dict[tuple[str, bytes], bytes] = {}
+        pos = 0
+        for path in wanted:
+            for rev in revs:
+                end = out.index(b"\n", pos)
+                header = out[pos:end].split()
+                pos = end + 1
+                if len(header) == 3 and header[1] == b"blob":
+                    size = int(header[2])
+                    texts[rev, path] = out[pos:pos + size]
+                    pos += size + 1
+        rewritten = set()
+        for path in wanted:
+            lines = texts.get((bases[0], path), b"").count(b"\n")
+            for side in ("1", "2"):
+                if lines < MIN_REWRITTEN_LINES or taken_out.get((side, path), 0) < REWRITE_SHARE * lines:
+                    continue
+                own = {squeeze(line) for line in texts.get((f"{merge}^{side}", path), b"").split(b"\n")}
+                lost = [line for line in dropped[path] if len(line) >= MIN_OWN_LINE]
+                if own and sum(1 for line in lost if line in own) * 2 < len(lost):
+                    rewritten.add(path)
+        return rewritten
