@@ -69,7 +69,7 @@ def test_trailing_spaces_or_crlf_do_not_hide_a_rollback(repo: Repo) -> None:
     code, report = check(repo, "main..topic")
     finding = by_pr(report)[221]
     assert code == 1 and finding["severity"] == "error" and finding["undone_paths"] == 4
-    assert all("ignoring whitespace" in e["detail"] for e in finding["evidence"])
+    assert all("ignoring formatting" in e["detail"] for e in finding["evidence"])
 
 
 def test_a_whitespace_only_edit_undoes_nothing(repo: Repo) -> None:

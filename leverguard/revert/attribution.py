@@ -938,7 +938,7 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # stale copy makes; judged as its hunks are
         return NOTICE, "its change to the file reverted exactly, later changes kept (a targeted revert)"
     if hit.kind == "rollback":
-        return ERROR, "a file put back to its version before it" + (" (ignoring whitespace)" if hit.normalized else "")
+        return ERROR, "a file put back to its version before it" + (" (ignoring formatting)" if hit.normalized else "")
     if hit.kind == "resurrected":
         return ERROR, "a file it deleted brought back"
     if hit.kind == "pointer-dropped":  # a pointer moved back is a rollback; off its line, work may be lost
@@ -1174,7 +1174,7 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
     elif hit.kind == "rollback" and hit.normalized and hit.newer_kept:
         detail = f"this commit's change taken out exactly; {hit.newer_kept} later change(s) to the file kept"
     elif hit.kind == "rollback" and hit.normalized:
-        detail = "equal to its version before this commit, ignoring whitespace"
+        detail = "equal to its version before this commit, ignoring formatting (whitespace, quotes, commas)"
     elif hit.kind == "rollback":
         detail = "byte-identical to its version before this commit"
     elif hit.kind == "resurrected" and hit.normalized:

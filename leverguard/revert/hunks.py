@@ -62,7 +62,7 @@ class PathUndo(NamedTuple):
     undone: tuple[HunkUndo, ...]
     hunks: int  # the candidate's hunks with content on this path
     lines: int  # the candidate's non-trivial changed lines on this path
-    complete: bool  # every hunk undone and nothing else changed: a rollback, ignoring whitespace
+    complete: bool  # every hunk undone and nothing else changed: a rollback, ignoring formatting
     groups: int = 0  # its hunks as an ordinary (3-line context) diff shows them: nearby ones make one
     groups_undone: int = 0
 
