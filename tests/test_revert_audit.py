@@ -149,3 +149,35 @@ def test_a_series_rebased_in_one_go_iterates_on_its_own_commits(repo: Repo) -> N
 
 def test_a_follow_up_landed_apart_keeps_its_grade(repo: Repo) -> None:
     assert _series_on_main(repo, same_second=False)["severity"] in ("warning", "error")
+
+
+def _bors_merge(repo: Repo, title: str) -> dict:
+    """#301 adds a module; a branch deletes it and bors merges the branch as `Merge #302`, its PR's title
+    (TITLE) on the body's first line with the reviewer and author after it."""
+    seed(repo)
+    cell = "".join(f"impl AtomicCell<T{i}> {{ fn load_{i}(&self) -> T{i} {{ self.value_{i} }} }}\n" for i in range(8))
+    land(repo, "cell: an atomic cell (#301)", {"src/cell_impl.rs": cell})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "wip", {"src/cell_impl.rs": None, "src/mod1.py": body("moved", 4)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "topic", "-m", f"Merge #302\n\n302: {title} r=alice a=carol\n\nThe PR's text.")
+    proc = run_leverguard("audit", "--max-count", "1", "--all", "--format", "json", cwd=repo.path)
+    found = [f for r in json.loads(proc.stdout)["results"] for f in r["findings"] if f["pr"] == 301]
+    return found[0]
+
+
+def test_a_bors_merge_is_read_by_its_pr_title() -> None:
+    from leverguard.revert.declared import pr_number, pr_title
+    from leverguard.revert.model import Commit
+    merge = Commit("a", ("b", "c"), "bors", "bors@x", 0, "Merge #297 #298",
+                   "297: Move AtomicCell into crossbeam-utils r=stjepang a=stjepang\n\nwhy", ())
+    assert pr_number(merge) == 297 and pr_title(merge) == "Move AtomicCell into crossbeam-utils"
+
+
+def test_a_bors_merge_titled_after_what_goes_is_described(repo: Repo) -> None:
+    # (only the title says it: the file's name is not the type's, so no line of the message names the path)
+    assert _bors_merge(repo, "Move AtomicCell into crossbeam-utils")["severity"] == "notice"
+
+
+def test_a_bors_merge_titled_after_other_work_still_warns(repo: Repo) -> None:
+    assert _bors_merge(repo, "Faster epoch pinning")["severity"] == "warning"

@@ -21,7 +21,9 @@ SHA = lazy(r"\b[0-9a-f]{7,40}\b")
 THIS_REVERTS = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b", re.IGNORECASE)
 PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
-PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$")
+# (and bors' `Merge #301`, whose body opens with `301: <title> r=<reviewer> a=<author>`)
+PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b")
+BORS_TITLE = lazy(r"^(\d+):\s*(.*?)(?:\s+[ra]=\S+)*\s*$")
 GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 REVERT_SUBJECT = lazy(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
@@ -793,15 +795,20 @@ def pr_number(commit: Commit) -> int | None:
     """The PR number: `Merge pull request #N ...`, a `(#N)` subject suffix, or GitLab's `See merge request g/p!N`."""
     match = PR_SUBJECT.search(commit.subject)
     if match is not None:
-        return int(match.group(1) or match.group(2))
+        return int(match.group(1) or match.group(2) or match.group(3))
     gitlab = GITLAB_BODY.search(commit.body)
     return int(gitlab.group(1)) if gitlab else None
 
 
 def pr_title(commit: Commit) -> str:
-    """A merge commit's PR title (the body's first line), else the subject."""
+    """A merge commit's PR title (the body's first line; bors' without its number and reviewers), else the
+    subject."""
     if commit.subject.startswith("Merge pull request") and commit.body:
         return commit.body.splitlines()[0].strip()
+    if commit.subject.startswith("Merge #") and commit.body:
+        bors = BORS_TITLE.match(commit.body.lstrip().splitlines()[0])
+        if bors is not None and commit.subject[len("Merge #"):].startswith(bors.group(1)):
+            return bors.group(2)
     return commit.subject.strip()
 
 
