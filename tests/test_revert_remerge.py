@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import Repo, run_leverguard
+from leverguard import git
 from leverguard.revert.remerge import Resolutions
 from revert_helpers import CAROL, body, by_pr, check, land, seed
 
@@ -95,7 +96,8 @@ def test_a_modify_delete_note_in_the_re_merge_is_read(repo: Repo) -> None:
     land(repo, "feat: mod5 grows", {"src/mod5.py": old["src/mod5.py"] + "grown = more(1)\n"}, author=CAROL)
     repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)
     repo.commit("Merge branch 'main' into topic", author=CAROL)  # keeps the modified file
-    assert Resolutions(str(repo.path), "main..topic").dropped(b"src/mod5.py") == {}  # read, nothing dropped
+    with git.ObjectReader(str(repo.path)) as reader:
+        assert Resolutions(str(repo.path), "main..topic", reader).dropped(b"src/mod5.py") == {}  # read, nothing dropped
     code, report = check(repo, "main..topic")
     assert code == 1 and [(f["pr"], f["severity"], f["kinds"]) for f in report["findings"]] == \
         [(301, "error", ["kept-by-merge"])]
@@ -120,7 +122,8 @@ def test_an_octopus_merge_in_the_range_is_read_without_a_re_merge(repo: Repo) ->
     repo.git("checkout", "-q", "main")
     land(repo, "feat: mod1 grows (#301)", {"src/mod1.py": old["src/mod1.py"] + "grown = more(1)\n"})
     repo.git("merge", "-q", "--no-ff", "a", "b", "-m", "Merge branches 'a' and 'b'")
-    assert Resolutions(str(repo.path), "main~1..main").dropped(b"src/mod1.py") == {}
+    with git.ObjectReader(str(repo.path)) as reader:
+        assert Resolutions(str(repo.path), "main~1..main", reader).dropped(b"src/mod1.py") == {}
     proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr
 
@@ -241,8 +244,9 @@ def test_a_resolution_whose_kept_line_already_carries_the_commits_change_drops_n
     repo.git("merge", "-q", "next", check=False)
     repo.write(".github/workflows/test.yml", _workflow(V2 + "      - run: python -m pip install --upgrade pip wheel\n"))
     repo.commit("ci: wheel (#302)", author=CAROL)
-    assert b"pipinstall--upgradepip" in b"".join(Resolutions(str(repo.path), "main^1..main")
-                                                  .dropped(b".github/workflows/test.yml"))  # the re-merge saw it
+    with git.ObjectReader(str(repo.path)) as reader:  # the re-merge saw it
+        assert b"pipinstall--upgradepip" in b"".join(Resolutions(str(repo.path), "main^1..main", reader)
+                                                      .dropped(b".github/workflows/test.yml"))
     code, report = check(repo, "main^1..main", "--strict")
     assert code == 0 and 301 not in by_pr(report), report
 

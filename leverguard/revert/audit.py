@@ -154,7 +154,7 @@ def _check(commit: Commit, position: int, size: int, history: _History, ctx: Con
         return history.patches.get(candidate, {}).get(path)
 
     # a merge's own resolution, and those of the merges its branch holds, may have dropped one side's lines
-    resolutions = Resolutions(ctx.repo, f"{commit.parents[0]}..{commit.sha}", ctx.isolation) if commit.is_merge else None
+    resolutions = Resolutions(ctx.repo, f"{commit.parents[0]}..{commit.sha}", ctx.reader, ctx.isolation) if commit.is_merge else None
     hits = collect(landing_patches, history.index, lo, hi, patch_of, ctx.rules, resolutions, pointers)
     if not hits:
         return []

@@ -106,7 +106,7 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
         patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx, early.take(land.patches, lo))
     finally:
         early.close()
-    resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", isolation)  # read only if a hunk asks
+    resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", reader, isolation)  # read only if a hunk asks
     hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions,
                    git.Submodules(session.where.git_dir))
     head_time = _commit_time(reader, land.head) if hits else 0

@@ -28,8 +28,8 @@ MODIFY_DELETE = b"\nremerge CONFLICT (modify/delete): "
 class Resolutions:
     """What the merges of one range dropped, per path: normalized line -> the merge that dropped it."""
 
-    def __init__(self, repo: str, rev_range: str, isolation: tuple[str, ...] = ()) -> None:
-        self._repo, self._range, self._isolation = repo, rev_range, isolation
+    def __init__(self, repo: str, rev_range: str, reader: git.ObjectReader, isolation: tuple[str, ...] = ()) -> None:
+        self._repo, self._range, self._reader, self._isolation = repo, rev_range, reader, isolation
         self._dropped: dict[bytes, dict[bytes, str]] | None = None
         self._kept: dict[bytes, str] = {}
 
@@ -90,27 +90,20 @@ class Resolutions:
             return set()
         wanted = sorted({path for _, path in taken_out})
         revs = [bases[0], f"{merge}^1", f"{merge}^2"]
-        specs = b"".join(rev.encode() + b":" + path + b"\n" for path in wanted for rev in revs)
-        out = git.run(["cat-file", "--batch"], self._repo, input=specs, isolation=self._isolation).stdout
-        texts: dict[tuple[str, bytes], bytes] = {}
-        pos = 0
-        for path in wanted:
-            for rev in revs:
-                end = out.index(b"\n", pos)
-                header = out[pos:end].split()
-                pos = end + 1
-                if len(header) == 3 and header[1] == b"blob":
-                    size = int(header[2])
-                    texts[rev, path] = out[pos:pos + size]
-                    pos += size + 1
+        texts = {(rev, path): self._blob(f"{rev}:{git.fsdecode(path)}") for path in wanted for rev in revs}
         rewritten = set()
         for path in wanted:
-            lines = texts.get((bases[0], path), b"").count(b"\n")
+            lines = texts[bases[0], path].count(b"\n")
             for side in ("1", "2"):
                 if lines < MIN_REWRITTEN_LINES or taken_out.get((side, path), 0) < REWRITE_SHARE * lines:
                     continue
-                own = {squeeze(line) for line in texts.get((f"{merge}^{side}", path), b"").split(b"\n")}
+                own = {squeeze(line) for line in texts[f"{merge}^{side}", path].split(b"\n")}
                 lost = [line for line in dropped[path] if len(line) >= MIN_OWN_LINE]
                 if own and sum(1 for line in lost if line in own) * 2 < len(lost):
                     rewritten.add(path)
         return rewritten
+
+    def _blob(self, spec: str) -> bytes:
+        """A file's content at `REV:PATH`, empty when it does not exist there."""
+        found = self._reader.read(spec)
+        return found[1] if found is not None and found[0] == "blob" else b""
