@@ -79,7 +79,9 @@ class Resolutions:
             return set()
         taken_out: dict[tuple[str, bytes], int] = {}
         for side in ("1", "2"):
-            stat = git.run(["diff", "--numstat", "-z", "--no-renames", bases[0], f"{merge}^{side}"], self._repo,
+            # (the dropped paths only: a long-lived branch's merge may change thousands of files)
+            stat = git.run(["diff", "--numstat", "-z", "--no-renames", bases[0], f"{merge}^{side}", "--",
+                            *(f":(literal){git.fsdecode(path)}" for path in dropped)], self._repo,
                            isolation=self._isolation).stdout
             for record in stat.split(b"\0"):
                 _, _, rest = record.partition(b"\t")
