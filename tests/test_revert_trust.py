@@ -1648,6 +1648,17 @@ def test_who_reverted_the_work_putting_it_back_is_a_warning(repo: Repo) -> None:
         "revert undone: the reverted work re-landed"}
 
 
+def test_ones_own_revert_rolled_back_past_what_it_reverted_says_so(repo: Repo) -> None:
+    # zlib's `Fix typo in preceding reversion commit`: the file put back to before the reverted change, the
+    # revert's slip gone with it; nothing of the reverted work comes back, so no re-land is claimed
+    old = seed(repo)
+    land(repo, "Move the load flags (#300)", {"src/mod1.py": old["src/mod1.py"] + body("flags", 3)}, author=BOB)
+    land(repo, 'Revert "Move the load flags" (#301)', {"src/mod1.py": old["src/mod1.py"] + "flags = (\n"}, author=BOB)
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, author=BOB)
+    reason = by_pr(check(repo, "main..topic")[1])[301]["reason"]
+    assert "rolled back with the commits before it" in reason and "re-landed" not in reason, reason
+
+
 def test_someone_else_undoing_a_revert_fails(repo: Repo) -> None:
     # a stale tree from before the revert brings the reverted work back: the shared corpus's shape
     found = _revert_undone(repo, DAVE)

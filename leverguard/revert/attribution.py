@@ -371,7 +371,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         if plain and level == ERROR and own and _reverts(commit):
             # who reverted the work putting it back re-lands it, unsaid (REVERTS.md's traps; fzf's and
             # react-router's on 73 audited histories); someone else's change undoing a revert still fails
-            level, reason = WARNING, reason + "; its own author's revert undone: the reverted work re-landed"
+            # (a file rolled back past the revert to an older commit's state re-lands nothing for sure: zlib's
+            # `Fix typo in preceding reversion commit` put the file back to before the reverted change)
+            past = all(h.before is not None for h in hits)
+            level, reason = WARNING, reason + ("; its own author's revert, rolled back with the commits before it" if past
+                                               else "; its own author's revert undone: the reverted work re-landed")
         if plain and level == ERROR and own and _direct(landed) and _direct_commit(commit) and \
                 len({h.path for h in hits}) == 1:
             # one file of the author's own direct push put back by their later direct push: that fix redone
