@@ -111,6 +111,7 @@ class Landed(NamedTuple):
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
     note_lines: tuple[str, ...] = ()  # every line of those notes, as written
+    logged: str = ""  # the lines the change writes into changelogs (`ChangeLog`, `CHANGES.md`), as patches hold them
     head: str = ""  # the commit whose tree is the change's result (audit: the audited commit)
     grafted: bool = False  # a merge in the change joins an unrelated history (no commit in common)
 
@@ -123,7 +124,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
     if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
         consumed.update(h.path for h in fragments)
-    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx))
+    landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx), logged=_logged(landed))
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
@@ -532,7 +533,7 @@ def _blob(ctx: Context, spec: str) -> bytes:
     return found[1] if found is not None else b""
 
 
-def _changelog_written(landed: Landed) -> str:
+def _logged(landed: Landed) -> str:
     """The lines the change writes into changelogs (`ChangeLog`, `CHANGES.md`), as the patches hold them."""
     return "\n".join(line.decode("utf-8", "replace") for patch in landed.patches
                      if CHANGELOG.match(patch.change.path.rpartition(b"/")[2]) for hunk in patch.hunks for line in hunk.added)
@@ -593,7 +594,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's title says what it removes, by name"
     if level > NOTICE and names_undone(landed.note_lines, undone, code_only=True):
         return NOTICE, reason + "; the change's release note names what goes away"
-    if level > NOTICE and described(_changelog_written(landed), paths) == "paths":
+    if level > NOTICE and described(landed.logged, paths) == "paths":
         # zlib's `zlib 1.2.4-pre1` logging `Remove outdated assembler code contrib/masm686 and contrib/asm586`
         return NOTICE, reason + "; the change's changelog entry names what goes away"
     if level > NOTICE and names_removed_block((landed.subject, landed.title),

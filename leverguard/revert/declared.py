@@ -807,7 +807,7 @@ def pr_title(commit: Commit) -> str:
         return commit.body.splitlines()[0].strip()
     if commit.subject.startswith("Merge #") and commit.body:
         bors = BORS_TITLE.match(commit.body.lstrip().splitlines()[0])
-        if bors is not None and commit.subject[len("Merge #"):].startswith(bors.group(1)):
+        if bors is not None and int(bors.group(1)) == pr_number(commit):
             return bors.group(2)
     return commit.subject.strip()
 

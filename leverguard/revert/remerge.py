@@ -10,6 +10,8 @@ Read once per checked range, and only when a hunk asks.
 from __future__ import annotations
 
 
+from collections import Counter
+
 from leverguard import git
 from leverguard.revert.patch import parse_commits, squeeze
 
@@ -77,31 +79,18 @@ class Resolutions:
         bases = git.merge_bases(f"{merge}^1", f"{merge}^2", self._repo)
         if len(bases) != 1:
             return set()
-        taken_out: dict[tuple[str, bytes], int] = {}
-        for side in ("1", "2"):
-            # (the dropped paths only: a long-lived branch's merge may change thousands of files)
-            stat = git.run(["diff", "--numstat", "-z", "--no-renames", bases[0], f"{merge}^{side}", "--",
-                            *(f":(literal){git.fsdecode(path)}" for path in dropped)], self._repo,
-                           isolation=self._isolation).stdout
-            for record in stat.split(b"\0"):
-                _, _, rest = record.partition(b"\t")
-                removed, _, path = rest.partition(b"\t")
-                if path in dropped and removed.isdigit():
-                    taken_out[side, path] = int(removed)
-        if not taken_out:
-            return set()
-        wanted = sorted({path for _, path in taken_out})
-        revs = [bases[0], f"{merge}^1", f"{merge}^2"]
-        texts = {(rev, path): self._blob(f"{rev}:{git.fsdecode(path)}") for path in wanted for rev in revs}
         rewritten = set()
-        for path in wanted:
-            lines = texts[bases[0], path].count(b"\n")
+        for path, lines in dropped.items():
+            base = self._blob(f"{bases[0]}:{git.fsdecode(path)}").split(b"\n")
+            if len(base) <= MIN_REWRITTEN_LINES:
+                continue
+            lost = [line for line in lines if len(line) >= MIN_OWN_LINE]
             for side in ("1", "2"):
-                if lines < MIN_REWRITTEN_LINES or taken_out.get((side, path), 0) < REWRITE_SHARE * lines:
-                    continue
-                own = {squeeze(line) for line in texts[f"{merge}^{side}", path].split(b"\n")}
-                lost = [line for line in dropped[path] if len(line) >= MIN_OWN_LINE]
-                if own and sum(1 for line in lost if line in own) * 2 < len(lost):
+                text = self._blob(f"{merge}^{side}:{git.fsdecode(path)}").split(b"\n")
+                # the base's lines the side no longer holds: what it took out since
+                taken_out = sum((Counter(base) - Counter(text)).values())
+                own = {squeeze(line) for line in text}
+                if taken_out >= REWRITE_SHARE * (len(base) - 1) and sum(1 for line in lost if line in own) * 2 < len(lost):
                     rewritten.add(path)
         return rewritten
 
