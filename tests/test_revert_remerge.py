@@ -407,3 +407,33 @@ def test_a_merge_keeping_one_sides_rewrite_of_the_file_drops_nothing_by_chance(r
     land(repo, "docs: 1.0", {"README.md": "dotenv 1.0\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (finding is not None and finding["severity"] == "warning") is found, finding and finding["reason"]
+
+
+@pytest.mark.parametrize(("merged_has_first", "severity"), [
+    # axum's `Merge branch 'v0.8.x'`: deny.toml put back past #301 (whole, an error) also put back the
+    # entries #302 removed, whose other hunk it kept: the same old copy, not the branch's deliberate edit
+    (True, "warning"),
+    (False, "notice"),  # #301's removal kept: one hunk of #302 undone alone is the branch's own change
+])
+def test_lines_undone_in_a_file_put_back_past_another_commit_are_the_same_old_copy(
+        repo: Repo, merged_has_first: bool, severity: str) -> None:
+    seed(repo)
+    entry = "  {{ name = \"{}\" }},\n".format
+    entries = ["tracing", "windows-sys", "spin", "syn", "socket2", "rand"]
+    def deny(names: list[str], graph: bool = False) -> str:
+        return ("[graph]\nexclude-unpublished = true\n\n" if graph else "") + \
+            "[bans]\nskip-tree = [\n" + "".join(entry(n) for n in names) + "]\n"
+    land(repo, "chore: deny", {"deny.toml": deny(entries)})
+    repo.git("branch", "v0.8.x")
+    land(repo, "Remove resolved skip-tree config of tracing (#301)",
+         {"deny.toml": deny(entries[1:]), "src/mod1.py": body("deny", 3)})
+    land(repo, "Update to cargo-deny api version 2 (#302)",
+         {"deny.toml": deny(["windows-sys", "rand"], graph=True), "src/mod3.py": body("api", 3)})
+    repo.git("checkout", "-q", "v0.8.x")
+    land(repo, "Backport the examples update", {"src/mod2.py": body("backport", 3)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-commit", "v0.8.x")
+    repo.write("deny.toml", deny(entries if merged_has_first else entries[1:], graph=True))
+    repo.commit("Merge branch 'v0.8.x'")
+    finding = _audited_merge_finding(repo, 302)
+    assert finding["severity"] == severity, finding["reason"]

@@ -151,13 +151,17 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         not removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p]) for p in {h.position for h in recent}])
     # whole files of days-old work put back: a stale tree, whose deletions are no one's choice either
     fresh_copies = any(_fresh(h.position, commits[h.position], landed) for h in recent)
+    # files put back, ignoring formatting, past other commits' silent changes: what else is undone in them is
+    # the same old copy (axum's `Merge branch 'v0.8.x'` restoring `deny.toml` entries of four main commits)
+    rolled = frozenset(h.path for h in hits if h.kind == "rollback" and h.normalized and not h.quiet and
+                       not h.newer_kept and not _declared(commits[h.position], landed, ctx))
     results = []
     for position in sorted(by_position):
         commit = commits[position]
         if landed.own_pr is not None and pr_number(commit) == landed.own_pr:
             continue  # the PR's own earlier landing: a rebased copy or continuation, not someone else's work
         results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact),
-                                fresh_copies))
+                                fresh_copies, rolled))
     return results
 
 
@@ -287,15 +291,17 @@ def _stem(path: bytes) -> bytes:
 
 
 def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed,
-             ctx: Context, stale: bool, whole_files: bool, fresh_copies: bool) -> RevertFinding:
+             ctx: Context, stale: bool, whole_files: bool, fresh_copies: bool,
+             rolled: frozenset[bytes] = frozenset()) -> RevertFinding:
     inner = ctx.inner(commit)
     own = any(landed.authors.matches(email, name) for _, email, name in inner)
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = _recent(position, landed)
     fresh = _fresh(position, commit, landed)
-    # the change also puts whole files back (this commit's or another's): a stale tree at work
-    corroborated = stale or whole_files
+    # the change also puts whole files back (this commit's or another's, or this very file past other
+    # commits, ignoring formatting): a stale tree at work
+    corroborated = stale or whole_files or any(h.path in rolled and h.kind == "inverse-hunk" for h in hits)
     # (a change committed before the commit it undoes was moved on top of it later, its date kept: a rebase
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
@@ -320,7 +326,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         notes = _release_notes(hits, ctx)
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries, notes, [sha for sha, _, _ in inner], gone)
+                                    entries, notes, [sha for sha, _, _ in inner], gone, rolled)
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
@@ -561,7 +567,7 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
                 entries: bool = False, notes: bool = False, shas: Sequence[str] = (),
-                gone: Sequence[str] = ()) -> tuple[int, str]:
+                gone: Sequence[str] = (), rolled: frozenset[bytes] = frozenset()) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and landed.grafted:
@@ -577,9 +583,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # a series is one linear branch, each commit written on top of the ones before it
         return NOTICE, reason + "; landed with the change in one rebase (the same commit time): that series' own iteration"
     undone = [line for h in hits for line in h.undone_text()]
-    # a file the merge's own resolution brought back (modify/delete) is whole-file evidence: neither a branch's
-    # revert of its own work nor a branch merged forward says anything of a file the other side deleted
-    kept_deleted = any(h.resolution for h in hits)
+    # a file the merge's own resolution brought back (modify/delete), or put back past other commits (ROLLED),
+    # is whole-file evidence: neither a branch's revert of its own work nor a branch merged forward says
+    # anything of a file the other side deleted or moved on
+    kept_deleted = any(h.resolution or (h.kind == "inverse-hunk" and h.path in rolled) for h in hits)
     if level == WARNING and not stale and not kept_deleted and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""
