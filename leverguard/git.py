@@ -1037,10 +1037,11 @@ def _commit_patch_args(paths: Sequence[bytes]) -> list[str]:
 
 def remerge_patches(rev_range: str, cwd: str | None = None, isolation: Sequence[str] = ()) -> bytes:
     """`--raw -p -U0 -z` of each merge in REV_RANGE against git's automatic re-merge of its parents:
-    what the recorded resolution changed (`--diff-merges=remerge`, git 2.36+)."""
+    what the recorded resolution changed (`--diff-merges=remerge`, git 2.36+); each headed by the merge's id
+    and its parents' ids."""
     # two-parent merges only: git re-merges no octopus, and says so on stdout, inside the patch stream
     args = ["log", "--merges", "--max-parents=2", "--diff-merges=remerge", *PATCH_ARGS, "--no-renames",
-            "--format=%x1e%H", rev_range, "--"]
+            "--format=%x1e%H %P", rev_range, "--"]
     return run(args, cwd, isolation=isolation).stdout
 
 

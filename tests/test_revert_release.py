@@ -300,3 +300,52 @@ def test_a_renamed_package_starts_its_versions_again(repo: Repo, name: str, seve
     land(repo, "chore: rename to @koa/router", {"package.json": manifest.format(name, "1.0.0"), "kernel.c": "int t;\n"},
          author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def _pom(version: str, tag: str, stamp: str, extra: str = "") -> str:
+    return (f"<project>\n  <version>{version}</version>\n  <scm>\n    <tag>{tag}</tag>\n  </scm>\n  <properties>\n"
+            f"    <project.build.outputTimestamp>{stamp}</project.build.outputTimestamp>\n    <skip/>\n"
+            f"  </properties>\n{extra}</project>\n")
+
+
+DEV_POM = _pom("2.10.2-SNAPSHOT", "HEAD", "2023-01-01T00:00:00Z")
+RELEASE_POM = _pom("2.11.0", "rc-tag", "2024-05-19T17:21:46Z").replace("<skip/>", "<skip></skip>")
+NEXT_POM = _pom("2.11.1-SNAPSHOT", "HEAD", "2024-05-19T17:23:39Z")
+
+
+@pytest.mark.parametrize(("undone", "lowered"), [
+    ("[maven-release-plugin] prepare for next development iteration", True),  # gson's `release:rollback`
+    ("Bump guava to 33.2 (#301)", False),  # a dependency's version is no release bookkeeping
+])
+def test_maven_release_plugin_steps_are_release_bookkeeping(repo: Repo, undone: str, lowered: bool) -> None:
+    # both modules' poms put back past two commits: a stale tree's shape, unless both are release steps
+    poms = ("pom.xml", "gson/pom.xml")
+    seed(repo)
+    land(repo, "poms", dict.fromkeys(poms, DEV_POM))
+    land(repo, "[maven-release-plugin] prepare release gson-parent-2.11.0", dict.fromkeys(poms, RELEASE_POM))
+    last = NEXT_POM if lowered else RELEASE_POM.replace("</project>", "<guava>33.2</guava>\n</project>")
+    land(repo, undone, dict.fromkeys(poms, last), author=CAROL)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "[maven-release-plugin] rollback the release of gson-parent-2.11.0",
+         {**dict.fromkeys(poms, DEV_POM), "kernel.c": "int t;\n"})
+    findings = check(repo, "main..topic")[1]["findings"]
+    assert len(findings) == 2 and all(f["severity"] == "notice" for f in findings) is lowered, \
+        [(f["subject"], f["severity"], f["reason"]) for f in findings]
+
+
+def _spdlog_version(minor: int, patch: int) -> str:
+    return f"#define SPDLOG_VER_MAJOR 1\n#define SPDLOG_VER_MINOR {minor}\n#define SPDLOG_VER_PATCH {patch}\n"
+
+
+@pytest.mark.parametrize(("title", "lowered"), [
+    ("bump version number to 1.9.0", True),  # spdlog: the minor moves on, the patch resets to a value it held
+    ("Fix the daily sink", False),  # no release step
+])
+def test_version_parts_without_the_word_version_are_release_bookkeeping(repo: Repo, title: str, lowered: bool) -> None:
+    seed(repo)
+    land(repo, "bump version number to 1.8.0", {"include/spdlog/version.h": _spdlog_version(8, 0)})
+    land(repo, "bump version number to 1.8.6", {"include/spdlog/version.h": _spdlog_version(8, 6)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"include/spdlog/version.h": _spdlog_version(8, 0), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]

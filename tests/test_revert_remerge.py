@@ -437,3 +437,23 @@ def test_lines_undone_in_a_file_put_back_past_another_commit_are_the_same_old_co
     repo.commit("Merge branch 'v0.8.x'")
     finding = _audited_merge_finding(repo, 302)
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize("own_commit_first", [False, True])
+def test_a_merge_one_parent_of_which_holds_the_other_resolved_nothing(repo: Repo, own_commit_first: bool) -> None:
+    """smol's `Refactor`: a branch still at old main merges the new main and commits a rewrite in the same
+    commit. git's re-merge is new main's tree: nothing was there to resolve, so the lines the commit drops
+    are its own edit, not a resolution's loss. With a commit of its own first, the same merge resolves."""
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "topic")
+    if own_commit_first:
+        land(repo, "feat: start", {"src/mod2.py": old["src/mod2.py"] + "started = 1\n"}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "docs: crates useful with it (#301)", {"src/mod1.py": old["src/mod1.py"] + "useful = ['potat']\n"})
+    repo.git("checkout", "-q", "topic")
+    repo.git("merge", "-q", "--no-ff", "--no-commit", "main")
+    repo.write("src/mod1.py", old["src/mod1.py"].replace("\n", "  # simpler\n", 1))
+    repo.commit("Refactor", author=CAROL)
+    with git.ObjectReader(str(repo.path)) as reader:
+        dropped = Resolutions(str(repo.path), "main..topic", reader).dropped(b"src/mod1.py")
+    assert (b"useful=['potat']" in dropped) is own_commit_first

@@ -31,6 +31,7 @@ REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGN
 REVERTED_PR = lazy(r"^Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
+BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*)\b", re.IGNORECASE)
 GOES_AWAY = lazy(
     r"\b(remov\w*|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
@@ -55,20 +56,28 @@ MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' o
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
 # (libuv's `2026.03.06, Version 1.52.1 (Stable)` and `Now working on version 1.52.2`; a release snapshot named
-# after its project alone, zlib's `zlib 1.2.0.5`)
+# after its project alone, zlib's `zlib 1.2.0.5`; a tool's bracketed prefix, `[maven-release-plugin] prepare release
+# gson-parent-2.10`)
 RELEASE_TITLE = lazy(
-    r"^\s*(\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
+    r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
-# the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`
-RELEASE_STEP = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|post-?release\b|"
-                    r"pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d)", re.IGNORECASE)
+# the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
+# `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`
+RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
+                    r"post-?release\b|pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
+                    r"iteration|roll\w*[ -]?back the release\b)", re.IGNORECASE)
+RELEASE_ROLLBACK = lazy(r"\broll\w*[ -]?back the release\b", re.IGNORECASE)  # names the version it takes out
+# what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
+# the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
+SCM_TAG = lazy(rb"^\s*(<(tag|project\.build\.outputTimestamp)>[^<]*</\2>|<([\w.-]+)(/>|></\3>))\s*$")
 # `Bump linters and release 0.16.5`: a release step named after other work
 RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
 # the heading a changelog keeps over the next release's entries (`dev`, `## [Unreleased]`), taken out by the
 # pre-release step and put back by the post-release one
 DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
+VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d", re.IGNORECASE)  # spdlog's `SPDLOG_VER_PATCH 6`
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
 LOWERS = lazy(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
@@ -321,6 +330,13 @@ def names_removed_block(titles: Iterable[str], blocks: Iterable[Sequence[bytes]]
              for line in block}
     lines = [line for line in undone if line]
     return bool(named) and bool(lines) and all(line in named for line in lines)
+
+
+def brings_back_by_name(message: str, lines: Iterable[bytes]) -> bool:
+    """Whether a line of MESSAGE (a squashed commit's bullet too) opens by saying it brings something back and
+    names, shaped like code, something in the undone LINES (pino's `* Re-add lastMsg tests`): a stale tree
+    announces nothing it puts back."""
+    return names_code([line for line in message.splitlines() if BRINGS_BACK.match(line)], lines)
 
 
 def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
@@ -682,16 +698,18 @@ def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Ite
     """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
     LINES but blank ones sets a version (it says `version`, holds a version number or is a changelog's `dev`
     heading): release bookkeeping, undone and redone at every release (ipython's `release.py`, notebook's
-    `_version.py` and tbump's `current`, pipx's `Pre-release` / `Post-release` changelog heading). A
-    SUBJECT naming another version than the change writes (WRITTEN: `Release 27.0` writing 26.0) is none."""
+    `_version.py` and tbump's `current`, pipx's `Pre-release` / `Post-release` changelog heading, Maven's release
+    plugin). A SUBJECT naming another version than the change writes (WRITTEN: `Release 27.0` writing 26.0) is none,
+    unless it rolls that release back."""
     def step(title: str) -> bool:
         return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
     found = [line for line in lines if line.strip()]
     if not (step(subject) and step(other) and found and
-            all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) for line in found)):
+            all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) or
+                SCM_TAG.match(line) or VERSION_PART.search(line) for line in found)):
         return False
     text = b"\n".join(written).decode("utf-8", "replace")
-    named = VERSION_IN_TITLE.findall(subject)
+    named = [] if RELEASE_ROLLBACK.search(subject) else VERSION_IN_TITLE.findall(subject)
     return not (named and VERSION_IN_TITLE.search(text)) or any(version in text for version in named)
 
 

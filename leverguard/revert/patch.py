@@ -245,6 +245,8 @@ class Hunk(NamedTuple):
     old_count: int = 0
     new_start: int = 0  # where it sits in the new file: an undo of it sits there in a later file, give or take
     new_count: int = 0
+    # lines too short to compare that hold a value (`- 1.4`, `x=1`), squeezed: removed, then added
+    short: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
 
 
 class FilePatch(NamedTuple):
@@ -263,8 +265,10 @@ class FilePatch(NamedTuple):
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
     cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added))
-    gone, new = _punctuation_only(_non_trivial(removed), _non_trivial(added))
-    return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count)
+    (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
+    gone, new = _punctuation_only(gone, new)
+    return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
+                ((), ()) if cosmetic else (short_gone, short_new))
 
 
 def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
@@ -305,14 +309,20 @@ def squeeze(line: bytes) -> bytes:
     return line.translate(None, _SPACE)
 
 
-def _non_trivial(lines: list[bytes]) -> tuple[bytes, ...]:
+def _non_trivial(lines: list[bytes]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """LINES worth comparing, squeezed; and those left out as short that still hold letters or digits (a
+    version `- 1.4`, `x=1`): too common to match a hunk by, but part of what a file equal to an older one has."""
     found = []
+    short = []
     for line in lines:
         squeezed = squeeze(line)
-        if squeezed not in TRIVIAL and len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM and \
-                not squeezed.startswith(CONFLICT_MARKERS):
+        if squeezed in TRIVIAL or squeezed.startswith(CONFLICT_MARKERS):
+            continue
+        if len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
             found.append(squeezed)
-    return tuple(found)
+        elif squeezed.translate(None, _NON_ALNUM):
+            short.append(squeezed)
+    return tuple(found), tuple(short)
 
 
 class _Cursor:

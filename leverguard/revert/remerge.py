@@ -51,17 +51,25 @@ class Resolutions:
         found: dict[bytes, dict[bytes, str]] = {}
         data = git.remerge_patches(self._range, self._repo, self._isolation)
         for part in data.split(b"\x1e")[1:]:  # `remerge CONFLICT` lines sit in the patch text, one per path
-            merge = part[:part.find(b"\0")].decode("ascii", "replace").strip()
+            merge = part[:part.find(b"\0")].decode("ascii", "replace").split()[0]
             for line in part.split(MODIFY_DELETE)[1:]:
                 path, deleted, _ = line.partition(b" deleted in ")
                 if deleted:
                     self._kept.setdefault(path, merge)
         for header, files in parse_commits(data):
-            merge = header.decode("ascii", "replace").strip()
+            merge, *parents = header.decode("ascii", "replace").split()
             dropped = {patch.change.path: {line for hunk in patch.hunks for line in hunk.removed
                                            if not line.startswith(MARKERS)} for patch in files}
             dropped = {path: lines for path, lines in dropped.items() if lines}
-            rewritten = self._rewritten(merge, dropped) if dropped else set()
+            if not dropped:
+                continue
+            bases = git.merge_bases(parents[0], parents[-1], self._repo)
+            if set(bases) & set(parents):
+                # one parent already held the other: git's re-merge is that parent's tree, nothing was there to
+                # resolve, and what the commit changed is its own edit (smol's `Refactor`, committed as a merge
+                # of old master with new), judged as any change is
+                continue
+            rewritten = self._rewritten(merge, bases, dropped)
             for path, lines in dropped.items():
                 if path in rewritten:
                     continue  # one side's rewrite of the file, taken whole: the other side's lines went with the old text
@@ -70,13 +78,13 @@ class Resolutions:
                     kept.setdefault(line, merge)
         return found
 
-    def _rewritten(self, merge: str, dropped: dict[bytes, set[bytes]]) -> set[bytes]:
+    def _rewritten(self, merge: str, bases: list[str], dropped: dict[bytes, set[bytes]]) -> set[bytes]:
         """The paths of DROPPED (path -> the lines the resolution dropped) that one parent rewrote since the
         merge base, taking out at least REWRITE_SHARE of their lines, and whose resolution kept that parent's
         text, most dropped lines the other side's: dotenv's 1.0 rewrite of `lib/main.js` merged over seven
         fixes of the old one. A stale side changed little of what it is merged with (axios' `Fixed merge
-        conflict`: 22 of 404 lines), and a rewrite whose own lines were dropped is lost work, not excused."""
-        bases = git.merge_bases(f"{merge}^1", f"{merge}^2", self._repo)
+        conflict`: 22 of 404 lines), and a rewrite whose own lines were dropped is lost work, not excused.
+        BASES are the merge bases of its parents."""
         if len(bases) != 1:
             return set()
         rewritten = set()

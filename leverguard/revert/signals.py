@@ -413,8 +413,10 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     `@v3`), against the candidate that moved each on: a stale file or a one-sided merge resolution writes
     an old value that need not equal any recorded line. Patch-level moves and dev markers are left to the
     exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
+    # (a line HEAD writes again elsewhere in the file was moved, not set back: msgpack's reordered matrix)
+    written = {line for hunk in head.hunks for line in hunk.added}
     gone = {line: (old, new) for hunk in head.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added)
-            if set_back(old, new)}
+            if set_back(old, new) and line not in written}
     found: dict[int, list[tuple[bytes, tuple[str, str]]]] = {}
     for line, move in gone.items():
         for position, _ in entries:
