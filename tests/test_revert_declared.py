@@ -145,6 +145,23 @@ def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str
     assert finding["severity"] == severity
 
 
+@pytest.mark.parametrize(("form", "subject", "severity"), [
+    # Google's exports: a rollback naming the commit's URL, rolled forward under the original's subject
+    ("Rollback of https://github.com/google/dagger/commit/{sha}", "Fix nullability in KSP (#545)", "info"),
+    ("Automated rollback of commit {sha}.", "Roll forward with fixes and an extra test.", "info"),
+    ("Automated rollback of commit {sha}.", "kernel: tune", "error"),  # a stale tree from before the rollback
+])
+def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("ksp", 5)
+    pushed = land(repo, "Fix nullability in KSP", {"src/mod1.py": new})
+    land(repo, form.format(sha=pushed), {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"})
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "ollback" in f["subject"]]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def _reverted_file_back(repo: Repo, subject: str) -> dict:
     old = seed(repo)
     land(repo, "docs: ad script (#301)", {"docs/_static/native.js": body("ads", 6)})

@@ -36,6 +36,15 @@ def test_a_long_plain_word_of_the_undone_lines_counts_outside_a_stale_tree(repo:
     assert _rollback_titled(repo, "Drop the budget from the client")["severity"] == "notice"
 
 
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Most of the retry_budget nonsense gone", "notice"),  # junit's `Most of the plans and mark2 nonsense gone`
+    ("Yank out retry_budget", "notice"),  # picasso's `Yank out one of the target wrappers`
+    ("Most of the retry_budget nonsense here", "error"),  # named, but nothing says it goes
+])
+def test_gone_and_yank_are_removal_wording(repo: Repo, title: str, severity: str) -> None:
+    assert _rollback_titled(repo, title)["severity"] == severity
+
+
 def test_a_title_naming_something_else_still_fails(repo: Repo) -> None:
     assert _rollback_titled(repo, "Remove the warm_cache helper")["severity"] == "error"
 

@@ -439,21 +439,26 @@ def test_lines_undone_in_a_file_put_back_past_another_commit_are_the_same_old_co
     assert finding["severity"] == severity, finding["reason"]
 
 
-@pytest.mark.parametrize("own_commit_first", [False, True])
-def test_a_merge_one_parent_of_which_holds_the_other_resolved_nothing(repo: Repo, own_commit_first: bool) -> None:
-    """smol's `Refactor`: a branch still at old main merges the new main and commits a rewrite in the same
-    commit. git's re-merge is new main's tree: nothing was there to resolve, so the lines the commit drops
-    are its own edit, not a resolution's loss. With a commit of its own first, the same merge resolves."""
+@pytest.mark.parametrize(("branch_edit", "resolved"), [
+    (None, False),  # smol's `Refactor`: the branch still at old main, git's re-merge is new main's tree
+    ("src/mod1.py", True),  # the branch edited the same spot first: a conflict, resolved by dropping main's line
+    ("src/mod2.py", False),  # another file: git merges mod1.py cleanly, and the merge commit's edit is its own
+])
+def test_lines_a_merge_drops_count_only_where_git_could_not_merge(repo: Repo, branch_edit: str | None,
+                                                                  resolved: bool) -> None:
+    """A merge's dropped lines are a resolution's only in a file git's re-merge leaves in conflict: one parent
+    holding the other (nothing to merge) or a file merged cleanly had nothing to resolve, and what the merge
+    commit changes there is an edit of its own (msgpack's, idna's), judged as any change is."""
     old = seed(repo)
     repo.git("checkout", "-q", "-b", "topic")
-    if own_commit_first:
-        land(repo, "feat: start", {"src/mod2.py": old["src/mod2.py"] + "started = 1\n"}, author=CAROL)
+    if branch_edit:
+        land(repo, "feat: start", {branch_edit: old[branch_edit] + "started = 1\n"}, author=CAROL)
     repo.git("checkout", "-q", "main")
     land(repo, "docs: crates useful with it (#301)", {"src/mod1.py": old["src/mod1.py"] + "useful = ['potat']\n"})
     repo.git("checkout", "-q", "topic")
-    repo.git("merge", "-q", "--no-ff", "--no-commit", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-commit", "main", check=False)
     repo.write("src/mod1.py", old["src/mod1.py"].replace("\n", "  # simpler\n", 1))
     repo.commit("Refactor", author=CAROL)
     with git.ObjectReader(str(repo.path)) as reader:
         dropped = Resolutions(str(repo.path), "main..topic", reader).dropped(b"src/mod1.py")
-    assert (b"useful=['potat']" in dropped) is own_commit_first
+    assert (b"useful=['potat']" in dropped) is resolved

@@ -74,26 +74,6 @@ def test_a_whole_folder_deleted_says_what_went(repo: Repo, elsewhere: bool, reas
     assert finding["severity"] == "warning" and finding["reason"] == reason
 
 
-def _java_test(name: str) -> str:
-    cases = "".join(f"    @Test public void parses{i}() {{ assertEquals({i}, parse(\"{i}\")); }}\n" for i in range(8))
-    return f"package tools.failing;\n\nimport org.junit.Test;\n\npublic class {name} {{\n{cases}}}\n"
-
-
-@pytest.mark.parametrize(("renamed", "severity"), [
-    (True, "notice"),  # jackson's `minor test renaming`: the commit only moved the test (its class renamed)
-    (False, "warning"),  # a test the commit wrote
-])
-def test_deleting_a_file_its_commit_only_moved_there_is_a_notice(repo: Repo, renamed: bool, severity: str) -> None:
-    seed(repo)
-    if renamed:
-        land(repo, "tests: failing number parsing", {"src/failing/Parsing4694Test.java": _java_test("Parsing4694Test")})
-    moved = {"src/failing/Parsing4694Test.java": None} if renamed else {}
-    land(repo, "minor test renaming (#301)",
-         {**moved, "src/failing/NumberParsing4694Test.java": _java_test("NumberParsing4694Test")})
-    _stale_branch(repo, {"src/failing/NumberParsing4694Test.java": None, "kernel.c": "int y;\n"})
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
-
-
 def test_moving_a_folder_is_not_a_deletion(repo: Repo) -> None:
     seed(repo)
     files = {f"pkg/router/{n}.py": body(f"router{n}", 5) for n in "abc"}

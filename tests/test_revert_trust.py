@@ -323,6 +323,15 @@ def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: st
     assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls
 
 
+@pytest.mark.parametrize(("subject", "calls"), [
+    ("Automated rollback.\n\n*** Reason for rollback ***\n\nequals method too liberal", True),  # Google's exports
+    ("going back", True),  # pb's maintainer backing out a PR merged that day
+    ("Automated tests for the flit build", False),
+    ("going back home screen fix", False)])
+def test_an_automated_rollback_or_going_back_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:
+    assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls
+
+
 def test_moving_a_back_button_is_no_revert_wording(repo: Repo) -> None:
     assert _moved_back(repo, "Move back button to the header (#367)")["severity"] == "error"
 

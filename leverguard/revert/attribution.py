@@ -30,7 +30,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Sequence
 
-RENAMED_SHARE = 0.8  # of a file's lines, those a file its commit deleted held: moved there (a class renamed with it)
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
@@ -307,8 +306,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
     facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge, unseen,
-                          fresh_copies, "every file it added" if every_added else "a whole folder it added",
-                          _moved_there(commit, hits, ctx))
+                          fresh_copies, "every file it added" if every_added else "a whole folder it added")
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
@@ -766,7 +764,6 @@ class Circumstances(NamedTuple):
     unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
     fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
-    moved_there: frozenset[bytes] = frozenset()  # paths the commit added by moving a file there, edited or not
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
@@ -971,11 +968,6 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # migrated), and do not always say so: alone it is weak
         return (WARNING, "a file deleted soon after it edited it") if corroborated and facts.fresh and \
             hit.lines >= MIN_HUNK_LINES else (NOTICE, "a file it edited deleted")
-    if hit.kind == "deleted-added" and hit.path in facts.moved_there:
-        # the commit only renamed the file (leakcanary's `Organize modules by theme`, jackson's `failing/` tests
-        # renamed): deleting it takes out no work of that commit; a stale tree lacking the move brings the old
-        # path back as well, which is evidence of its own
-        return NOTICE, "a file it only moved there deleted"
     if hit.kind == "deleted-added":
         # a stale tree lacks what came just before it; files added weeks before and deleted whole, alone, are
         # a clean-up (48 warnings of this shape on 158 audited histories: examples split out, stray files)
@@ -1077,41 +1069,6 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: b
                                  for h in hits)
     return bool(touched) and touched <= whole and beyond_deletions and substantial and lines >= MIN_HUNK_LINES and \
         all(not h.quiet for h in hits) and not kept and restores
-
-
-def _moved_there(commit: Commit, hits: list[PathHit], ctx: Context) -> frozenset[bytes]:
-    """Of the files HITS delete that COMMIT added, those it moved there: a file it deleted holds the same
-    content, or (a class renamed with its file: Java, Kotlin) most of its lines. Blobs are read only for a
-    commit that deleted files of the same extension, a few pairs at most."""
-    deleted = [h.path for h in hits if h.kind == "deleted-added"]
-    gone = [c.old for c in commit.changes if c.deleted and c.old is not None and c.old.is_blob]
-    if not deleted or not gone:
-        return frozenset()
-    added = {c.path: c.new for c in commit.changes if c.added and c.new is not None and c.new.is_blob}
-    moved = set()
-    reads = 0
-    for path in deleted[:MAX_HEADER_READS]:
-        state = added.get(path)
-        if state is None:
-            continue
-        if any(old.oid == state.oid for old in gone):
-            moved.add(path)
-            continue
-        for old in [c.old for c in commit.changes if c.deleted and c.old is not None and c.old.is_blob and
-                    _extension(c.path) == _extension(path)][:MAX_HEADER_READS]:
-            if reads >= 2 * MAX_HEADER_READS:
-                break
-            reads += 1
-            before, after = _blob_lines(ctx, old.oid) - {""}, _blob_lines(ctx, state.oid) - {""}
-            if after and len(before & after) >= RENAMED_SHARE * len(after):
-                moved.add(path)
-                break
-    return frozenset(moved)
-
-
-def _extension(path: bytes) -> bytes:
-    name = path.rsplit(b"/", 1)[-1]
-    return name.rsplit(b".", 1)[-1] if b"." in name else b""
 
 
 def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> bool:

@@ -14,11 +14,15 @@ if TYPE_CHECKING:
 
 REVERT_WORDS = lazy(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
-    r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying))\b", re.IGNORECASE)
-REVERTS_COMMIT = lazy(r"\b(?:reverts|backed out changeset|rollback of commit) ([0-9a-f]{7,40})\b", re.IGNORECASE)
+    r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying)|roll(s|ed|ing)?[ -]?forward)\b", re.IGNORECASE)
+# (Google's exports: `Automated rollback of commit 7e6a6cf`, `Rollback of https://github.com/google/dagger/commit/a1a2565`)
+REVERTS_COMMIT = lazy(r"\b(?:reverts|backed out changeset|rollback of commit|rollback of https?://\S+?/commit/) ?([0-9a-f]{7,40})\b",
+                      re.IGNORECASE)
 ACK_TRAILER = lazy(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 SHA = lazy(r"\b[0-9a-f]{7,40}\b")
 THIS_REVERTS = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b", re.IGNORECASE)
+# Google's exports title their rollbacks so: `Automated rollback of commit 7e6a6cf.`, `Rollback of https://.../commit/a1a2565`
+ROLLBACK_OF = lazy(r"^\s*(?:automated\s+)?rollback of (?:commit\s+|https?://\S+?/commit/)([0-9a-f]{7,40})\b", re.IGNORECASE)
 PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 # (and bors' `Merge #301`, whose body opens with `301: <title> r=<reviewer> a=<author>`)
@@ -36,10 +40,12 @@ GOES_AWAY = lazy(
     r"\b(remov\w*|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
-    r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*)\b",
+    r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
+    r"gone|yank\w*)\b",
     re.IGNORECASE)
-SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
-                   r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit)\b",
+# (Google's `Automated rollback.`; pb's `going back`, all of the subject)
+SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
+                   r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$))\b",
                    re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
@@ -428,8 +434,8 @@ def reverted_pr(commit: Commit) -> int | None:
 
 
 def reverted_shas(commit: Commit) -> list[str]:
-    """The commits a revert's body names (`This reverts commit 1a2b3c4.`), lowercased."""
-    return [sha.lower() for sha in THIS_REVERTS.findall(commit.body)]
+    """The commits a revert's body names (`This reverts commit 1a2b3c4.`) or its subject rolls back, lowercased."""
+    return [sha.lower() for sha in THIS_REVERTS.findall(commit.body) + ROLLBACK_OF.findall(commit.subject)]
 
 
 def reverted_subject(subject: str) -> str:
@@ -833,4 +839,5 @@ def pr_title(commit: Commit) -> str:
 def is_revert(commit: Commit) -> bool:
     """A commit that itself reverts something: undoing it re-lands the original (not a silent revert)."""
     # a squash body lists its inner commits, reverts of its own work included: only the opening counts
-    return bool(REVERT_SUBJECT.match(pr_title(commit))) or commit.body.lstrip().startswith("This reverts commit")
+    return bool(REVERT_SUBJECT.match(pr_title(commit)) or ROLLBACK_OF.match(commit.subject)) or \
+        commit.body.lstrip().startswith("This reverts commit")

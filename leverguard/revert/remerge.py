@@ -25,6 +25,8 @@ MIN_OWN_LINE = 8  # dropped lines shorter than this (squeezed: `});`, `returnnil
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
 # what the re-merge says of a file one side deleted and the other edited; the edited copy stays in its tree
 MODIFY_DELETE = b"\nremerge CONFLICT (modify/delete): "
+CONFLICT_NOTE = b"\nremerge CONFLICT ("
+CONTENT_CONFLICT = b"): Merge conflict in "  # content and add/add: the path follows, to the end of the line
 
 
 class Resolutions:
@@ -50,17 +52,22 @@ class Resolutions:
     def _read(self) -> dict[bytes, dict[bytes, str]]:
         found: dict[bytes, dict[bytes, str]] = {}
         data = git.remerge_patches(self._range, self._repo, self._isolation)
+        conflicted: dict[str, set[bytes] | None] = {}  # per merge: its paths in conflict (None: some note unread)
         for part in data.split(b"\x1e")[1:]:  # `remerge CONFLICT` lines sit in the patch text, one per path
             merge = part[:part.find(b"\0")].decode("ascii", "replace").split()[0]
             for line in part.split(MODIFY_DELETE)[1:]:
                 path, deleted, _ = line.partition(b" deleted in ")
                 if deleted:
                     self._kept.setdefault(path, merge)
+            conflicted[merge] = _conflicts(part)
         for header, files in parse_commits(data):
             merge, *parents = header.decode("ascii", "replace").split()
             dropped = {patch.change.path: {line for hunk in patch.hunks for line in hunk.removed
                                            if not line.startswith(MARKERS)} for patch in files}
-            dropped = {path: lines for path, lines in dropped.items() if lines}
+            # a file git re-merges without conflict had nothing to resolve: lines the merge commit drops there are
+            # an edit made in it (msgpack's and idna's merges), judged as any change is
+            paths = conflicted.get(merge)
+            dropped = {path: lines for path, lines in dropped.items() if lines and (paths is None or path in paths)}
             if not dropped:
                 continue
             bases = git.merge_bases(parents[0], parents[-1], self._repo)
@@ -106,3 +113,17 @@ class Resolutions:
         """A file's content at `REV:PATH`, empty when it does not exist there."""
         found = self._reader.read(spec)
         return found[1] if found is not None and found[0] == "blob" else b""
+
+
+def _conflicts(part: bytes) -> set[bytes] | None:
+    """The paths git's re-merge of one merge (PART of the patch stream) left in conflict; None when a note
+    names its path some other way (a rename conflict): then every path counts as resolved by hand."""
+    paths = set()
+    for note in part.split(CONFLICT_NOTE)[1:]:
+        line = note.split(b"\n", 1)[0]
+        kind, found, path = line.partition(CONTENT_CONFLICT)
+        if found:
+            paths.add(path)
+        elif not kind.startswith(b"modify/delete)"):
+            return None
+    return paths
