@@ -2134,3 +2134,24 @@ def test_a_message_line_saying_it_brings_back_what_it_names(repo: Repo, bullet: 
            subject=f"Support formatters.log on pretty print\n\n* Support formatters.log\n{bullet}")
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+SCRIV_TEMPLATE = (".. A new scriv changelog fragment.\n..\n.. Uncomment the section that is right (remove the leading dots).\n"
+                  ".. For top level release notes, leave all the headers commented out.\n..\n.. Removed\n.. .......\n..\n"
+                  ".. - A bullet item for the Removed category.\n..\n")
+
+
+@pytest.mark.parametrize(("written", "reported"), [
+    (True, False),  # scriv's `docs: version 1.7.0`: the entry written, the template's comment lines are no text
+    (False, True),  # the entry written nowhere: the fragment's work is lost
+])
+def test_a_fragments_comment_lines_are_no_text_a_release_must_write(repo: Repo, written: bool, reported: bool) -> None:
+    seed(repo)
+    entry = "- The ``format`` setting is now set based on the ``changelog`` setting.\n"
+    land(repo, "docs: changelog", {"CHANGELOG.rst": "Changelog\n=========\n\n1.6.0\n-----\n\n- First.\n"})
+    land(repo, "feat: format follows the changelog setting (#301)",
+         {"src/mod1.py": body("fmt", 3), "changelog.d/20250420_102250_nedbat.rst": SCRIV_TEMPLATE + "Added\n.....\n\n" + entry})
+    changelog = "Changelog\n=========\n\n1.7.0\n-----\n\nAdded\n.....\n\n" + (entry if written else "- Other.\n") + \
+        "\n1.6.0\n-----\n\n- First.\n"
+    _topic(repo, {"changelog.d/20250420_102250_nedbat.rst": None, "CHANGELOG.rst": changelog}, subject="docs: version 1.7.0")
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is reported

@@ -69,6 +69,9 @@ FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
 # a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
 # release writes into the changelog
+# a fragment's comment lines: scriv's template (`.. A new scriv changelog fragment.`, the commented-out sections
+# in reST), Markdown's `<!-- ... -->`; no release writes them into the changelog
+FRAGMENT_COMMENT = lazy(rb"^(\.\.(?!\.)|<!--)")
 FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # a JSON fragment's field, `"description":"Fix X (#759)",` (AWS's `.changes/next-release/*.json`): its value is
 # the text a release writes
@@ -254,7 +257,7 @@ class _Written:
         # (a list item's dash kept, as the lines have it squeezed: `-quiet-pugs-invent`)
         if len(stem) >= FRAGMENT_NAME and re.search(rb"(?m)(?:^-|(?<![\w-]))" + re.escape(stem) + rb"(?![\w-])", self._text):
             return True  # recorded by name (pnpm's `.changeset/ledger.yaml` lists the changesets it consumed)
-        lines = [JSON_FIELD.sub(rb"\1", line) for line in lines if not FRONT_MATTER.match(line)]
+        lines = [JSON_FIELD.sub(rb"\1", line) for line in lines if not (FRONT_MATTER.match(line) or FRAGMENT_COMMENT.match(line))]
         content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
         return sum(1 for line in content if self._written(line)) >= MOVED_SHARE * len(content)

@@ -69,10 +69,12 @@ RELEASE_TITLE = lazy(
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
-# `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`
+# `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
+# jackson's `retry 2.10.0 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
 RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
-                    r"post-?release\b|pre-?release\b|prep\w*\s+v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
-                    r"iteration|roll\w*[ -]?back the release\b)", re.IGNORECASE)
+                    r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
+                    r"iteration|roll\w*[ -]?back the release\b|(need to )?re-?tr(y|ies|ied|ying)\b.*\breleas\w*|"
+                    r"back\w* (the )?version\b|.*\d-snapshot\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\broll\w*[ -]?back the release\b", re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
