@@ -14,7 +14,7 @@ from typing import Callable
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import CAROL, body, by_pr, check, land, seed, tune
+from revert_helpers import CAROL, DAVE, body, by_pr, check, land, merge_pr, seed, tune
 
 LINES = 48  # a module long enough for hunks 12 lines apart to be separate hunks of an ordinary diff
 
@@ -288,6 +288,22 @@ def test_the_same_lines_coming_back_in_another_file_are_an_undo(repo: Repo) -> N
 def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo, subject: str) -> None:
     finding = _rollback_with_subjects(repo, subject, "ci: matrix refresh")
     assert finding["severity"] == "notice" and "temporary" in finding["reason"]
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Temporarily restore python3.6.0 support", "notice"),  # pyupgrade's #267, merged by a merge commit
+    ("Restore python3.6.0 support", "error"),
+])
+def test_a_merged_prs_title_saying_it_is_temporary(repo: Repo, title: str, severity: str) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "py360")
+    land(repo, "restore 3.6.0", {"src/mod1.py": old["src/mod1.py"] + body("py360", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "py360", 301, title)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "pyupgrade: python3.6.1+", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
 
 
 @pytest.mark.parametrize("subject", ["ci: stop testing Python 3.6 (#301)", "Try the new cache for the 3.6 job (#301)",
