@@ -9,7 +9,7 @@ import pytest
 from conftest import Repo, run_leverguard
 from leverguard import git
 from leverguard.revert.remerge import Resolutions
-from revert_helpers import CAROL, body, by_pr, check, land, seed
+from revert_helpers import CAROL, body, by_pr, check, land, merge_pr, seed
 
 CONFIG = "".join(f"    option_{i} = configure(level={i})\n" for i in range(8))
 
@@ -19,9 +19,10 @@ def _settings(extra: str = "", head: str = "class Settings:\n") -> str:
 
 
 def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
-                            message: str = "Merge branch 'main' into topic") -> None:
-    """main adds two settings at the end of the block; the branch edits the same spot, merges main in,
-    resolves the conflict as RESOLVED, then rewrites the class around it (so the landing hunk is new text)."""
+                            message: str = "Merge branch 'main' into topic", merged_title: str = "") -> None:
+    """main adds two settings at the end of the block (#301, or a PR merged under MERGED_TITLE); the branch
+    edits the same spot, merges main in, resolves the conflict as RESOLVED, then rewrites the class around it
+    (so the landing hunk is new text)."""
     seed(repo)
     land(repo, "feat: settings", {"src/settings.py": _settings()})
     repo.git("checkout", "-q", "-b", "topic")
@@ -29,7 +30,13 @@ def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
     main_side = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n" + \
         ("    reload_jitter = configure(seconds=5)\n" if third else "")
     kept = {"src/mod1.py": "reloads = configure(kind='periodic')\n"} if third else {}  # #301 work no merge touches
-    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(main_side), **kept})
+    if merged_title:
+        repo.git("checkout", "-q", "-b", "reload")
+        land(repo, "periodic reload", {"src/settings.py": _settings(main_side), **kept})
+        repo.git("checkout", "-q", "main")
+        merge_pr(repo, "reload", 301, merged_title)
+    else:
+        land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(main_side), **kept})
     repo.git("checkout", "-q", "topic")
     land(repo, "feat: filters", {"src/settings.py": _settings("    filters = configure(kind='relevant')\n")},
          author=CAROL)
@@ -46,6 +53,13 @@ def test_a_conflict_resolved_by_dropping_mains_lines_is_a_warning(repo: Repo) ->
     finding = by_pr(report)[301]
     assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
     assert "conflict resolution of merge" in finding["evidence"][0]["detail"]
+
+
+def test_lines_a_resolution_dropped_are_lost_whatever_the_merged_prs_title_says(repo: Repo) -> None:
+    # textual's #5409, merged still titled `WIP Arbitrary select`: its changelog entries dropped by a resolution
+    _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"), merged_title="WIP periodic reload")
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
 
 
 @pytest.mark.parametrize(("message", "severity"), [

@@ -695,8 +695,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a git-subtree import: the upstream project's own changes"
     if level > NOTICE and same_work(landed.subject, commit.subject):
         return NOTICE, reason + "; the change carries the undone commit's own subject: that work continued"
-    # (a merged PR's title too: pyupgrade's `Merge pull request #267` of `Temporarily restore python3.6.0 support`)
-    if level > NOTICE and not stale and (says_temporary(commit.subject) or says_temporary(pr_title(commit))):
+    # (a merged PR's title too: pyupgrade's `Merge pull request #267` of `Temporarily restore python3.6.0 support`;
+    # not for lines a resolution dropped: textual's #5409, still titled `WIP Arbitrary select` when merged)
+    if level > NOTICE and not stale and (says_temporary(commit.subject) or
+                                         not dropped and says_temporary(pr_title(commit))):
         return NOTICE, reason + "; the undone commit said it was temporary"
     if level > NOTICE and not stale and notes_its_own_undoing(undone):
         return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
