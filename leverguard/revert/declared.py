@@ -78,7 +78,7 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
 RELEASE_ROLLBACK = lazy(r"\broll\w*[ -]?back the release\b", re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
-SCM_TAG = lazy(rb"^\s*(<(tag|project\.build\.outputTimestamp)>[^<]*</\2>|<([\w.-]+)(/>|></\3>))\s*$")
+RELEASE_POM_LINE = lazy(rb"^\s*(<(tag|project\.build\.outputTimestamp)>[^<]*</\2>|<([\w.-]+)(/>|></\3>))\s*$")
 # `Bump linters and release 0.16.5`: a release step named after other work
 RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
 # the heading a changelog keeps over the next release's entries (`dev`, `## [Unreleased]`), taken out by the
@@ -714,7 +714,7 @@ def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Ite
     found = [line for line in lines if line.strip()]
     if not (step(subject) and step(other) and found and
             all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) or
-                SCM_TAG.match(line) or VERSION_PART.search(line) for line in found)):
+                RELEASE_POM_LINE.match(line) or VERSION_PART.search(line) for line in found)):
         return False
     text = b"\n".join(written).decode("utf-8", "replace")
     named = [] if RELEASE_ROLLBACK.search(subject) else VERSION_IN_TITLE.findall(subject)

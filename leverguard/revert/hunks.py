@@ -148,8 +148,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 kept.append((undo._replace(amid_new=any(pools[k].added for k in used)), hunk))
-    # a rollback seen through whitespace: every landing line explained by an undo that stands, and no value
-    # too short to compare (`- 1.4`) changed on either side, which no line of the patches shows
+    # a rollback seen through whitespace: every landing line explained by an undo that stands, and (per
+    # candidate) its values too short to compare (`- 1.4`) undone as well
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
     unseen = _short_unseen(live, entries)
     result = {}
@@ -167,9 +167,9 @@ def _short_unseen(live: Sequence[Hunk], entries: Sequence[tuple[int, FilePatch]]
     """The candidates whose short value lines (`- 1.4`: too short to match hunks by) HEAD does not undo, every
     candidate when HEAD changes such a line none of them did: a file with those left is not equal to an older one
     (lib/pq's `Restore Tip` put `- tip` back and kept `- 1.7`, which replaced it)."""
-    added = Counter(line for h in live for line in h.short[1])
-    removed = Counter(line for h in live for line in h.short[0])
-    back, gone = added - removed, removed - added  # (a line only re-spaced is on both sides)
+    head_added = Counter(line for h in live for line in h.short[1])
+    head_removed = Counter(line for h in live for line in h.short[0])
+    back, gone = head_added - head_removed, head_removed - head_added  # (a line only re-spaced is on both sides)
     unseen: set[int] = set()
     wrote: Counter[bytes] = Counter()
     took: Counter[bytes] = Counter()
