@@ -476,3 +476,21 @@ def test_lines_a_merge_drops_count_only_where_git_could_not_merge(repo: Repo, br
     with git.ObjectReader(str(repo.path)) as reader:
         dropped = Resolutions(str(repo.path), "main..topic", reader).dropped(b"src/mod1.py")
     assert (b"useful=['potat']" in dropped) is resolved
+
+
+def test_a_conflict_note_names_a_path_with_spaces_and_non_ascii_as_the_patch_does(repo: Repo) -> None:
+    """git writes the re-merge's `Merge conflict in <path>` note unquoted: a path with spaces and UTF-8 still
+    matches the patch's own path, so the lines its resolution dropped are found."""
+    path = "docs/sp ace \u00e9.txt"
+    repo.write(path, "alpha line\nbravo line\ncharlie line\n")
+    repo.commit("docs")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "docs: branch", {path: "alpha line\nbravo branch side\ncharlie line\n"}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "docs: main (#301)", {path: "alpha line\nbravo main side\ncharlie line\n"})
+    repo.git("checkout", "-q", "topic")
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)
+    repo.write(path, "alpha line\nbravo branch side\ncharlie line\n")
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    with git.ObjectReader(str(repo.path)) as reader:
+        assert b"bravomainside" in Resolutions(str(repo.path), "main..topic", reader).dropped(path.encode())
