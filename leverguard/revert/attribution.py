@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (brings_back_by_name, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -67,11 +67,11 @@ MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matc
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
-# a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
-# release writes into the changelog
 # a fragment's comment lines: scriv's template (`.. A new scriv changelog fragment.`, the commented-out sections
 # in reST), Markdown's `<!-- ... -->`; no release writes them into the changelog
 FRAGMENT_COMMENT = lazy(rb"^(\.\.(?!\.)|<!--)")
+# a changeset's front matter, one `"@scope/package": patch` line per package, whitespace dropped: no text a
+# release writes into the changelog
 FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # a JSON fragment's field, `"description":"Fix X (#759)",` (AWS's `.changes/next-release/*.json`): its value is
 # the text a release writes
@@ -302,9 +302,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = _recent(position, landed)
     fresh = _fresh(position, commit, landed)
-    # the change also puts whole files back (this commit's or another's, or this very file past other
-    # commits, ignoring formatting): a stale tree at work
-    corroborated = stale or whole_files or any(h.path in rolled and h.kind == "inverse-hunk" for h in hits)
+    # lines undone in a file the change puts back past other commits, ignoring formatting: the same old copy
+    beside_rollback = any(h.path in rolled and h.kind == "inverse-hunk" for h in hits)
+    # the change also puts whole files back (this commit's or another's, or this very file): a stale tree at work
+    corroborated = stale or whole_files or beside_rollback
     # (a change committed before the commit it undoes was moved on top of it later, its date kept: a rebase
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
@@ -329,7 +330,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         notes = _release_notes(hits, ctx)
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries, notes, [sha for sha, _, _ in inner], gone, rolled)
+                                    entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback)
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
@@ -570,7 +571,7 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
                 entries: bool = False, notes: bool = False, shas: Sequence[str] = (),
-                gone: Sequence[str] = (), rolled: frozenset[bytes] = frozenset()) -> tuple[int, str]:
+                gone: Sequence[str] = (), beside_rollback: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and landed.grafted:
@@ -586,10 +587,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # a series is one linear branch, each commit written on top of the ones before it
         return NOTICE, reason + "; landed with the change in one rebase (the same commit time): that series' own iteration"
     undone = [line for h in hits for line in h.undone_text()]
-    # a file the merge's own resolution brought back (modify/delete), or put back past other commits (ROLLED),
-    # is whole-file evidence: neither a branch's revert of its own work nor a branch merged forward says
-    # anything of a file the other side deleted or moved on
-    kept_deleted = any(h.resolution or (h.kind == "inverse-hunk" and h.path in rolled) for h in hits)
+    # a file the merge's own resolution brought back (modify/delete), or its lines undone beside a rollback of it
+    # past other commits (BESIDE_ROLLBACK), is whole-file evidence: neither a branch's revert of its own work nor
+    # a branch merged forward says anything of a file the other side deleted or moved on
+    kept_deleted = beside_rollback or any(h.resolution for h in hits)
     if level == WARNING and not stale and not kept_deleted and _branch_says_it_undoes(landed, undone):
         return NOTICE, reason + "; a commit of the merged branch says it undoes this"
     says = described(landed.message, paths, commit.subject) if level > NOTICE else ""

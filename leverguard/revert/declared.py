@@ -15,14 +15,13 @@ if TYPE_CHECKING:
 REVERT_WORDS = lazy(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
     r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying)|roll(s|ed|ing)?[ -]?forward)\b", re.IGNORECASE)
-# (Google's exports: `Automated rollback of commit 7e6a6cf`, `Rollback of https://github.com/google/dagger/commit/a1a2565`)
-REVERTS_COMMIT = lazy(r"\b(?:reverts|backed out changeset|rollback of commit|rollback of https?://\S+?/commit/) ?([0-9a-f]{7,40})\b",
-                      re.IGNORECASE)
+# Google's exports: `Automated rollback of commit 7e6a6cf`, `Rollback of https://github.com/google/dagger/commit/a1a2565`
+_ROLLBACK_OF = r"rollback of (?:commit\s+|https?://\S+?/commit/)([0-9a-f]{7,40})\b"
+REVERTS_COMMIT = lazy(r"\b(?:(?:reverts|backed out changeset) ([0-9a-f]{7,40})\b|" + _ROLLBACK_OF + ")", re.IGNORECASE)
 ACK_TRAILER = lazy(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 SHA = lazy(r"\b[0-9a-f]{7,40}\b")
 THIS_REVERTS = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b", re.IGNORECASE)
-# Google's exports title their rollbacks so: `Automated rollback of commit 7e6a6cf.`, `Rollback of https://.../commit/a1a2565`
-ROLLBACK_OF = lazy(r"^\s*(?:automated\s+)?rollback of (?:commit\s+|https?://\S+?/commit/)([0-9a-f]{7,40})\b", re.IGNORECASE)
+ROLLBACK_OF = lazy(r"^\s*(?:automated\s+)?" + _ROLLBACK_OF, re.IGNORECASE)  # a subject that is one of them
 PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 # (and bors' `Merge #301`, whose body opens with `301: <title> r=<reviewer> a=<author>`)
@@ -71,11 +70,12 @@ RELEASE_TITLE = lazy(
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
 # `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
 # jackson's `retry 2.10.0 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
+_ROLLS_BACK_RELEASE = r"roll\w*[ -]?back the release\b"
 RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
                     r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
-                    r"iteration|roll\w*[ -]?back the release\b|(need to )?re-?tr(y|ies|ied|ying)\b.*\breleas\w*|"
+                    r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?tr(y|ies|ied|ying)\b.*\breleas\w*|"
                     r"back\w* (the )?version\b|.*\d-snapshot\b)", re.IGNORECASE)
-RELEASE_ROLLBACK = lazy(r"\broll\w*[ -]?back the release\b", re.IGNORECASE)  # names the version it takes out
+RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
 RELEASE_POM_LINE = lazy(rb"^\s*(<(tag|project\.build\.outputTimestamp)>[^<]*</\2>|<([\w.-]+)(/>|></\3>))\s*$")
@@ -246,7 +246,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
         shas |= found_shas
         prs |= found_prs
     for text in texts:
-        shas.update(m.group(1).lower() for m in REVERTS_COMMIT.finditer(text))
+        shas.update((m.group(1) or m.group(2)).lower() for m in REVERTS_COMMIT.finditer(text))
         if REVERT_SUBJECT.match(text.lstrip()):  # Conventional Commits: `revert: ...` + a `Refs: SHA` footer
             for refs in REFS_TRAILER.finditer(text):
                 shas |= parse_refs(refs.group(1))[0]

@@ -23,10 +23,11 @@ REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch too
 MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
 MIN_OWN_LINE = 8  # dropped lines shorter than this (squeezed: `});`, `returnnil`) are found in any version
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
-# what the re-merge says of a file one side deleted and the other edited; the edited copy stays in its tree
-MODIFY_DELETE = b"\nremerge CONFLICT (modify/delete): "
+# the re-merge's note on each path in conflict, one line in the patch text: `(content): Merge conflict in PATH`
+# (add/add too), or `(modify/delete): PATH deleted in ...` for a file one side deleted and the other edited
 CONFLICT_NOTE = b"\nremerge CONFLICT ("
-CONTENT_CONFLICT = b"): Merge conflict in "  # content and add/add: the path follows, to the end of the line
+CONTENT_CONFLICT = b"): Merge conflict in "
+MODIFY_DELETE = b"modify/delete): "
 
 
 class Resolutions:
@@ -53,13 +54,11 @@ class Resolutions:
         found: dict[bytes, dict[bytes, str]] = {}
         data = git.remerge_patches(self._range, self._repo, self._isolation)
         conflicted: dict[str, set[bytes] | None] = {}  # per merge: its paths in conflict (None: some note unread)
-        for part in data.split(b"\x1e")[1:]:  # `remerge CONFLICT` lines sit in the patch text, one per path
+        for part in data.split(b"\x1e")[1:]:
             merge = part[:part.find(b"\0")].decode("ascii", "replace").split()[0]
-            for line in part.split(MODIFY_DELETE)[1:]:
-                path, deleted, _ = line.partition(b" deleted in ")
-                if deleted:
-                    self._kept.setdefault(path, merge)
-            conflicted[merge] = _conflicts(part)
+            conflicted[merge], edited_copies = _conflicts(part)
+            for path in edited_copies:
+                self._kept.setdefault(path, merge)
         for header, files in parse_commits(data):
             merge, *parents = header.decode("ascii", "replace").split()
             dropped = {patch.change.path: {line for hunk in patch.hunks for line in hunk.removed
@@ -76,7 +75,7 @@ class Resolutions:
                 # resolve, and what the commit changed is its own edit (smol's `Refactor`, committed as a merge
                 # of old master with new), judged as any change is
                 continue
-            rewritten = self._rewritten(merge, bases, dropped)
+            rewritten = self._rewritten(parents, bases, dropped)
             for path, lines in dropped.items():
                 if path in rewritten:
                     continue  # one side's rewrite of the file, taken whole: the other side's lines went with the old text
@@ -85,13 +84,13 @@ class Resolutions:
                     kept.setdefault(line, merge)
         return found
 
-    def _rewritten(self, merge: str, bases: list[str], dropped: dict[bytes, set[bytes]]) -> set[bytes]:
+    def _rewritten(self, parents: list[str], bases: list[str], dropped: dict[bytes, set[bytes]]) -> set[bytes]:
         """The paths of DROPPED (path -> the lines the resolution dropped) that one parent rewrote since the
         merge base, taking out at least REWRITE_SHARE of their lines, and whose resolution kept that parent's
         text, most dropped lines the other side's: dotenv's 1.0 rewrite of `lib/main.js` merged over seven
         fixes of the old one. A stale side changed little of what it is merged with (axios' `Fixed merge
         conflict`: 22 of 404 lines), and a rewrite whose own lines were dropped is lost work, not excused.
-        BASES are the merge bases of its parents."""
+        BASES are the merge bases of its PARENTS."""
         if len(bases) != 1:
             return set()
         rewritten = set()
@@ -100,8 +99,8 @@ class Resolutions:
             if len(base) <= MIN_REWRITTEN_LINES:
                 continue
             lost = [line for line in lines if len(line) >= MIN_OWN_LINE]
-            for side in ("1", "2"):
-                text = self._blob(f"{merge}^{side}:{git.fsdecode(path)}").split(b"\n")
+            for parent in parents:
+                text = self._blob(f"{parent}:{git.fsdecode(path)}").split(b"\n")
                 # the base's lines the side no longer holds: what it took out since
                 taken_out = sum((Counter(base) - Counter(text)).values())
                 own = {squeeze(line) for line in text}
@@ -115,15 +114,21 @@ class Resolutions:
         return found[1] if found is not None and found[0] == "blob" else b""
 
 
-def _conflicts(part: bytes) -> set[bytes] | None:
-    """The paths git's re-merge of one merge (PART of the patch stream) left in conflict; None when a note
-    names its path some other way (a rename conflict): then every path counts as resolved by hand."""
-    paths = set()
+def _conflicts(part: bytes) -> tuple[set[bytes] | None, list[bytes]]:
+    """From the notes of git's re-merge of one merge (PART of the patch stream): the paths left in conflict
+    (None when a note names its path some other way, a rename conflict: then every path counts as resolved by
+    hand), and the paths of modify/delete conflicts, whose edited copy stays in the re-merged tree."""
+    paths: set[bytes] | None = set()
+    kept = []
     for note in part.split(CONFLICT_NOTE)[1:]:
         line = note.split(b"\n", 1)[0]
         kind, found, path = line.partition(CONTENT_CONFLICT)
-        if found:
+        if found and paths is not None:
             paths.add(path)
-        elif not kind.startswith(b"modify/delete)"):
-            return None
-    return paths
+        elif line.startswith(MODIFY_DELETE):
+            deleted, found, _ = line[len(MODIFY_DELETE):].partition(b" deleted in ")
+            if found:
+                kept.append(deleted)
+        elif not found:
+            paths = None
+    return paths, kept
