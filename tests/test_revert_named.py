@@ -260,6 +260,9 @@ CI_TARGETS = "jobs:\n  check:\n    strategy:\n      matrix:\n        target:\n  
     ("Enable all targets on the CI that work again (#1913)", "          # See rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "notice"),
     ("ci: bump the toolchain (#1913)", "          # See rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "error"),  # says nothing
     ("Enable all targets on the CI that work again (#1913)", "          - x86_64-apple-ios\n", "error"),  # no code commented out
+    # MyST's `Make PDF` step commented out under `# TODO <upstream issue>`: the commit itself said it comes back
+    ("ci: bump the toolchain (#1913)", "          # TODO rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "notice"),
+    ("ci: bump the toolchain (#1913)", "          # TODO rust-lang/rust#147776\n          - x86_64-apple-ios\n", "error"),  # no code
 ])
 def test_code_commented_out_enabled_again_by_a_title_saying_so(repo: Repo, title: str, disabled: str, severity: str) -> None:
     seed(repo)
@@ -317,3 +320,39 @@ def test_a_message_naming_the_folder_it_deletes_whole(repo: Repo, title: str, ke
 def test_a_rust_path_in_the_title_names_its_last_segment(repo: Repo, title: str, severity: str) -> None:
     found = _rollback_titled(repo, title)
     assert found["severity"] == severity, found["reason"]
+
+
+CONVERTERS = "".join(f"fn to_biguint_{i}(&self) -> Option<BigUint> {{ convert({i}) }}\n" for i in range(6))
+FILLER = "".join(f"const LIMB_{i}: u64 = {i * 97};\n" for i in range(30))
+
+
+def _substituted(repo: Repo, subject: str) -> dict:
+    """Bob's bump #301 renames the converters by an over-eager replace (biguint -> bigusize) beside its
+    version line; Carol's change sets the names back, keeps the version and adds work of its own."""
+    seed(repo)
+    land(repo, "feat: converters", {"src/big.rs": 'version = "0.1.6"\n' + FILLER + CONVERTERS})
+    bumped = 'version = "0.1.7"\n' + FILLER + CONVERTERS.replace("biguint", "bigusize")
+    land(repo, "Bump to 0.1.7 (#301)", {"src/big.rs": bumped})
+    repo.git("checkout", "-q", "-b", "topic")
+    fixed = 'version = "0.1.7"\n' + FILLER + CONVERTERS + "fn limbs(&self) -> usize { self.data.len() }\n"
+    land(repo, subject, {"src/big.rs": fixed}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+def test_a_substitution_subject_whose_old_text_is_in_every_undone_line_is_described(repo: Repo) -> None:
+    # num-traits' `s/bigusize/biguint/` over the bump that had renamed them
+    finding = _substituted(repo, "s/bigusize/biguint/")
+    assert finding["severity"] == "notice" and "s/old/new/" in finding["reason"]
+
+
+@pytest.mark.parametrize("subject", [
+    "s/limbs/words/",  # text the undone lines do not hold
+    "s/bi/bu/",  # old text under MIN_SUBSTITUTED characters: lines hold it by chance
+    "s/bigusize/biguint/ in the converters",  # not a substitution alone
+])
+def test_a_substitution_of_other_text_or_too_short_or_not_alone_names_nothing(repo: Repo, subject: str) -> None:
+    assert _substituted(repo, subject)["severity"] == "warning"
+
+
+def test_the_substitution_may_take_other_delimiters_and_flags(repo: Repo) -> None:
+    assert _substituted(repo, "s|bigusize|biguint|g")["severity"] == "notice"

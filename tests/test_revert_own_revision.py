@@ -91,3 +91,44 @@ def test_a_file_put_back_beside_the_commits_hunks_kept_in_its_other_file_is_a_no
 def test_a_file_put_back_beside_every_hunk_of_the_commit_undone_still_fails(repo: Repo) -> None:
     code, finding = _rollback_beside(repo, [2, 20, 38])
     assert (code, finding["severity"]) == (1, "error")
+
+
+SETTER = ["def set_no_delay(self, on):\n", "    self.no_delay_wanted = on is True\n", "    return self.configured(on)\n"]
+GUARDED = ["    # set tcp no delay\n", "    if self.no_delay_wanted and sock.supports_no_delay:\n", "        sock.set_no_delay(True)\n"]
+
+
+def _rework(repo: Repo, guard: list[str]) -> tuple[int, dict]:
+    """Bob's #301 adds a setter and a guarded call, 20 lines apart; Carol's later change deletes the setter and
+    writes GUARD where the guarded call was (the rest of the module as #301 left it)."""
+    seed(repo)
+    lines = body("m", LINES).splitlines(keepends=True)
+    land(repo, "feat: the module", {"src/m.py": "".join(lines)})
+    with_both = lines[:10] + SETTER + lines[10:30] + GUARDED + lines[30:]
+    land(repo, "feat: a no-delay option (#301)", {"src/m.py": "".join(with_both)})
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "perf: faster sockets", {"src/m.py": "".join(lines[:30] + guard + lines[30:])}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    return code, by_pr(report)[301]
+
+
+def test_a_hunk_of_the_commit_edited_where_it_sits_beside_one_undone_is_a_notice(repo: Repo) -> None:
+    # superagent's `Keep nodelay always on`: the option's setter deleted, its guard cut to the bare call; a
+    # stale copy holds none of #301's lines, so the change was made with that work in view
+    code, finding = _rework(repo, ["    # set tcp no delay\n", "    sock.set_no_delay(True)\n"])
+    assert (code, finding["severity"]) == (0, "notice"), finding["reason"]
+    assert "edits its other lines there where they sit" in finding["reason"]
+
+
+def test_the_other_hunk_kept_as_it_was_keeps_the_warning(repo: Repo) -> None:
+    # the negative control: the setter deleted, the guarded call left untouched (no line of it edited)
+    code, finding = _rework(repo, GUARDED)
+    assert finding["severity"] == "warning"
+    assert "where they sit" not in finding["reason"]
+
+
+def test_the_other_hunk_written_over_whole_keeps_the_warning(repo: Repo) -> None:
+    # every line of that hunk gone, new text in its place: a stale copy's own work there looks the same
+    code, finding = _rework(repo, ["    sock.tune_latency(mode='low')\n"])
+    assert finding["severity"] == "warning"
+    assert "where they sit" not in finding["reason"]

@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, says_version_back, substitutes, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -50,7 +50,9 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # copies it from another repository, whose copy overwrites local edits (Prometheus's `# This action is synced
 # from https://github.com/prometheus/prometheus`)
 GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|modify)\b|@generated\b|"
-                      rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b)", re.IGNORECASE)
+                      rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
+                      rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
+                      rb"|^\s*generated (by|with|using)\b", re.IGNORECASE)  # auto-changelog's prose header line
 GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
@@ -359,6 +361,10 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # hunks and keeping the others there is that work revised (on 43 audited histories 9 warnings of
             # this shape, none lost work; requests' real `pretty little note` undid every hunk of its commit)
             level, reason = NOTICE, reason + "; its author's own hunks, some undone and the rest kept in each file"
+        if plain and level == WARNING and not corroborated and _edits_its_other_lines(hits):
+            # a stale copy lacks all of the commit's lines; cutting some of one of its hunks and keeping the
+            # rest is an edit made with that work in view (superagent's `Keep nodelay always on`)
+            level, reason = NOTICE, reason + "; the change edits its other lines there where they sit: that work revised"
         # nor, for lines, does the author's own commit on top when an agent wrote it: an agent writes whole
         # files from what it read earlier, before another session's commit (commonly's, 3 minutes apart)
         if plain and _next_commit_of_its_author(commit, position, landed, own):
@@ -613,8 +619,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and names_removed_block((landed.subject, landed.title),
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
+    if level > NOTICE and not stale and all(h.kind == "inverse-hunk" for h in hits) and \
+            substitutes(landed.subject, [line for h in hits if h.undo for u in h.undo.undone for line in u.added]):
+        return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
     if level > NOTICE and not stale and reenables((landed.subject, landed.title), undone):
-        return NOTICE, reason + "; the change says it enables again what the undone commit commented out"
+        return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
@@ -678,6 +687,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
+    if level > NOTICE and not stale and \
+            says_version_back((landed.subject, landed.title), [line for h in _hunks_in(hits, landed) for line in h.removed]):
+        return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"
     if level > NOTICE and _pins_moved_on(hits, landed):
         return NOTICE, reason + "; the version lines it takes out are written on with later versions"
     if level > NOTICE and _versions_move_on(hits, landed):
@@ -1041,6 +1053,13 @@ def _minority_in_each(hits: list[PathHit]) -> bool:
     return len(undos) >= MIN_SWEEP_FILES and len(undos) == len(loud) and \
         all(u.groups_undone < u.groups for u in undos) and \
         2 * sum(u.groups_undone for u in undos) < sum(u.groups for u in undos)
+
+
+def _edits_its_other_lines(hits: list[PathHit]) -> bool:
+    """Line-level evidence only, and in some file a hunk of the commit not undone but edited in place."""
+    loud = [h for h in hits if not h.quiet]
+    return bool(loud) and all(h.kind == "inverse-hunk" for h in loud) and \
+        any(h.undo is not None and h.undo.edited for h in loud)
 
 
 def _partly_undone_in_each(hits: list[PathHit]) -> bool:

@@ -34,7 +34,8 @@ REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGN
 REVERTED_PR = lazy(r"^Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
-BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*)\b", re.IGNORECASE)
+BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*)\b",
+                   re.IGNORECASE)
 GOES_AWAY = lazy(
     r"\b(remov\w*|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
@@ -85,6 +86,9 @@ RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
 # pre-release step and put back by the post-release one
 DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
+VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNORECASE)  # a title setting one back
+# what a feature writes where the next release's number will go (rubocop's `VersionAdded: "<<next>>"`)
+VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b", re.IGNORECASE)
 VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d", re.IGNORECASE)  # spdlog's `SPDLOG_VER_PATCH 6`
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
@@ -107,7 +111,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
-TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|"
+TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded))|"
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
@@ -116,6 +120,9 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|rever
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
                 re.IGNORECASE)  # `add logger back`, `bring the old tests back`
 # (a copy twice over is as stray: chrono's `Remove duplicate test`, go-redis' `remove duplicate declaration`)
+# a subject written as sed's substitution, `s/old/new/` (any delimiter, flags after it)
+SUBSTITUTION = lazy(r"s([/|#])([^/|#]+)\1([^/|#]*)\1[gi]*$")
+MIN_SUBSTITUTED = 3  # characters: shorter old text (`s/a/b/`) matches lines by chance
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?)\b", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
@@ -148,7 +155,9 @@ REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|su
 # folders any project has, whose names any title may say
 CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
+TEST_AFFIX = lazy(r"^tests?_|(_test|_spec|\.test|\.spec)$")  # a test file's name around what it tests
 COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
+TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
 ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
 OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
@@ -627,12 +636,22 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
 def reenables(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """The undone lines are code commented out, with comments beside it (mio's `Disable CI for
     arm64_32-apple-watchos` turning `- arm64_32-apple-watchos` into `#- arm64_32-apple-watchos` under a link
-    to the bug), and a title says it enables it again (`Enable all targets on the CI that work again`)."""
+    to the bug), and a title says it enables it again (`Enable all targets on the CI that work again`), or a
+    to-do comment of the undone commit above it said it was to come back (MyST's `# TODO <upstream issue>`
+    over its `Make PDF` step, uncommented when the upstream fix arrived)."""
     found = [line for line in lines if line]
     comments = {COMMENT_MARK.sub(b"", line, count=1) for line in found if COMMENT_MARK.match(line)}
     code = [line for line in found if not COMMENT_MARK.match(line)]
     return bool(code) and all(line in comments for line in code) and \
-        any(ENABLES.search(title) for title in titles if title)
+        (any(ENABLES.search(title) for title in titles if title) or any(TODO_MARK.match(line) for line in found))
+
+
+def substitutes(subject: str, undone_added: Sequence[bytes]) -> bool:
+    """A subject written as a substitution (`s/bigusize/biguint/`) whose old text is in every line of the
+    undone commit that goes: an over-eager search-and-replace set right (num-traits' `Bump to 0.1.7`)."""
+    match = SUBSTITUTION.match(subject.strip())
+    old = re.sub(rb"\s+", b"", match.group(2).encode()) if match else b""
+    return len(old) >= MIN_SUBSTITUTED and bool(undone_added) and all(old in line for line in undone_added)
 
 
 def backs_out(message: str, sha: str) -> bool:
@@ -674,11 +693,12 @@ def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
 
 
 def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
-    """A release or version bump (`Bump version to 8.3.dev`) whose undone lines all hold a version number:
-    versions cycle (8.3.dev, 8.3.1, 8.3.dev again), so a value coming back is the release at work."""
+    """A release or version bump (`Bump version to 8.3.dev`) whose undone lines all hold a version number or
+    the placeholder a release fills in: versions cycle (8.3.dev, 8.3.1, 8.3.dev again), so a value coming
+    back is the release at work."""
     lines = list(undone)
     return bool(lines) and any(RELEASE_TITLE.match(t) for t in titles if t) and \
-        all(VERSION_NUMBER.search(line) for line in lines)
+        all(VERSION_NUMBER.search(line) or VERSION_PLACEHOLDER.search(line) for line in lines)
 
 
 def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
@@ -728,6 +748,13 @@ def speaks_of_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
     return any(RELEASE_WORDS.search(title) and all(any(named in version for version in wanted)
                                                    for named in VERSION_IN_TITLE.findall(title))
                for title in titles if title)
+
+
+def says_version_back(titles: Iterable[str], taken_out: Sequence[bytes]) -> bool:
+    """`Switch docs version back`, `Switch back docs version to master` after a release, every line the change
+    takes out there holding a version: the release's own step undone as its ritual says."""
+    return bool(taken_out) and all(VERSION_NUMBER.search(line) for line in taken_out) and \
+        any(VERSION_BACK.search(title) for title in titles if title)
 
 
 def says_lowers(titles: Iterable[str]) -> bool:
@@ -795,9 +822,11 @@ def _names(line: str, path: str) -> bool:
     stem = base.rsplit(".", 1)[0]
     folder = path.rsplit("/", 2)[-2].lower() if path.count("/") >= 1 else ""
     joined = re.sub(r"[_-]", "", stem)  # the type a module is named after: `AtomicCell` for `atomic_cell.rs`
+    tested = TEST_AFFIX.sub("", stem)  # what a test file tests: `websockets` for `test_websockets.py`
+    one = tested[:-1] if tested.endswith("s") else ""  # and in the singular (`Removing WIP websocket stuff`)
     return path.lower() in line or base in line.split() or any(
         len(name) >= MIN_NAME and re.search(rf"\b{re.escape(name)}s?\b", line)
-        for name in (base, stem, folder, joined if joined != stem else ""))
+        for name in (base, stem, folder, joined if joined != stem else "", tested if tested != stem else "", one))
 
 
 def parse_acks(text: str) -> Declarations:

@@ -65,18 +65,22 @@ class PathUndo(NamedTuple):
     complete: bool  # every hunk undone and nothing else changed: a rollback, ignoring formatting
     groups: int = 0  # its hunks as an ordinary (3-line context) diff shows them: nearby ones make one
     groups_undone: int = 0
+    # its other hunks here whose lines the change edits where they sit, without undoing them: a stale copy
+    # holds none of the commit's lines to edit, so the change was made with that work in view
+    edited: int = 0
 
 
 class _Pool:
     """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled;
     REGION is the hunk of an ordinary diff it belongs to (-U0 splits one edit into several)."""
 
-    __slots__ = ("removed", "added", "claimed", "region", "start", "end")
+    __slots__ = ("removed", "added", "claimed", "region", "start", "end", "values")
 
     def __init__(self, hunk: Hunk, region: int) -> None:
         removed, added = Counter(hunk.removed), Counter(hunk.added)
         same = removed & added
         self.removed, self.added = removed - same, added - same
+        self.values = frozenset(hunk.short[1]) - frozenset(hunk.short[0])  # short value lines it writes (`| 3.8`)
         self.claimed = 0
         self.region = region
         self.start, self.end = hunk.old_start, hunk.old_start + hunk.old_count
@@ -113,6 +117,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     counted: dict[int, tuple[int, int]] = {}
     group_of: dict[int, dict[int, int]] = {}
     drift: int | None = 0 if placed else None  # how far later commits can have moved a line: the lines they span
+    spans = [(p.start, p.end, frozenset(p.removed)) for p in pools]  # before any claim
+    edited: dict[int, int] = {}
     for position, patch in entries:
         hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
@@ -127,6 +133,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if undid is not None and undid - position <= RELAND_COMMITS and relands(position, undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
+        if drift is not None and position in found:
+            undone_ids = {id(h) for _, _, h in found[position]}
+            edited[position] = sum(1 for h in hunks if id(h) not in undone_ids and _edited_in_place(h, spans, drift))
         if drift is not None:
             drift += sum(h.old_count + h.new_count for h in patch.hunks)
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
@@ -159,8 +168,24 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             groups = group_of[position]
             whole = complete and len(undone) == count and position not in unseen
             result[position] = PathUndo(tuple(u for u, _ in undone), count, lines, whole,
-                                        len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}))
+                                        len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}),
+                                        edited.get(position, 0))
     return result
+
+
+def _edited_in_place(hunk: Hunk, spans: Sequence[tuple[int, int, frozenset[bytes]]], drift: int) -> bool:
+    """Whether a landing hunk where HUNK left its file (DRIFT lines give or take) removes some of HUNK's added
+    lines but not all: that work edited (superagent's `if (this._noDelay)` guard cut to its call), which
+    no stale copy does; a copy from before the commit lacks every line of it."""
+    added = set(hunk.added) - set(hunk.removed)
+    if not added or not hunk.new_start:
+        return False
+    slack = drift + 2 * CONTEXT
+    for start, end, removed in spans:
+        if start <= hunk.new_start + hunk.new_count + slack and end >= hunk.new_start - slack:
+            if 0 < len(added & removed) < len(added):
+                return True
+    return False
 
 
 def _short_unseen(live: Sequence[Hunk], entries: Sequence[tuple[int, FilePatch]]) -> set[int] | frozenset[int]:
@@ -327,6 +352,8 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
         return False
     if any(sum(pools[k].removed.values()) > pools[k].claimed for k in used):
         return False  # a deliberate cut of older code with it
+    if any(pools[k].values - frozenset(hunk.short[0]) for k in used):
+        return False  # a short value written in its place (rubocop's release writing `| 3.8` over `| <<next>>`)
     # its lines edited into new ones in that region (in the hunk, or a few lines off: axios' bare call made
     # an `if` guard, rich's try/except import swapped): a rewrite; unrelated new lines are new work
     region = {pools[k].region for k in used}

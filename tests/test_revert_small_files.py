@@ -1,0 +1,132 @@
+"""Files with no work in them, removals said by a branch commit, and a release's own version steps.
+
+An empty `__init__.py` brought back loses nothing: a notice (one deleted can break a package: that still
+counts). A test file is named by what it tests (`test_websockets.py` by
+"websocket"), and a merged branch's own commit that says it removes a path speaks for the merge. A release
+that writes its number where a feature left `<<next>>` writes a value, it undoes nothing; a change titled
+`Switch docs version back` takes out only version lines a release wrote, as its ritual says.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
+
+
+def _topic(repo: Repo, subject: str, edits: dict[str, str | None], author: str = CAROL) -> tuple[int, dict]:
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, edits, author=author)
+    code, report = check(repo, "main..topic")
+    return code, by_pr(report)
+
+
+@pytest.mark.parametrize(("content", "severity"), [
+    ("", "notice"),  # markdown-it-py's `tests/__init__.py`, back for coverage
+    ("__all__ = ['Api']\n", "error"),  # one line is work (a boundary of one line for a file brought back)
+])
+def test_an_empty_file_brought_back_alone_is_a_notice(repo: Repo, content: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "tests: a package", {"pkg/__init__.py": content, "pkg/api.py": body("api", 4)})
+    land(repo, "Drop the package marker (#301)", {"pkg/__init__.py": None}, author=DAVE)
+    code, found = _topic(repo, "fix coverage reporting", {"pkg/__init__.py": content})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+def test_an_empty_file_brought_back_beside_a_stale_copy_still_counts(repo: Repo) -> None:
+    old = seed(repo)
+    land(repo, "tests: a package", {"pkg/__init__.py": "", "pkg/api.py": body("api", 4)})
+    land(repo, "Drop the package marker and tune (#301)",
+         {"pkg/__init__.py": None, "src/mod1.py": body("tuned", 6)}, author=DAVE)
+    code, found = _topic(repo, "kernel: tune", {"pkg/__init__.py": "", "src/mod1.py": old["src/mod1.py"]})
+    assert (code, found[301]["severity"]) == (1, "error")
+
+
+TESTS = "".join(f"def test_socket_{i}():\n    assert connect({i}).open\n" for i in range(6))
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Removing WIP websocket stuff to focus on HTTP", "notice"),  # names what the test file tests, singular
+    ("Removing WIP stuff to focus on HTTP", "warning"),  # names nothing of it
+])
+def test_a_test_file_is_named_by_what_it_tests(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "Combine things a bit more (#301)", {"tests/test_websockets.py": TESTS}, author=DAVE)
+    code, found = _topic(repo, subject, {"tests/test_websockets.py": None, "src/http.py": body("http", 3)})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+@pytest.mark.parametrize(("branch_subject", "severity"), [
+    # mangum's `Remove CLI from project` inside a websocket PR (`cli` itself is under MIN_NAME: too common a word)
+    ("Remove the deployer from project, including in mangum-cli project", "notice"),
+    ("Rework the handlers", "warning"),  # the branch says nothing of it
+])
+def test_a_merged_branch_commit_saying_it_removes_a_test_file_by_what_it_tests(repo: Repo, branch_subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "more coverage (#301)", {"tests/test_deployer.py": TESTS}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "ws")
+    land(repo, "websocket support", {"src/ws.py": body("ws", 4)}, author=CAROL)
+    land(repo, branch_subject, {"tests/test_deployer.py": None}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "ws", 46, "(WIP) First pass at websocket support")
+    report = check(repo, "HEAD^1..HEAD")[1]
+    assert by_pr(report)[301]["severity"] == severity, by_pr(report)[301]["reason"]
+
+
+DOCS = "= Cops\n\n{rows}\n|===\n\n" + body("doc", 8)
+ROW = "| Enabled\n| Yes\n| 2.24\n| {changed}\n"
+
+
+@pytest.mark.parametrize(("release", "reported"), [
+    ("3.8", False),  # rubocop's `Bump version to 3.8.0` writing the number where the feature left `<<next>>`
+    ("", True),  # the placeholder taken out with nothing in its place: that line undone
+])
+def test_a_release_writing_its_number_over_a_placeholder_undoes_nothing(repo: Repo, release: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "docs: cops", {"docs/cops.adoc": DOCS.format(rows=ROW.format(changed="-"))})
+    land(repo, "Let SpecFilePathFormat use inflections (#301)",
+         {"docs/cops.adoc": DOCS.format(rows=ROW.format(changed="<<next>>")), "lib/cop.rb": body("cop", 4)}, author=DAVE)
+    rows = ROW.format(changed=release) if release else ROW.replace("| {changed}\n", "")
+    code, found = _topic(repo, "Tidy the cops table", {"docs/cops.adoc": DOCS.format(rows=rows), "CHANGELOG.md": "## 3.8.0\n"})
+    assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Bump version to v2.23.1", "notice"),  # a patch release drops `VersionChanged: "<<next>>"` of its own cops
+    ("Tidy the cop configuration", "error"),  # no release: the file as it was before the fix
+])
+def test_a_release_taking_out_the_next_version_placeholder(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    config = "Cop/Name:\n  Description: Checks names.\n  Enabled: true\n  VersionAdded: '2.23'\n"
+    land(repo, "config: the cop", {"config/default.yml": config + body("cfg", 6)})
+    land(repo, "Fix the cop's autocorrect (#301)",
+         {"config/default.yml": config + "  VersionChanged: \"<<next>>\"\n" + body("cfg", 6)}, author=DAVE)
+    code, found = _topic(repo, subject, {"config/default.yml": config + body("cfg", 6), "lib/version.rb": "V = '2.23.1'\n"})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+ANTORA = "name: rubocop-rspec\ntitle: RuboCop RSpec\nversion: {}\nnav:\n  - modules/ROOT/nav.adoc\n"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Switch docs version back", "notice"),  # rubocop-rspec's ritual after every release
+    ("Switch back docs version to master", "notice"),  # rubocop-performance's wording
+    ("Update the docs site", "error"),  # says nothing of the version
+])
+def test_a_title_setting_the_version_back_after_a_release(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "docs: antora", {"docs/antora.yml": ANTORA.format("~")})
+    land(repo, "Release v3.10 (#301)", {"docs/antora.yml": ANTORA.format("'3.10'"), "lib/version.rb": "V = '3.10.0'\n"},
+         author=DAVE)
+    code, found = _topic(repo, subject, {"docs/antora.yml": ANTORA.format("~")})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+def test_a_title_setting_the_version_back_over_other_lines_still_fails(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "docs: antora", {"docs/antora.yml": ANTORA.format("~")})
+    land(repo, "Release v3.10 (#301)", {"docs/antora.yml": ANTORA.format("'3.10'").replace("RuboCop RSpec", "RSpec"),
+                                         "lib/version.rb": "V = '3.10.0'\n"}, author=DAVE)
+    code, found = _topic(repo, "Switch docs version back", {"docs/antora.yml": ANTORA.format("~")})
+    assert found[301]["severity"] == "error"
