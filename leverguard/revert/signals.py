@@ -361,8 +361,6 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     lines = patch.lines if patch is not None else 0
     # a file deleted or brought back is no cosmetic change; a lock file's patch is never read
     quiet = "" if kind != "rollback" else "built or scratch file" if built else _weak_change(patch) if patch is not None else ""
-    if kind == "resurrected" and text and not lines:  # an empty `__init__.py` back: no work lost, no stale tree shown
-        quiet = "an empty file it deleted brought back"  # (one deleted can break a package: that still counts)
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,

@@ -1,9 +1,7 @@
-"""Files with no work in them, removals said by a branch commit, and a release's own version steps.
+"""Test files named by what they test, and a release's own version steps.
 
-An empty `__init__.py` brought back loses nothing: a notice (one deleted can break a package: that still
-counts). A test file is named by what it tests (`test_websockets.py` by
-"websocket"), and a merged branch's own commit that says it removes a path speaks for the merge. A release
-that writes its number where a feature left `<<next>>` writes a value, it undoes nothing; a change titled
+A test file is named by what it tests (`test_websockets.py` by "websocket"), in a change's message and in a
+merged branch's own commit that says it removes it. A release that writes its number where a feature left `<<next>>` writes a value, it undoes nothing; a change titled
 `Switch docs version back` takes out only version lines a release wrote, as its ritual says.
 """
 
@@ -20,27 +18,6 @@ def _topic(repo: Repo, subject: str, edits: dict[str, str | None], author: str =
     land(repo, subject, edits, author=author)
     code, report = check(repo, "main..topic")
     return code, by_pr(report)
-
-
-@pytest.mark.parametrize(("content", "severity"), [
-    ("", "notice"),  # markdown-it-py's `tests/__init__.py`, back for coverage
-    ("__all__ = ['Api']\n", "error"),  # one line is work (a boundary of one line for a file brought back)
-])
-def test_an_empty_file_brought_back_alone_is_a_notice(repo: Repo, content: str, severity: str) -> None:
-    seed(repo)
-    land(repo, "tests: a package", {"pkg/__init__.py": content, "pkg/api.py": body("api", 4)})
-    land(repo, "Drop the package marker (#301)", {"pkg/__init__.py": None}, author=DAVE)
-    code, found = _topic(repo, "fix coverage reporting", {"pkg/__init__.py": content})
-    assert found[301]["severity"] == severity, found[301]["reason"]
-
-
-def test_an_empty_file_brought_back_beside_a_stale_copy_still_counts(repo: Repo) -> None:
-    old = seed(repo)
-    land(repo, "tests: a package", {"pkg/__init__.py": "", "pkg/api.py": body("api", 4)})
-    land(repo, "Drop the package marker and tune (#301)",
-         {"pkg/__init__.py": None, "src/mod1.py": body("tuned", 6)}, author=DAVE)
-    code, found = _topic(repo, "kernel: tune", {"pkg/__init__.py": "", "src/mod1.py": old["src/mod1.py"]})
-    assert (code, found[301]["severity"]) == (1, "error")
 
 
 TESTS = "".join(f"def test_socket_{i}():\n    assert connect({i}).open\n" for i in range(6))
