@@ -1631,6 +1631,17 @@ def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note:
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+def test_a_to_do_note_inside_a_file_brought_back_speaks_of_its_lines_not_the_file(repo: Repo) -> None:
+    # kodiak's `# TODO(sbdchd): waiting on <upstream PR>` in a module a stale tree resurrects
+    seed(repo)
+    module = "# TODO(sbdchd): waiting on https://github.com/getsentry/sentry-python/pull/444\n" + body("main", 6)
+    land(repo, "bot: main", {"kodiak/main.py": module})
+    land(repo, "ref: move the bot into its own directory (#301)", {"kodiak/main.py": None, "bot/main.py": module},
+         author=DAVE)
+    _topic(repo, {"kodiak/main.py": module, "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+
+
 @pytest.mark.parametrize(("subject", "severity"), [
     ("Rebuild snapshots", "notice"),  # date-fns' `src/locale/*/snapshot.md`, written by its generator again
     ("Regenerate the option docs", "error"),  # the title names other files than the ones put back

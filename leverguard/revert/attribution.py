@@ -49,6 +49,7 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # a header comment saying a tool writes the file (GitHub's linguist reads the same markers), or that a sync
 # copies it from another repository, whose copy overwrites local edits (Prometheus's `# This action is synced
 # from https://github.com/prometheus/prometheus`)
+LINE_KINDS = ("inverse-hunk", "rollback", "version-set-back")  # evidence made of the commit's own changed lines
 GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
                       rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
@@ -713,7 +714,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and (says_temporary(commit.subject) or
                                          not dropped and says_temporary(pr_title(commit))):
         return NOTICE, reason + "; the undone commit said it was temporary"
-    if level > NOTICE and not stale and notes_its_own_undoing(undone):
+    # (a note inside a file brought back or deleted whole speaks of its lines, not of the file: kodiak's
+    # `TODO: waiting on <upstream PR>` in a module a stale tree resurrects)
+    if level > NOTICE and not stale and all(h.kind in LINE_KINDS for h in hits) and notes_its_own_undoing(undone):
         return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
