@@ -356,3 +356,26 @@ def test_a_substitution_of_other_text_or_too_short_or_not_alone_names_nothing(re
 
 def test_the_substitution_may_take_other_delimiters_and_flags(repo: Repo) -> None:
     assert _substituted(repo, "s|bigusize|biguint|g")["severity"] == "notice"
+
+
+SPEC = "describe 'CHANGELOG' do\n  it 'links to github profiles'{} do\n    expect(footnotes).to all(match(profile))\n  end\n" + \
+    "".join(f"  it 'checks entry {i}' do\n    expect(entry({i})).to be_valid\n  end\n" for i in range(8)) + "end\n"
+
+
+@pytest.mark.parametrize(("title", "marker", "severity"), [
+    # rubocop-rspec's `Fix and re-enable a Changelog spec`, after #1371 marked it pending
+    ("Fix and re-enable the footnote check", ", :pending", "notice"),
+    ("Fix the footnote check", ", :pending", "warning"),  # says nothing of enabling it
+    ("Fix and re-enable the footnote check", ", :focus", "warning"),  # no skip marker: another change
+])
+def test_a_test_marked_skipped_enabled_again_by_a_title_saying_so(repo: Repo, title: str, marker: str,
+                                                                   severity: str) -> None:
+    seed(repo)
+    land(repo, "spec: changelog", {"spec/changelog_spec.rb": SPEC.format("")})
+    land(repo, "Update the entry format (#301)", {"spec/changelog_spec.rb": SPEC.format(marker),
+                                                      "CHANGELOG.md": "## master\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    fixed = SPEC.format("").replace("to all(match(profile))", "to all(match(profile_any_case))")
+    land(repo, title, {"spec/changelog_spec.rb": fixed}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

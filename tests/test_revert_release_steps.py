@@ -107,3 +107,29 @@ def test_a_title_setting_the_version_back_over_other_lines_still_fails(repo: Rep
                                          "lib/version.rb": "V = '3.10.0'\n"}, author=DAVE)
     code, found = _topic(repo, "Switch docs version back", {"docs/antora.yml": ANTORA.format("~")})
     assert found[301]["severity"] == "error"
+
+
+BUNDLE = "".join(f"function module_{i}(require, exports) {{ exports.m{i} = load({i}); }}\n" for i in range(30))
+WRAPPED = BUNDLE.replace("function module_1(", "var module_1 = function(").replace("function module_20(", "var module_20 = function(")
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Release 1.1.4", "notice"),  # pug's bundle, rebuilt by another browserify at the next release
+    ("Tidy the bundle", "warning"),  # not a release: the release's lines undone
+])
+def test_a_release_rewriting_lines_the_release_before_wrote(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "Release 1.1.2", {"jade.js": BUNDLE + "// 1.1.2\n"})
+    land(repo, "Release 1.1.3 (#301)", {"jade.js": WRAPPED + "// 1.1.3\n"}, author=DAVE)
+    # the wrapper put back, the version line written on: line-level evidence
+    rebuilt = BUNDLE + "// 1.1.4\n"
+    code, found = _topic(repo, subject, {"jade.js": rebuilt, "package.json": '{"version": "1.1.4"}\n'})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+def test_a_release_putting_the_release_befores_file_back_whole_still_fails(repo: Repo) -> None:
+    seed(repo)
+    land(repo, "Release 1.1.2", {"jade.js": BUNDLE})
+    land(repo, "Release 1.1.3 (#301)", {"jade.js": WRAPPED, "lib/app.js": body("app", 4)}, author=DAVE)
+    code, found = _topic(repo, "Release 1.1.4", {"jade.js": BUNDLE, "package.json": '{"version": "1.1.4"}\n'})
+    assert found[301]["severity"] == "error", found[301]["reason"]

@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, says_version_back, substitutes, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -623,7 +623,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and all(h.kind == "inverse-hunk" for h in hits) and \
             substitutes(landed.subject, [line for h in hits if h.undo for u in h.undo.undone for line in u.added]):
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
-    if level > NOTICE and not stale and reenables((landed.subject, landed.title), undone):
+    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or unskips(
+            (landed.subject, landed.title), [line for h in hits if h.undo for u in h.undo.undone for line in u.added])):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
@@ -691,6 +692,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and \
             says_version_back((landed.subject, landed.title), [line for h in _hunks_in(hits, landed) for line in h.removed]):
         return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"
+    if level > NOTICE and not stale and not dropped and all(h.kind == "inverse-hunk" for h in hits) and \
+            any(release_step(t) for t in (landed.subject, landed.title) if t) and \
+            any(release_step(t) for t in (commit.subject, pr_title(commit)) if t):
+        # each release writes its bundles and changelog again (pug's `Release 1.1.4` rebuilding `jade.js` with
+        # another browserify than `Release 1.1.3`): lines of the release before, rewritten, are no work lost
+        return NOTICE, reason + "; release steps both: lines of a file each release writes again"
     if level > NOTICE and _pins_moved_on(hits, landed):
         return NOTICE, reason + "; the version lines it takes out are written on with later versions"
     if level > NOTICE and _versions_move_on(hits, landed):

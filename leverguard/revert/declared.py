@@ -157,6 +157,9 @@ CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
 TEST_AFFIX = lazy(r"^tests?_|(_test|_spec|\.test|\.spec)$")  # a test file's name around what it tests
 COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
+# a test marked skipped (whitespace squeezed): RSpec's `:pending`, mocha's `it.skip(`, JUnit's `@Ignore`, pytest's
+SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
+                 rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip", re.IGNORECASE)
 TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
 ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
@@ -654,6 +657,14 @@ def substitutes(subject: str, undone_added: Sequence[bytes]) -> bool:
     return len(old) >= MIN_SUBSTITUTED and bool(undone_added) and all(old in line for line in undone_added)
 
 
+def unskips(titles: Iterable[str], added: Sequence[bytes]) -> bool:
+    """A title saying it enables again (`Fix and re-enable a Changelog spec`) what the undone commit marked
+    skipped: each of its added lines a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`) or a comment."""
+    code = [line for line in added if line and not COMMENT_MARK.match(line)]
+    return bool(code) and all(SKIP_MARK.search(line) for line in code) and \
+        any(ENABLES.search(title) for title in titles if title)
+
+
 def backs_out(message: str, sha: str) -> bool:
     """Whether MESSAGE says it reverts the commit SHA by its id (cachecontrol's `Backing out the fix to #38
     (cf58413).`, `Revert 1a2b3c4`)."""
@@ -722,6 +733,11 @@ def _is_named(number: str, version: str) -> bool:
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", version) is not None
 
 
+def release_step(title: str) -> bool:
+    """`release 9.16.1`, `back to dev`, `Publish 6.4.8`, `chore: release v3.2.3`: a step of a release."""
+    return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
+
+
 def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Iterable[bytes]) -> bool:
     """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
     LINES but blank ones sets a version (it says `version`, holds a version number or is a changelog's `dev`
@@ -729,10 +745,8 @@ def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Ite
     `_version.py` and tbump's `current`, pipx's `Pre-release` / `Post-release` changelog heading, Maven's release
     plugin). A SUBJECT naming another version than the change writes (WRITTEN: `Release 27.0` writing 26.0) is none,
     unless it rolls that release back."""
-    def step(title: str) -> bool:
-        return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
     found = [line for line in lines if line.strip()]
-    if not (step(subject) and step(other) and found and
+    if not (release_step(subject) and release_step(other) and found and
             all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) or
                 RELEASE_POM_LINE.match(line) or VERSION_PART.search(line) for line in found)):
         return False
