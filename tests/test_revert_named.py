@@ -12,7 +12,7 @@ import json
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import CAROL, DAVE, by_pr, check, land, merge_pr, seed
+from revert_helpers import CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
 
 RETRY = ("retry_budget = RetryBudget(limit=5)\nretry_budget.window_s = 30\n"
          "client.use(retry_budget)\nlog_retry_budget(client)\n")
@@ -377,5 +377,27 @@ def test_a_test_marked_skipped_enabled_again_by_a_title_saying_so(repo: Repo, ti
     repo.git("checkout", "-q", "-b", "topic")
     fixed = SPEC.format("").replace("to all(match(profile))", "to all(match(profile_any_case))")
     land(repo, title, {"spec/changelog_spec.rb": fixed}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
+COVERAGE = "[run]\nbranch = true\nsource =\n  src/mkdocstrings\n{}\n[report]\n" + "".join(f"exclude_{i} = pragma: no cover {i}\n" for i in range(8)) + \
+    "precision = 2\n"
+
+
+@pytest.mark.parametrize(("deleted", "severity"), [
+    ("src/mkdocs_autorefs/plugin.py", "notice"),  # mkdocstrings moving its autorefs package out: its entries go
+    ("src/mkdocs_other/plugin.py", "warning"),  # another package deleted: the entries named something else
+    ("src/tools/plugin.py", "warning"),  # a folder any project has names nothing distinctive
+])
+def test_lines_naming_a_folder_the_change_deletes_go_with_it(repo: Repo, deleted: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "autorefs", {"src/mkdocs_autorefs/plugin.py": body("refs", 4), "src/mkdocs_other/plugin.py": body("o", 4),
+                            "src/tools/plugin.py": body("t", 4), "config/coverage.ini": COVERAGE.format("")})
+    land(repo, "template upgrade (#301)", {"config/coverage.ini": COVERAGE.format(
+        "  src/mkdocs_autorefs\n  */site-packages/mkdocs_autorefs\n"), "src/mod1.py": body("upgrade", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "refactor: use the plugin from its new location", {
+        "config/coverage.ini": COVERAGE.format("").replace("precision = 2", "precision = 1"), deleted: None}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]

@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -49,6 +49,7 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # a header comment saying a tool writes the file (GitHub's linguist reads the same markers), or that a sync
 # copies it from another repository, whose copy overwrites local edits (Prometheus's `# This action is synced
 # from https://github.com/prometheus/prometheus`)
+MIN_DELETED_NAME = 6  # a deleted folder's or file's name this long is distinctive enough to be named by a line
 LINE_KINDS = ("inverse-hunk", "rollback", "version-set-back")  # evidence made of the commit's own changed lines
 GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
@@ -623,6 +624,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and all(h.kind == "inverse-hunk" for h in hits) and \
             substitutes(landed.subject, [line for h in hits if h.undo for u in h.undo.undone for line in u.added]):
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
+    if level > NOTICE and not stale and not dropped and _name_what_it_deletes(hits, landed):
+        return NOTICE, reason + "; the lines name files the change deletes: they go with them"
     if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or unskips(
             (landed.subject, landed.title), [line for h in hits if h.undo for u in h.undo.undone for line in u.added])):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
@@ -873,6 +876,19 @@ def _renames_package(hits: list[PathHit], landed: Landed) -> bool:
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change's edits to the hit files only move version numbers on."""
     return versions_move_on(_hunks_in(hits, landed))
+
+
+def _name_what_it_deletes(hits: list[PathHit], landed: Landed) -> bool:
+    """Line-level evidence only, every line that goes naming a folder or file the change deletes by a
+    distinctive name (mkdocstrings' coverage entries `src/mkdocs_autorefs`, in the commit that moves that
+    package out): configuration following what it names."""
+    if not all(h.kind == "inverse-hunk" and h.undo is not None for h in hits):
+        return False
+    names = {part.lower() for change in landed.changes if change.deleted
+             for part in change.path.rsplit(b".", 1)[0].split(b"/")
+             if len(part) >= MIN_DELETED_NAME and not CONVENTIONAL_FOLDER.fullmatch(part.decode("utf-8", "replace"))}
+    gone = [line.lower() for h in hits if h.undo is not None for u in h.undo.undone for line in u.added]
+    return bool(names) and bool(gone) and all(any(name in line for name in names) for line in gone)
 
 
 def _hunks_in(hits: list[PathHit], landed: Landed) -> list[Hunk]:
