@@ -63,6 +63,8 @@ EXCLUDED = ("node_modules/",)
 BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.css.map",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
+               # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`), written by the run
+               "*.approved.*",
                # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
                "*.stderr",
                # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)

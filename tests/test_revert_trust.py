@@ -502,7 +502,8 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
 
 
 @pytest.mark.parametrize("snapshot", ["tests/__snapshots__/test_app/test_tree.svg",
-                                      "tests/derive_ui/tree.stderr"])  # clap's trybuild expectations
+                                      "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
+                                      "tests/SelfTest/Baselines/console.std.approved.txt"])  # Catch2's approvals
 def test_a_test_snapshot_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     seed(repo)
     svg = "".join(f'<text x="{i}" class="r{i}">node {i}</text>\n' for i in range(8))
