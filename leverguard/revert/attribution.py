@@ -50,7 +50,7 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # copies it from another repository, whose copy overwrites local edits (Prometheus's `# This action is synced
 # from https://github.com/prometheus/prometheus`)
 MIN_DELETED_NAME = 6  # a deleted folder's or file's name this long is distinctive enough to be named by a line
-LINE_KINDS = ("inverse-hunk", "rollback", "version-set-back")  # evidence made of the commit's own changed lines
+BROUGHT_BACK = ("resurrected", "kept-by-merge")  # evidence of a deleted file come back
 GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
                       rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
@@ -724,9 +724,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and (says_temporary(commit.subject) or
                                          not dropped and says_temporary(pr_title(commit))):
         return NOTICE, reason + "; the undone commit said it was temporary"
-    # (a note inside a file brought back or deleted whole speaks of its lines, not of the file: kodiak's
-    # `TODO: waiting on <upstream PR>` in a module a stale tree resurrects)
-    if level > NOTICE and not stale and all(h.kind in LINE_KINDS for h in hits) and notes_its_own_undoing(undone):
+    # (a note inside a file brought back says nothing of its coming back: kodiak's `TODO: waiting on <upstream
+    # PR>` in a module a stale tree resurrects; inside a file deleted, it can say the file was to go)
+    if level > NOTICE and not stale and not any(h.kind in BROUGHT_BACK for h in hits) and notes_its_own_undoing(undone):
         return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
