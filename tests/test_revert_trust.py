@@ -317,6 +317,15 @@ def test_a_change_titled_back_to_where_it_was_calls_itself_a_revert(repo: Repo) 
 
 
 @pytest.mark.parametrize(("subject", "calls"), [
+    ("fix: 🐛 rollback last release", True),  # svelte-preprocess' gitmoji title
+    (":rewind: Revert to setuptools", True),  # the shortcode form
+    ("fix: 🐛 keep the last release", False),  # an emoji before other words
+])
+def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, calls: bool) -> None:
+    assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls
+
+
+@pytest.mark.parametrize(("subject", "calls"), [
     ("reverse last commit, need a better fix", True),  # json-iterator's
     ("Reverse the order of the setup hooks", False)])  # reversing something else
 def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:

@@ -47,6 +47,7 @@ GOES_AWAY = lazy(
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$))\b",
                    re.IGNORECASE)
+EMOJI = lazy(r"(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|:[a-z0-9_+-]+:)\s*")  # gitmoji's, either form
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
@@ -462,8 +463,14 @@ def calls_itself_a_revert(subject: str) -> bool:
     """A subject that opens with revert wording ("Revert cleo update", "Rollback micro-optimization",
     packaging's `move back to setuptools` after `Move from setuptools to flit`), or that says it puts
     something back as it was: not silent, though it names no commit, so not a declaration either."""
-    subject = subject.strip()
+    subject = without_emoji(subject).strip()
     return bool(SELF_REVERT.match(subject) or REVERT_BRANCH_NAME.match(subject) or AS_IT_WAS.search(subject))
+
+
+def without_emoji(title: str) -> str:
+    """TITLE without the emoji and `:shortcode:`s that gitmoji-style titles open with (`fix: 🐛 rollback last
+    release`, `:bookmark: Release 1.2`): the words after them are what the title says."""
+    return EMOJI.sub("", title)
 
 
 def same_work(subject: str, other: str) -> bool:
@@ -735,6 +742,7 @@ def _is_named(number: str, version: str) -> bool:
 
 def release_step(title: str) -> bool:
     """`release 9.16.1`, `back to dev`, `Publish 6.4.8`, `chore: release v3.2.3`: a step of a release."""
+    title = without_emoji(title)
     return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
 
 
