@@ -133,3 +133,23 @@ def test_a_release_putting_the_release_befores_file_back_whole_still_fails(repo:
     land(repo, "Release 1.1.3 (#301)", {"jade.js": WRAPPED, "lib/app.js": body("app", 4)}, author=DAVE)
     code, found = _topic(repo, "Release 1.1.4", {"jade.js": BUNDLE, "package.json": '{"version": "1.1.4"}\n'})
     assert found[301]["severity"] == "error", found[301]["reason"]
+
+
+CHANGES = "Changes\n=======\n\n{}5.2.0 (2021-03-01)\n==================\n\n" + "".join(
+    f"- Fix the proxy comparison case {i} (#{i + 100}).\n" for i in range(6))
+
+
+@pytest.mark.parametrize(("placeholder", "severity"), [
+    ("5.3.0a2 (unreleased)\n====================\n\n- Nothing changed yet.\n\n\n", "notice"),  # zest.releaser's
+    ("5.3.0a2 (unreleased)\n====================\n\n- Support Python 3.10 proxies.\n\n\n", "warning"),  # an entry
+])
+def test_a_changelog_placeholder_for_the_next_release_is_written_to_be_replaced(repo: Repo, placeholder: str,
+                                                                                severity: str) -> None:
+    seed(repo)
+    land(repo, "changes", {"CHANGES.rst": CHANGES.format("")})
+    land(repo, "Back to development: 5.3.0a2 (#301)", {"CHANGES.rst": CHANGES.format(placeholder)}, author=DAVE)
+    # zope.interface's merged fix, its entry written under a heading of its own (the placeholder's gone)
+    entry = "5.3.0 (2021-03-19)\n==================\n\n- Fix equality testing of proxied objects.\n\n\n"
+    code, found = _topic(repo, "Fix equality testing of proxied objects", {
+        "CHANGES.rst": CHANGES.format(entry), "src/declarations.py": body("eq", 3)})
+    assert found[301]["severity"] == severity, found[301]["reason"]

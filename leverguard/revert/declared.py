@@ -87,6 +87,7 @@ RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
 # pre-release step and put back by the post-release one
 DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
+CHANGELOG_PLACEHOLDER = lazy(rb"nothingchangedyet|\(unreleased\)|^[#=\[]*unreleased\]?$|<<next>>", re.IGNORECASE)
 VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNORECASE)  # a title setting one back
 # what a feature writes where the next release's number will go (rubocop's `VersionAdded: "<<next>>"`)
 VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b", re.IGNORECASE)
@@ -738,6 +739,14 @@ def names_versions(titles: Iterable[str], versions: Iterable[str]) -> bool:
 def _is_named(number: str, version: str) -> bool:
     """`0.20` names 0.20.0 and `1.85` names 1.85; `2.0` names neither 12.0 nor 2.01."""
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", version) is not None
+
+
+def placeholders_only(lines: Iterable[bytes]) -> bool:
+    """Every one of LINES (whitespace squeezed) a changelog's placeholder for the next release: zest.releaser's
+    `5.3.0a2 (unreleased)` heading and `- Nothing changed yet.`, rubocop's `<<next>>`. They are written to be
+    replaced: taking them out loses nothing."""
+    found = [line for line in lines if line]
+    return bool(found) and all(CHANGELOG_PLACEHOLDER.search(line) for line in found)
 
 
 def release_step(title: str) -> bool:
