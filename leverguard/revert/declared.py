@@ -45,7 +45,9 @@ GOES_AWAY = lazy(
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
-                   r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$))\b",
+                   r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
+                   # stb's `reverse some of the public-domain-license changes that I didn't actually want`
+                   r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
                    re.IGNORECASE)
 EMOJI = lazy(r"(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|:[a-z0-9_+-]+:)\s*")  # gitmoji's, either form
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
