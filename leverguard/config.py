@@ -44,6 +44,11 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      "news/*", "**/*unreleased*/**",
                      # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
                      "**/fragments/[0-9]*.*", "**/fragments/+*.*",
+                     # and by their type word in any `changes/` folder (gevent's `docs/changes/1898.misc`,
+                     # `+69dc8df4.feature.rst`; not `db/changes/001_init.sql`)
+                     "**/changes/*.bugfix", "**/changes/*.feature", "**/changes/*.misc", "**/changes/*.removal",
+                     "**/changes/*.doc", "**/changes/*.bugfix.*", "**/changes/*.feature.*", "**/changes/*.misc.*",
+                     "**/changes/*.removal.*", "**/changes/*.doc.*",
                      # one file per change in a whatsnew folder, folded into the version's page (IPython's
                      # `docs/source/whatsnew/pr/*.rst`)
                      "**/whatsnew/pr/*",
