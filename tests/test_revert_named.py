@@ -401,3 +401,43 @@ def test_lines_naming_a_folder_the_change_deletes_go_with_it(repo: Repo, deleted
         "config/coverage.ini": COVERAGE.format("").replace("precision = 2", "precision = 1"), deleted: None}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+CHAIN = "".join(f"def lookup_{i}(store, key):\n    return store.fetch(key, scope={i})\n" for i in range(12))
+
+
+def _fixed_up(repo: Repo, subject: str, trailer: str = "", between: bool = False) -> dict:
+    """Dave's #301 rescopes three lookups; Carol's change (SUBJECT) puts them back and adds work of its own,
+    with another commit landed between them when BETWEEN."""
+    seed(repo)
+    land(repo, "chain: lookups", {"lib/chain.rb": CHAIN})
+    rescoped = CHAIN.replace("scope=3)", "scope=3, merge=True)").replace("scope=4)", "scope=4, merge=True)")
+    land(repo, "Fix bulk lookups in Chain backend (#301)" + (f"\n\n{trailer}" if trailer else ""),
+         {"lib/chain.rb": rescoped, "lib/bulk.rb": body("bulk", 4)}, author=DAVE)  # kept: not every change undone
+    if between:
+        land(repo, "docs: notes", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"lib/chain.rb": CHAIN + "def bulk(store, keys):\n    return [lookup_1(store, k) for k in keys]\n"},
+         author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])[301]
+
+
+@pytest.mark.parametrize(("subject", "between", "severity"), [
+    ("Simplify last commit by simply not modifying the hash in place", False, "notice"),  # i18n's
+    ("Simplify last commit by simply not modifying the hash in place", True, "warning"),  # not the last one
+    ("Simplify the store by simply not modifying the hash in place", False, "warning"),  # names no commit
+])
+def test_a_message_naming_the_last_commit_cites_the_commit_just_before(repo: Repo, subject: str, between: bool,
+                                                                      severity: str) -> None:
+    finding = _fixed_up(repo, subject, between=between)
+    assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Fix up r65505 [ci skip]", "notice"),  # ruby's git-svn history
+    ("Fix up r65506 [ci skip]", "warning"),  # another revision
+])
+def test_a_message_naming_the_svn_revision_of_a_git_svn_commit_cites_it(repo: Repo, subject: str, severity: str) -> None:
+    svn = "git-svn-id: svn+ssh://ci.ruby-lang.org/ruby/trunk@65505 b2dd03c8-39d4-4d8f-98ff-823fe69b080e"
+    finding = _fixed_up(repo, subject, trailer=svn, between=True)
+    assert finding["severity"] == severity, finding["reason"]

@@ -328,6 +328,7 @@ def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, 
 @pytest.mark.parametrize(("subject", "calls"), [
     ("reverse last commit, need a better fix", True),  # json-iterator's
     ("reverse some of the public-domain-license changes that I didn't actually want", True),  # stb's
+    ("Backout commons-parent bump due to checkstyle version issue on Java 11", True),  # commons-codec's
     ("reverse engineering the format changes everything", False),
     ("Reverse the order of the setup hooks", False)])  # reversing something else
 def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:

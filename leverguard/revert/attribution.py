@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -334,7 +334,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         notes = _release_notes(hits, ctx)
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
-                                    entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback)
+                                    entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback,
+                                    position == landed.base_position)
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
@@ -579,7 +580,7 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
                 entries: bool = False, notes: bool = False, shas: Sequence[str] = (),
-                gone: Sequence[str] = (), beside_rollback: bool = False) -> tuple[int, str]:
+                gone: Sequence[str] = (), beside_rollback: bool = False, just_before: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and landed.grafted:
@@ -636,7 +637,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # needs "undo" said (test_revert_declared)
     number = pr_number(commit)
     cited = any(cites_commit(landed.message, sha) for sha in (commit.sha, *shas)) or \
-        (number is not None and cites_pr(landed.message, number))  # a merged PR's own commits, or its number
+        (number is not None and cites_pr(landed.message, number)) or \
+        cites_revision(landed.message, commit.body) or \
+        (just_before and cites_last_commit(landed.message))  # the commit just before it, as `last commit`
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cited:
         return NOTICE, reason + "; the change's message names the undone commit or its PR"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails

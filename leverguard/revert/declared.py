@@ -44,12 +44,14 @@ GOES_AWAY = lazy(
     r"gone|yank\w*)\b",
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject)
-SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|"
+SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
                    # stb's `reverse some of the public-domain-license changes that I didn't actually want`
                    r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
                    re.IGNORECASE)
 EMOJI = lazy(r"(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|:[a-z0-9_+-]+:)\s*")  # gitmoji's, either form
+SVN_ID = lazy(r"^git-svn-id: \S+@(\d+) ", re.MULTILINE)  # a git-svn commit's record of its revision
+LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
@@ -547,6 +549,18 @@ def cites_commit(message: str, sha: str) -> bool:
     """Does MESSAGE name the commit SHA (seven or more of its hex digits)? A stale tree never knows
     which commit it undoes; `Fix a typo from 1a2b3c4` does."""
     return any(sha.startswith(token.lower()) for token in SHA.findall(message))
+
+
+def cites_revision(message: str, body: str) -> bool:
+    """Does MESSAGE name the Subversion revision a git-svn commit of BODY records (`Fix up r65505` for
+    `git-svn-id: <url>@65505 <uuid>`, ruby's mirrored history)?"""
+    found = SVN_ID.search(body)
+    return found is not None and re.search(rf"\br{found.group(1)}\b", message) is not None
+
+
+def cites_last_commit(message: str) -> bool:
+    """`Simplify last commit by ...`, `Fix the previous commit`: the commit just before the change, named."""
+    return LAST_COMMIT.search(message) is not None
 
 
 def says_restores(titles: Iterable[str]) -> bool:
