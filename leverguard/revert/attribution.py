@@ -596,6 +596,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # a series is one linear branch, each commit written on top of the ones before it
         return NOTICE, reason + "; landed with the change in one rebase (the same commit time): that series' own iteration"
     undone = [line for h in hits for line in h.undone_text()]
+    lines_only = all(h.kind == "inverse-hunk" for h in hits)  # hunk-level evidence, no file put back or deleted
+    taken_out = _taken_out(hits)
     # a file the merge's own resolution brought back (modify/delete), or its lines undone beside a rollback of it
     # past other commits (BESIDE_ROLLBACK), is whole-file evidence: neither a branch's revert of its own work nor
     # a branch merged forward says anything of a file the other side deleted or moved on
@@ -622,13 +624,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and names_removed_block((landed.subject, landed.title),
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
-    if level > NOTICE and not stale and all(h.kind == "inverse-hunk" for h in hits) and \
-            substitutes(landed.subject, [line for h in hits if h.undo for u in h.undo.undone for line in u.added]):
+    if level > NOTICE and not stale and lines_only and substitutes(landed.subject, taken_out):
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
-    if level > NOTICE and not stale and not dropped and _name_what_it_deletes(hits, landed):
+    if level > NOTICE and not stale and not dropped and lines_only and _names_what_it_deletes(taken_out, landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
-    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or unskips(
-            (landed.subject, landed.title), [line for h in hits if h.undo for u in h.undo.undone for line in u.added])):
+    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or
+                                         unskips((landed.subject, landed.title), taken_out)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
@@ -698,9 +699,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and \
             says_version_back((landed.subject, landed.title), [line for h in _hunks_in(hits, landed) for line in h.removed]):
         return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"
-    if level > NOTICE and all(h.kind == "inverse-hunk" for h in hits) and placeholders_only(undone):
+    if level > NOTICE and lines_only and placeholders_only(undone):
         return NOTICE, reason + "; only a changelog's placeholders for the next release, written to be replaced"
-    if level > NOTICE and not stale and not dropped and all(h.kind == "inverse-hunk" for h in hits) and \
+    if level > NOTICE and not stale and not dropped and lines_only and \
             any(release_step(t) for t in (landed.subject, landed.title) if t) and \
             any(release_step(t) for t in (commit.subject, pr_title(commit)) if t):
         # each release writes its bundles and changelog again (pug's `Release 1.1.4` rebuilding `jade.js` with
@@ -883,17 +884,19 @@ def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     return versions_move_on(_hunks_in(hits, landed))
 
 
-def _name_what_it_deletes(hits: list[PathHit], landed: Landed) -> bool:
-    """Line-level evidence only, every line that goes naming a folder or file the change deletes by a
-    distinctive name (mkdocstrings' coverage entries `src/mkdocs_autorefs`, in the commit that moves that
-    package out): configuration following what it names."""
-    if not all(h.kind == "inverse-hunk" and h.undo is not None for h in hits):
-        return False
+def _taken_out(hits: list[PathHit]) -> list[bytes]:
+    """The lines of the commit's undone hunks that the change takes out (what it had added), normalized."""
+    return [line for h in hits if h.undo is not None for u in h.undo.undone for line in u.added]
+
+
+def _names_what_it_deletes(taken_out: list[bytes], landed: Landed) -> bool:
+    """Every line TAKEN_OUT names a folder or file the change deletes by a distinctive name (mkdocstrings'
+    coverage entries `src/mkdocs_autorefs`, in the commit that moves that package out): configuration
+    following what it names."""
     names = {part.lower() for change in landed.changes if change.deleted
              for part in change.path.rsplit(b".", 1)[0].split(b"/")
              if len(part) >= MIN_DELETED_NAME and not CONVENTIONAL_FOLDER.fullmatch(part.decode("utf-8", "replace"))}
-    gone = [line.lower() for h in hits if h.undo is not None for u in h.undo.undone for line in u.added]
-    return bool(names) and bool(gone) and all(any(name in line for name in names) for line in gone)
+    return bool(names) and bool(taken_out) and all(any(name in line.lower() for name in names) for line in taken_out)
 
 
 def _hunks_in(hits: list[PathHit], landed: Landed) -> list[Hunk]:

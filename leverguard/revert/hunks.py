@@ -117,7 +117,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     counted: dict[int, tuple[int, int]] = {}
     group_of: dict[int, dict[int, int]] = {}
     drift: int | None = 0 if placed else None  # how far later commits can have moved a line: the lines they span
-    spans = [(p.start, p.end, frozenset(p.removed)) for p in pools]  # before any claim
+    first_removed = [(p, frozenset(p.removed)) for p in pools]  # each landing hunk's removed lines, before any claim
     edited: dict[int, int] = {}
     for position, patch in entries:
         hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
@@ -135,7 +135,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             found.setdefault(position, []).append((*claim, hunk))
         if drift is not None and position in found:
             undone_ids = {id(h) for _, _, h in found[position]}
-            edited[position] = sum(1 for h in hunks if id(h) not in undone_ids and _edited_in_place(h, spans, drift))
+            edited[position] = sum(1 for h in hunks if id(h) not in undone_ids and _edited_in_place(h, first_removed, drift))
         if drift is not None:
             drift += sum(h.old_count + h.new_count for h in patch.hunks)
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
@@ -173,19 +173,13 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     return result
 
 
-def _edited_in_place(hunk: Hunk, spans: Sequence[tuple[int, int, frozenset[bytes]]], drift: int) -> bool:
+def _edited_in_place(hunk: Hunk, landing: Sequence[tuple[_Pool, frozenset[bytes]]], drift: int) -> bool:
     """Whether a landing hunk where HUNK left its file (DRIFT lines give or take) removes some of HUNK's added
     lines but not all: that work edited (superagent's `if (this._noDelay)` guard cut to its call), which
     no stale copy does; a copy from before the commit lacks every line of it."""
     added = set(hunk.added) - set(hunk.removed)
-    if not added or not hunk.new_start:
-        return False
-    slack = drift + 2 * CONTEXT
-    for start, end, removed in spans:
-        if start <= hunk.new_start + hunk.new_count + slack and end >= hunk.new_start - slack:
-            if 0 < len(added & removed) < len(added):
-                return True
-    return False
+    return bool(added) and bool(hunk.new_start) and any(
+        0 < len(added & removed) < len(added) for pool, removed in landing if _sits_at(pool, hunk, drift))
 
 
 def _short_unseen(live: Sequence[Hunk], entries: Sequence[tuple[int, FilePatch]]) -> set[int] | frozenset[int]:
