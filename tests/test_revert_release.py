@@ -93,6 +93,8 @@ DEV = '_version_major = 9\n_version_minor = 17\n_version_patch = 0\n# _version_e
 @pytest.mark.parametrize(("title", "extra", "lowered"), [
     ("release 9.16.2", "", True),  # ipython's release / back-to-dev cycle on its version file
     ("Need to re-try 9.16.2 release", "", True),  # jackson's retried releases
+    ("re-do 9.16.2 release", "", True),  # jackson-module-kotlin's
+    ("Redo the completer", "", False),  # redoing something else
     ("change version back to 9.17.0-SNAPSHOT", "", True),  # and its Maven dev version put back by hand
     ("Backed version up to 9.16.  Oops.", "", True),  # junit's
     ("Retry the flaky completer test", "", False),  # a retry of something else

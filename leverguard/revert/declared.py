@@ -75,11 +75,11 @@ RELEASE_TITLE = lazy(
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
 # `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
-# jackson's `retry 2.10.0 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
+# jackson's `retry 2.10.0 release`, `re-do 2.9.3 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
 _ROLLS_BACK_RELEASE = r"roll\w*[ -]?back the release\b"
 RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
                     r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
-                    r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?tr(y|ies|ied|ying)\b.*\breleas\w*|"
+                    r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?(tr(y|ies|ied|ying)|do(ne|ing)?)\b.*\breleas\w*|"
                     r"back\w* (the )?version\b|.*\d-snapshot\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
