@@ -70,6 +70,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`), written by the run
                "*.approved.*",
+               # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update
+               "vendor/**", "**/vendor/**",
                # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
                "*.stderr",
                # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)

@@ -515,8 +515,9 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
 
 @pytest.mark.parametrize("snapshot", ["tests/__snapshots__/test_app/test_tree.svg",
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
-                                      "tests/SelfTest/Baselines/console.std.approved.txt"])  # Catch2's approvals
-def test_a_test_snapshot_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
+                                      "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
+                                      "vendor/golang.org/x/sys/cpu/cpu.go"])  # lazygit's `go mod vendor` output
+def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     seed(repo)
     svg = "".join(f'<text x="{i}" class="r{i}">node {i}</text>\n' for i in range(8))
     land(repo, "test: tree snapshot", {snapshot: svg})
@@ -527,8 +528,9 @@ def test_a_test_snapshot_put_back_is_a_notice(repo: Repo, snapshot: str) -> None
     assert code == 0 and by_pr(report)[301]["severity"] == "notice"
 
 
-def test_the_same_rollback_of_a_source_file_fails(repo: Repo) -> None:
-    assert _rolled_back(repo, "src/app.js") == "error"
+@pytest.mark.parametrize("source", ["src/app.js", "src/vendor.js"])  # a file named vendor is a source
+def test_the_same_rollback_of_a_source_file_fails(repo: Repo, source: str) -> None:
+    assert _rolled_back(repo, source) == "error"
 
 
 def _merged_branch(repo: Repo, branch: str, subject: str) -> dict[str, str]:
