@@ -203,6 +203,20 @@ def test_a_rollback_of_import_lines_only_is_weak(repo: Repo) -> None:
     assert _imports_rolled_back(repo, code_too=False) == {"severity": "notice", "reason": "imports only"}
 
 
+def test_import_lines_of_a_document_are_its_example_and_count(repo: Repo) -> None:
+    # starlette's `Add missing Middleware import` in docs/middleware.md: a reader copies the example whole,
+    # so the import a stale copy takes out again breaks it
+    seed(repo)
+    example = "# Middleware\n\n```python\n{}from starlette.applications import Starlette\n```\n\nMore prose here.\n"
+    land(repo, "docs: middleware", {"docs/middleware.md": example.format("")})
+    land(repo, "Add missing Middleware import (#301)",
+         {"docs/middleware.md": example.format("from starlette.middleware import Middleware\n")}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Tune the kernel", {"docs/middleware.md": example.format(""), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "error", finding["reason"]
+
+
 def test_a_rollback_of_imports_and_code_fails(repo: Repo) -> None:
     assert _imports_rolled_back(repo, code_too=True)["severity"] == "error"
 

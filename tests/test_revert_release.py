@@ -206,12 +206,12 @@ FRAGMENT = "Retry fetching a standalone build on a transient CDN error.\n"
 
 
 def _unreleased(repo: Repo, title: str, released: str = "Release 1.15.1",
-                more: dict[str, str | None] | None = None) -> tuple[int, dict[str, object]]:
+                more: dict[str, str | None] | None = None, fragment: str = FRAGMENT) -> tuple[int, dict[str, object]]:
     """A release folds fragment 1960 into the changelog; the change, titled TITLE, takes that back."""
-    land(repo, "Retry the CDN (#1960)", {"changelog.d/1960.bugfix.md": FRAGMENT, "docs/changelog.rst": CHANGELOG})
+    land(repo, "Retry the CDN (#1960)", {"changelog.d/1960.bugfix.md": fragment, "docs/changelog.rst": CHANGELOG})
     land(repo, released, {"changelog.d/1960.bugfix.md": None, "docs/changelog.rst": CHANGELOG + RELEASED_NOTES})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, title, {"changelog.d/1960.bugfix.md": FRAGMENT, "docs/changelog.rst": CHANGELOG,
+    land(repo, title, {"changelog.d/1960.bugfix.md": fragment, "docs/changelog.rst": CHANGELOG,
                        "pyproject.toml": "[tool.towncrier]\ndirectory = 'changelog.d'\n", **(more or {})}, author=CAROL)
     code, report = check(repo, "main..topic")
     return code, {f["subject"]: f for f in report["findings"]}
@@ -234,6 +234,15 @@ def test_taking_back_a_release_unsaid_fails(repo: Repo, title: str, released: st
     seed(repo)
     code, found = _unreleased(repo, title, released=released)
     assert code == 1 and found[released]["severity"] == "error"
+
+
+def test_a_fragment_brought_back_is_no_release_note_of_the_change(repo: Repo) -> None:
+    # attrs' news fragments naming code (``attrs.evolve()``), brought back by a stale tree after a release
+    # folded them in: what they say is another change's note, not this change naming what it removes
+    seed(repo)
+    fragment = "Removed the deprecated ``attrs.validators.provides()`` validator.\n"
+    code, found = _unreleased(repo, "docs: fix a typo in the readme (#1961)", fragment=fragment)
+    assert code == 1 and found["Release 1.15.1"]["severity"] == "error", found["Release 1.15.1"]["reason"]
 
 
 def test_restoring_fragments_in_a_stale_tree_still_fails_for_the_feature(repo: Repo) -> None:

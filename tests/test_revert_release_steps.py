@@ -153,3 +153,27 @@ def test_a_changelog_placeholder_for_the_next_release_is_written_to_be_replaced(
     code, found = _topic(repo, "Fix equality testing of proxied objects", {
         "CHANGES.rst": CHANGES.format(entry), "src/declarations.py": body("eq", 3)})
     assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+POM = ("<project>\n  <modelVersion>4.0.0</modelVersion>\n  <artifactId>jackson-module-kotlin</artifactId>\n"
+       "  <version>{version}</version>\n  <name>Kotlin module for Jackson</name>\n  <scm>\n"
+       "    <connection>scm:git:git@github.com:FasterXML/jackson-module-kotlin.git</connection>\n"
+       "    <tag>{tag}</tag>\n  </scm>\n" + "".join(f"  <property name=\"p{i}\">value {i}</property>\n" for i in range(8))
+       + "</project>\n")
+
+
+@pytest.mark.parametrize(("written", "tag", "severity"), [
+    ("2.11.0-SNAPSHOT", "HEAD", "notice"),  # Maven orders X.rc1 < X-SNAPSHOT < X: the next snapshot after a pre-release
+    ("2.12.0-SNAPSHOT", "HEAD", "notice"),  # the next minor's snapshot
+    ("2.10.0-SNAPSHOT", "HEAD", "warning"),  # an older line's snapshot: set back
+    ("2.11.0.rc1-SNAPSHOT", "HEAD", "warning"),  # the released candidate's own snapshot again: a release undone
+])
+def test_maven_release_cycles_read_in_mavens_order(repo: Repo, written: str, tag: str, severity: str) -> None:
+    # jackson's release flips: `[maven-release-plugin] prepare release ...-2.11.0.rc1` (version and scm tag), then a
+    # commit moving the pom on to `2.11.0-SNAPSHOT` and the tag back to HEAD, byte for byte the pom of before
+    seed(repo)
+    land(repo, "move to 2.11.0.rc1-SNAPSHOT", {"pom.xml": POM.format(version="2.11.0-SNAPSHOT", tag="HEAD")})
+    land(repo, "[maven-release-plugin] prepare release jackson-module-kotlin-2.11.0.rc1 (#301)",
+         {"pom.xml": POM.format(version="2.11.0.rc1", tag="jackson-module-kotlin-2.11.0.rc1")}, author=DAVE)
+    code, found = _topic(repo, "...", {"pom.xml": POM.format(version=written, tag=tag)})
+    assert found[301]["severity"] == severity, found[301]["reason"]

@@ -31,9 +31,12 @@ def _stale_topic(repo: Repo, lines: list[str], subject: str = "kernel: tune", ex
     land(repo, subject, {"src/m.py": "".join(lines) + "new_work = fresh_call(1)\n", **(extra or {})}, author=CAROL)
 
 
-def _severity_undoing(repo: Repo, tuned: list[int], undone: list[int]) -> str:
+def _severity_undoing(repo: Repo, tuned: list[int], undone: list[int], between: int = 5) -> str:
+    """#301 tunes lines TUNED; BETWEEN commits land on other files; a topic undoes the lines UNDONE."""
     lines = _module(repo)
     land(repo, "tune: constants (#301)", {"src/m.py": "".join(tune(lines, tuned))})
+    for i in range(between):
+        land(repo, f"feat: other (#{400 + i})", {f"src/mod{2 + i}.py": body(f"o{i}", 4)})
     _stale_topic(repo, tune(lines, [i for i in tuned if i not in undone]))
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
@@ -44,6 +47,17 @@ def test_one_of_three_separate_hunks_of_a_recent_commit_undone_is_a_warning(repo
 
 def test_one_of_four_separate_hunks_undone_and_the_rest_kept_is_a_notice(repo: Repo) -> None:
     assert _severity_undoing(repo, [2, 14, 26, 38], [26]) == "notice"
+
+
+@pytest.mark.parametrize(("between", "severity"), [
+    (0, "warning"),  # the commit the change's base is: a tree without it is stale, whatever share it undoes
+    (3, "warning"),  # LATEST_COMMITS (3): still one of the very last
+    (4, "notice"),  # beyond them, one hunk of four undone and the rest kept is an edit
+])
+def test_any_share_of_the_very_last_commits_hunks_undone_counts(repo: Repo, between: int, severity: str) -> None:
+    # a stale copy made before the last commit landed, merged with new work, can undo one hunk of many (the
+    # labelled corpora's partial reverts; a rebase or conflict taking one side)
+    assert _severity_undoing(repo, [2, 14, 26, 38], [26], between=between) == severity
 
 
 def test_nearby_hunks_count_as_one_as_an_ordinary_diff_shows_them(repo: Repo) -> None:

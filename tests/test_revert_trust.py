@@ -200,12 +200,22 @@ def _aged(repo: Repo, hours: int) -> None:
     repo._tick += hours - 1
 
 
+BEYOND_LATEST = 4  # commits landed after the undone one: it is no longer one of the very last (LATEST_COMMITS, 3)
+
+
+def _later_work(repo: Repo, hours: int) -> None:
+    """BEYOND_LATEST commits on other files, then the next commit lands HOURS after the one before them."""
+    for i in range(BEYOND_LATEST):
+        land(repo, f"feat: later (#{500 + i})", {f"src/later{i}.py": body(f"later{i}", 4)}, author=DAVE)
+    _aged(repo, hours - BEYOND_LATEST)
+
+
 def _hunk_undo_at_age(repo: Repo, hours: int) -> str:
     old = seed(repo)
     text = old["src/mod1.py"]
     tuned = text.replace("scale=7)", "scale=70)").replace("scale=21)", "scale=210)").replace("scale=35)", "scale=350)")
     land(repo, "tune: constants (#301)", {"src/mod1.py": tuned})
-    _aged(repo, hours)
+    _later_work(repo, hours)
     _topic(repo, {"src/mod1.py": text.replace("scale=35)", "scale=350)") + "new_work = fresh_call(1)\n"})
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
@@ -222,7 +232,7 @@ def _rollback_at_age(repo: Repo, hours: int, commits: int = 1) -> dict:
     old = seed(repo)
     for i in range(commits):
         land(repo, f"feat: step {i} (#{301 + i})", {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"s{i}", 4)})
-    _aged(repo, hours)
+    _later_work(repo, hours)
     _topic(repo, {**{f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(commits)}, "kernel.c": "int t;\n"})
     code, report = check(repo, "main..topic")
     return {"exit": code, **{str(pr): f["severity"] for pr, f in by_pr(report).items()}}
@@ -255,7 +265,7 @@ def test_a_file_brought_back_from_the_dead_never_ages(repo: Repo) -> None:
 def _one_line_rollback_at_age(repo: Repo, hours: int) -> str:
     old = seed(repo)
     land(repo, "ci: pin (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7)", "scale=70)")})
-    _aged(repo, hours)
+    _later_work(repo, hours)
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"})
     return by_pr(check(repo, "main..topic")[1])[301]["severity"]
 
@@ -1939,6 +1949,28 @@ def test_every_file_a_commit_added_deleted_weeks_later_is_a_clean_up(repo: Repo,
     when = f"{int(repo.git('log', '-1', '--format=%ct', added)) + int(days * 86400)} +0000"
     # (gin's `Split examples to alone repo` names the folder it deletes whole: test_revert_named)
     repo.commit("Move to a repository of their own", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("days", "between", "lines", "severity"), [
+    (120.0, 2, 6, "error"),  # months old, but among the last commits before the base: that tree is stale
+    (120.0, 12, 6, "notice"),  # months old and a dozen commits on (OLD_FILE_DAYS, 90)
+    (60.0, 2, 1, "error"),  # a one-line change weeks old, just before the base
+    (60.0, 12, 1, "notice"),  # a one-line toggle weeks old, a dozen commits on (TINY_DAYS, 14)
+])
+def test_age_counts_only_beyond_the_last_commits(repo: Repo, days: float, between: int, lines: int,
+                                                   severity: str) -> None:
+    # a quiet project's latest commit can be months old (the corpus' attrs and click): the commits since
+    # the undone one, not the days, tell how stale a tree must be to lack it
+    old = seed(repo)
+    done = land(repo, "Fix the pager (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pager", lines)})
+    for i in range(between):
+        land(repo, f"chore: tidy {i}", {f"src/mod{2 + i % 10}.py": body(f"tidy{i}", 6)})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("src/mod1.py", old["src/mod1.py"])
+    repo.write("kernel.c", "int t;\n")
+    when = f"{int(repo.git('log', '-1', '--format=%ct', done)) + int(days * 86400)} +0000"
+    repo.commit("Tune the kernel", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 

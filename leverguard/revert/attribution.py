@@ -43,6 +43,7 @@ STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undo
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 FIXUP_SECONDS = 86400  # an author's follow-ups of their commit (`fix build`, `fix test`) land within a day
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
+LATEST_COMMITS = 3  # the very last commits before the base: any tree that lacks them is stale, whatever their age
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
@@ -117,7 +118,7 @@ class Landed(NamedTuple):
     subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
     notes: tuple[bytes, ...] = ()  # the first lines of the release notes (changelog fragments) the change writes
-    note_lines: tuple[str, ...] = ()  # every line of those notes, as written
+    note_lines: tuple[tuple[bytes, str], ...] = ()  # every line of those notes, as written, with its path
     logged: str = ""  # the lines the change writes into changelogs (`ChangeLog`, `CHANGES.md`), as patches hold them
     head: str = ""  # the commit whose tree is the change's result (audit: the audited commit)
     grafted: bool = False  # a merge in the change joins an unrelated history (no commit in common)
@@ -179,16 +180,16 @@ def _notes(landed: Landed, ctx: Context) -> tuple[bytes, ...]:
                  and ctx.rules.fragment(patch.change.path) and patch.hunks and patch.hunks[0].added)
 
 
-def _note_lines(landed: Landed, ctx: Context) -> tuple[str, ...]:
-    """The lines of the changelog fragments the change writes, read whole (its patch holds them squeezed): a
-    change saying there what it removes (virtualenv's embed upgrade: `Removed wheel of ``0.47.0```)."""
-    lines: list[str] = []
+def _note_lines(landed: Landed, ctx: Context) -> tuple[tuple[bytes, str], ...]:
+    """The lines of the changelog fragments the change writes, read whole (its patch holds them squeezed), each
+    with its path: a change saying there what it removes (virtualenv's embed upgrade: `Removed wheel of ``0.47.0```)."""
+    lines: list[tuple[bytes, str]] = []
     for patch in landed.patches:
         if patch.change.new is not None and patch.text and ctx.rules.fragment(patch.change.path):
             size = ctx.reader.info(patch.change.new.oid)
             found = ctx.reader.read(patch.change.new.oid) if size is not None and size[1] <= MAX_NOTE_BYTES else None
             if found is not None:
-                lines += found[1].decode("utf-8", "replace").splitlines()
+                lines += [(patch.change.path, line) for line in found[1].decode("utf-8", "replace").splitlines()]
     return tuple(lines)
 
 
@@ -213,6 +214,11 @@ def _fixes_declared(commit: Commit, position: int, commits: Sequence[Commit], la
 def _recent(position: int, landed: Landed) -> bool:
     """One of the last few commits before the change's base."""
     return position <= landed.base_position + RECENT_COMMITS
+
+
+def _latest(position: int, landed: Landed) -> bool:
+    """One of the very last commits before the change's base (LATEST_COMMITS)."""
+    return position <= landed.base_position + LATEST_COMMITS
 
 
 def _fresh(position: int, commit: Commit, landed: Landed) -> bool:
@@ -313,7 +319,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     # (a change committed before the commit it undoes was moved on top of it later, its date kept: a rebase
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
-    facts = Circumstances(every_added or bool(folders), own, recent, fresh, corroborated, landed.merge, unseen,
+    facts = Circumstances(every_added or bool(folders), own, recent, _latest(position, landed), fresh, corroborated,
+                          landed.merge, unseen,
                           fresh_copies, "every file it added" if every_added else "a whole folder it added")
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
@@ -335,7 +342,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
                                     entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback,
-                                    position == landed.base_position)
+                                    position == landed.base_position, _latest(position, landed))
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
@@ -580,7 +587,8 @@ def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
 def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits: list[PathHit],
                 landed: Landed, stale: bool, kept: int, dropped: bool, every_file: bool,
                 entries: bool = False, notes: bool = False, shas: Sequence[str] = (),
-                gone: Sequence[str] = (), beside_rollback: bool = False, just_before: bool = False) -> tuple[int, str]:
+                gone: Sequence[str] = (), beside_rollback: bool = False, just_before: bool = False,
+                latest: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
     if level > NOTICE and landed.grafted:
@@ -616,7 +624,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a line of the change's message says it brings back what it names"
     if level > NOTICE and not stale and removes_by_name((landed.subject, landed.title), undone):
         return NOTICE, reason + "; the change's title says what it removes, by name"
-    if level > NOTICE and names_undone(landed.note_lines, undone, code_only=True):
+    # (a fragment put back is another change's note, not this one describing itself: attrs' news fragments
+    # a release had folded in, brought back by a stale tree, name exactly what they bring back)
+    own_notes = [line for path, line in landed.note_lines if path not in {h.path for h in hits}]
+    if level > NOTICE and names_undone(own_notes, undone, code_only=True):
         return NOTICE, reason + "; the change's release note names what goes away"
     if level > NOTICE and described(landed.logged, paths) == "paths":
         # zlib's `zlib 1.2.4-pre1` logging `Remove outdated assembler code contrib/masm686 and contrib/asm586`
@@ -767,7 +778,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # lines a maintenance branch brings forward (its pins, its docs wording) main adapts on purpose
         # afterwards; whole files it changed, added or took out put back adapt nothing: a stale tree's
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
-    days = _age_days(commit, landed)
+    # age counts beyond the last few commits: in a quiet project the commit just before the base can be
+    # months old, and a tree that lacks it is as stale as can be (the commits since, not the days, say so)
+    days = _age_days(commit, landed) if not latest else 0.0
     if level == WARNING and days > OLD_DAYS and not dropped and not versions_back:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
@@ -796,6 +809,7 @@ class Circumstances(NamedTuple):
     every_added: bool  # every file the commit added is deleted (or whole folders of them)
     own: bool  # the change's authors wrote the commit
     recent: bool  # one of the last few commits before the change's base
+    latest: bool  # one of the very last commits before it (LATEST_COMMITS): any share of its hunks counts
     fresh: bool  # recent, or at most TINY_DAYS old
     corroborated: bool  # the change also puts whole files back: a stale tree at work
     merge: bool  # the change holds a merge
@@ -1040,7 +1054,7 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if facts.unseen and undone_lines >= MIN_HUNK_LINES:
         # (pytest's rebased `Cache exception raised in fixtures` dropping two changelog entries of May)
         return WARNING, "lines of a commit newer than it dropped (rebased over that work, its date kept)"
-    if not _stale_copy(hit, recent, corroborated, merge):
+    if not _stale_copy(hit, recent, corroborated, merge, facts.latest):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
                         "a few of its hunks undone, the rest kept")
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
@@ -1054,6 +1068,12 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # deleting what an older commit added, nothing put back: what people do on purpose (a workaround
         # dropped, a badge removed); a stale copy's deletions count against the latest commits
         return (WARNING if recent else NOTICE), "lines it added deleted, nothing in their place"
+    if recent and all(u.kind == "deleted" and u.in_place for u in undo.undone):
+        # one line it added taken out by a hunk that writes new lines in its place: that line edited
+        # (termbox's `keyMax` renamed, an `except` narrowed); a stale copy takes it out alone, a stale rebase
+        # re-wrapping its block keeps the block's other lines (crossbeam's `guard.unlinked(head)`), and an
+        # old line put back is no edit whatever is written beside it (validator's merge restoring a line)
+        return NOTICE, "a line of one of the latest commits, new lines written in its place"
     if recent:  # a stale tree undoes the work of hours or days: one line of the latest commits counts
         return WARNING, "a line of one of the latest commits undone exactly"
     return NOTICE, "a small undo"
@@ -1065,7 +1085,7 @@ def _keeps_later(hit: PathHit, stale_tree: bool, merge: bool) -> bool:
     return bool(hit.newer_kept) and not (stale_tree and merge)
 
 
-def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bool:
+def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool, latest: bool = False) -> bool:
     """Whether a hunk-level undo reads as a stale copy of the file: that undoes every later change to it
     too, and all of the commit's hunks there, or (for one of the last few commits) a good share of them.
     An edit that undoes one hunk in many and keeps the rest is a deliberate change (REVERTS.md: fixes,
@@ -1075,7 +1095,7 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool) -> bo
     if undo is None or _keeps_later(hit, stale_tree, merge):
         return False
     return stale_tree or undo.groups_undone == undo.groups or (
-        recent and undo.groups_undone >= STALE_SHARE * undo.groups)
+        recent and undo.groups_undone >= STALE_SHARE * undo.groups) or latest
 
 
 def _minority_in_each(hits: list[PathHit]) -> bool:

@@ -49,6 +49,9 @@ class HunkUndo(NamedTuple):
     added: tuple[bytes, ...] = ()  # the candidate hunk's added lines
     removed: tuple[bytes, ...] = ()  # and its removed ones
     amid_new: bool = False  # the landing hunk that undoes it also writes new lines: that region was edited
+    # and keeps none of its own removed lines (re-indented): new text written where the lines stood, not a
+    # block re-wrapped without them (crossbeam's rebased `pop` losing `guard.unlinked(head)` inside it)
+    in_place: bool = False
 
     @property
     def text(self) -> tuple[bytes, ...]:
@@ -74,12 +77,13 @@ class _Pool:
     """One landing hunk's lines not yet explained: (removed, added), whitespace-only changes cancelled;
     REGION is the hunk of an ordinary diff it belongs to (-U0 splits one edit into several)."""
 
-    __slots__ = ("removed", "added", "claimed", "region", "start", "end", "values")
+    __slots__ = ("removed", "added", "claimed", "region", "start", "end", "values", "rewrapped")
 
     def __init__(self, hunk: Hunk, region: int) -> None:
         removed, added = Counter(hunk.removed), Counter(hunk.added)
         same = removed & added
         self.removed, self.added = removed - same, added - same
+        self.rewrapped = bool(same)  # some of its lines only re-indented: a block kept, wrapped anew
         self.values = frozenset(hunk.short[1]) - frozenset(hunk.short[0])  # short value lines it writes (`| 3.8`)
         self.claimed = 0
         self.region = region
@@ -156,7 +160,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 kept.append((by_merge, hunk))
             elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
-                kept.append((undo._replace(amid_new=any(pools[k].added for k in used)), hunk))
+                amid_new = any(pools[k].added for k in used)
+                in_place = amid_new and not any(pools[k].rewrapped for k in used)
+                kept.append((undo._replace(amid_new=amid_new, in_place=in_place), hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands, and (per
     # candidate) its values too short to compare (`- 1.4`) undone as well
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())

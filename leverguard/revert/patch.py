@@ -169,13 +169,24 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
     return pairs
 
 
+# the release tag of a Maven `<scm>` block, which maven-release-plugin writes with each version (`HEAD` between)
+_SCM_TAG = lazy(rb"<tag>[^<]*</tag>")
+
+
 def versions_move_on(hunks: Sequence[Hunk]) -> bool:
-    """Whether HUNKS only move version numbers on (`version="1.1.2"` to `version="1.2.0dev0"`): a release
-    cycle, where a value can equal an older one. A stale tree moves versions back, never forward."""
-    def moved_on(hunk: Hunk) -> bool:
+    """Whether HUNKS only move version numbers on (`version="1.1.2"` to `version="1.2.0dev0"`), with the
+    release tag a Maven release writes beside them: a release cycle, where a value can equal an older one.
+    A stale tree moves versions back, never forward."""
+    moves = []
+    for hunk in hunks:
         pairs = version_pairs(hunk.removed, hunk.added)
-        return len(pairs) == len(hunk.removed) == len(hunk.added) and all(_later(old, new) for _, _, old, new in pairs)
-    return bool(hunks) and all(moved_on(hunk) for hunk in hunks)
+        paired = {line for line, new_line, _, _ in pairs} | {new_line for _, new_line, _, _ in pairs}
+        removed = [line for line in hunk.removed if line not in paired]
+        added = [line for line in hunk.added if line not in paired]
+        if len(removed) != len(added) or not all(_SCM_TAG.fullmatch(line) for line in removed + added):
+            return False
+        moves += [(old, new) for _, _, old, new in pairs]
+    return bool(moves) and all(_later(old, new) for old, new in moves)
 
 
 def written_on(lines: Iterable[bytes], hunks: Sequence[Hunk]) -> bool:
@@ -216,8 +227,37 @@ def set_back(old: str, new: str) -> bool:
 
 
 def _later(old: str, new: str) -> bool:
+    if _SNAPSHOT.search(old) or _SNAPSHOT.search(new):  # Maven's order, which PEP 440 cannot read
+        maven_before, maven_after = _maven_key(old), _maven_key(new)
+        return maven_before is not None and maven_after is not None and maven_before < maven_after
     before, after = _parsed(old), _parsed(new)
     return before is not None and after is not None and before < after
+
+
+_SNAPSHOT = lazy(r"-snapshot$", re.IGNORECASE)
+_MAVEN_VERSION = lazy(r"(\d+(?:\.\d+)*)(?:[-.]?([a-z]+)[-.]?(\d*))?", re.IGNORECASE)
+# Maven's qualifiers in its own order (ComparableVersion); Jackson's `pr` is a pre-release like `rc`
+_MAVEN_STAGES = {"alpha": 1, "a": 1, "beta": 2, "b": 2, "milestone": 3, "m": 3, "rc": 4, "cr": 4, "pr": 4}
+_SNAPSHOT_STAGE, _RELEASE_STAGE = 8, 9  # `2.11.0-SNAPSHOT` builds toward 2.11.0: after 2.11.0.rc1, before 2.11.0
+
+
+def _maven_key(version: str) -> tuple[tuple[int, ...], int, int, int] | None:
+    """VERSION in Maven's order (`2.11.0.rc1` < `2.11.0-SNAPSHOT` < `2.11.0` < `2.12.0-SNAPSHOT`; a
+    qualified snapshot `2.0.0-alpha0-SNAPSHOT` just before `2.0.0-alpha0`); None for a qualifier Maven
+    orders by name alone."""
+    snapshot = _SNAPSHOT.search(version) is not None
+    found = _MAVEN_VERSION.fullmatch(_SNAPSHOT.sub("", version))
+    if found is None:
+        return None
+    numbers = tuple(int(part) for part in found.group(1).split("."))
+    release = numbers + (0,) * (4 - len(numbers))  # 1.2 == 1.2.0
+    qualifier = (found.group(2) or "").lower()
+    if not qualifier:
+        return release, _SNAPSHOT_STAGE if snapshot else _RELEASE_STAGE, 0, 0
+    stage = _MAVEN_STAGES.get(qualifier)
+    if stage is None:
+        return None
+    return release, stage, int(found.group(3) or 0), 0 if snapshot else 1
 
 
 def _minor(version: Version) -> tuple[int, int]:
@@ -262,10 +302,16 @@ class FilePatch(NamedTuple):
         return sum(len(h.removed) + len(h.added) for h in self.hunks if not h.cosmetic)
 
 
+_CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
+
+
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
     cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added))
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
+    # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
+    # `>>>>>>> master` committed by mistake, cleaned up later)
+    cosmetic = cosmetic or (not gone and not new and any(_CONFLICT_MARKER.match(line) for line in removed + added))
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new))

@@ -380,7 +380,9 @@ def _weak_change(patch: FilePatch) -> str:
     if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
         return "lines reordered only"
     one_sided = all(not h.removed or not h.added or names_pruned(h.removed, h.added) for h in patch.hunks)
-    return "imports only" if one_sided and imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
+    # (a document's import lines are an example's, for readers to copy: `Add missing import` fixes it)
+    return "imports only" if one_sided and not prose(patch.change.path) and \
+        imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
 
 
 def _gitlink(change: Change) -> bool:

@@ -1,0 +1,74 @@
+"""One line of one of the latest commits: undone, or edited where it stood.
+
+A stale copy of a file lacks the line a recent commit added and writes nothing in its place, so one
+such line taken out is a warning. A hunk that takes it out and writes new lines right there edited it
+(termbox's `keyMax` renamed `key_min`, django-constance's `except` clause narrowed): a notice. Two shapes
+keep the warning: a block re-wrapped with its other lines kept and that one gone (crossbeam's rebased `pop`
+losing `guard.unlinked(head)`), and an old line put back beside new ones (a conflict resolution restoring
+a line the commit had deleted).
+"""
+
+from __future__ import annotations
+
+from conftest import Repo
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+
+HEAD = [f"def step_{i}(queue, guard):\n    value_{i} = queue.pop_front(limit={i * 3})\n" for i in range(6)]
+TAIL = body("tail", 12)
+LINE = "    guard.release_segment(head_index)\n"
+NEW = "queue_metrics = collect_metrics(window=30)\n"  # the change's own work, far from the line
+
+
+def _edit(repo: Repo, written: list[str], *, block: list[str] | None = None) -> tuple[int, dict]:
+    """Bob's #301 adds LINE after the loop head; Carol's topic, branched after another commit, writes WRITTEN
+    in its place (or BLOCK for the whole region)."""
+    seed(repo)
+    around = ["    while queue.has_items(head_index):\n", "        head_index = queue.advance(head_index)\n"]
+    land(repo, "feat: the queue", {"src/queue.py": "".join(HEAD + around + ["    return head_index\n"]) + TAIL})
+    land(repo, "fix: free segments (#301)",
+         {"src/queue.py": "".join(HEAD + around + [LINE, "    return head_index\n"]) + TAIL}, author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    region = block if block is not None else around + written
+    land(repo, "perf: faster queue", {"src/queue.py": "".join(HEAD + region + ["    return head_index\n"]) + TAIL + NEW},
+         author=CAROL)
+    code, report = check(repo, "main..topic")
+    return code, by_pr(report)[301]
+
+
+def test_a_line_of_the_latest_commits_taken_out_alone_is_a_warning(repo: Repo) -> None:
+    code, finding = _edit(repo, [])
+    assert finding["severity"] == "warning", finding["reason"]
+    assert finding["reason"].startswith("a line of one of the latest commits undone exactly")
+
+
+def test_new_lines_written_in_its_place_make_it_an_edit(repo: Repo) -> None:
+    code, finding = _edit(repo, ["    segments.recycle_all(queue.tail_index)\n"])
+    assert (code, finding["severity"]) == (0, "notice"), finding["reason"]
+    assert "new lines written in its place" in finding["reason"]
+
+
+def test_a_block_rewrapped_without_the_line_stays_a_warning(repo: Repo) -> None:
+    # the loop kept, re-indented under a new guard, the freeing call gone from it: a stale rebase's shape
+    block = ["    if queue.segmented_mode:\n", "        while queue.has_items(head_index):\n",
+             "            head_index = queue.advance(head_index)\n"]
+    code, finding = _edit(repo, [], block=block)
+    assert finding["severity"] == "warning", finding["reason"]
+    assert "in its place" not in finding["reason"]
+
+
+def test_an_old_line_put_back_beside_new_ones_stays_a_warning(repo: Repo) -> None:
+    # #301 took a line out; the change puts it back and writes a new line beside it: no edit of #301's work
+    seed(repo)
+    lines = HEAD + ["    queue.compact_segments(head_index)\n", "    return head_index\n"]
+    land(repo, "feat: the queue", {"src/queue.py": "".join(lines) + TAIL})
+    land(repo, "perf: no compaction (#301)", {"src/queue.py": "".join(HEAD + ["    return head_index\n"]) + TAIL},
+         author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    back = HEAD + ["    queue.compact_segments(head_index)\n", "    metrics.count_compactions(queue)\n",
+                   "    return head_index\n"]
+    land(repo, "perf: faster queue", {"src/queue.py": "".join(back) + TAIL + NEW}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "warning", finding["reason"]
+    assert "in its place" not in finding["reason"]
