@@ -150,6 +150,26 @@ def test_restoring_what_a_silent_revert_lost_is_not_a_revert(repo: Repo) -> None
     assert code == 0 and report["findings"] == []
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("ci: run the tests on all branches", "notice"),  # the lost commit's own title: its work redone
+    ("ci: faster runners", "error"),  # says nothing of it: a file put back over #302
+])
+def test_redoing_a_commit_a_rewrite_lost_under_its_title(repo: Repo, subject: str, severity: str) -> None:
+    # benchmark's `Run build-and-test on all branches`, redone the same day after a branch rename rewrote its
+    # lines away (not an exact undo, so #302 was no silent revert to repair): the file is #301's version again
+    seed(repo)
+    ci = "on:\n  push:\n    branches: [{}]\n  pull_request:\n    branches: [{}]\njobs:\n  test:\n    runs-on: ubuntu\n"
+    land(repo, "ci: workflow", {".github/workflows/ci.yml": ci.format("master", "master")})
+    everywhere = "on:\n  push: {}\n  pull_request: {}\njobs:\n  test:\n    runs-on: ubuntu\n"
+    land(repo, "ci: run the tests on all branches (#301)", {".github/workflows/ci.yml": everywhere}, author=BOB)
+    land(repo, "Rename master to main (#302)", {".github/workflows/ci.yml": ci.format("main", "main"),
+                                                "docs/releasing.md": "Release from main.\n"}, author=CAROL)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {".github/workflows/ci.yml": everywhere, "kernel.c": "int t;\n"}, author=BOB)
+    finding = by_pr(check(repo, "main..topic")[1])[302]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def test_bringing_back_lines_a_silent_revert_removed_is_not_a_revert(repo: Repo) -> None:
     old = seed(repo)
     tests = old["src/mod1.py"] + body("tests", 12)

@@ -441,3 +441,15 @@ def test_a_message_naming_the_svn_revision_of_a_git_svn_commit_cites_it(repo: Re
     svn = "git-svn-id: svn+ssh://ci.ruby-lang.org/ruby/trunk@65505 b2dd03c8-39d4-4d8f-98ff-823fe69b080e"
     finding = _fixed_up(repo, subject, trailer=svn, between=True)
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("message", "severity"), [
+    # rubocop's `[Fix #7829]` body, its sentence wrapped over two lines: #301's work goes, and why
+    ("fix: an error when a branch holds `next`\n\nThe budget was introduced by #301 to prevent\n"
+     "timeouts, but it is unnecessary because the server was fixed.\n", "notice"),
+    ("fix: an error when a branch holds `next`\n\nBuilds on the knob of #301.\n", "error"),  # cited, nothing goes
+    ("fix: an error when a branch holds `next`\n\nSee #301. The old pool is unnecessary now.\n", "error"),  # apart
+])
+def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, message: str, severity: str) -> None:
+    finding = _rollback_titled(repo, message)
+    assert finding["severity"] == severity, finding["reason"]

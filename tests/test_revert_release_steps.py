@@ -177,3 +177,19 @@ def test_maven_release_cycles_read_in_mavens_order(repo: Repo, written: str, tag
          {"pom.xml": POM.format(version="2.11.0.rc1", tag="jackson-module-kotlin-2.11.0.rc1")}, author=DAVE)
     code, found = _topic(repo, "...", {"pom.xml": POM.format(version=written, tag=tag)})
     assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+ANTORA_CUT = "name: rubocop-ast\ntitle: RuboCop AST\nversion: {}\nnav:\n- modules/ROOT/nav.adoc\n"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Cut 1.31.1", "notice"),  # each release sets the docs version; between releases it names the branch
+    ("Tidy the docs", "error"),  # no release: the file put back over the restore
+])
+def test_a_docs_version_naming_the_branch_between_releases(repo: Repo, subject: str, severity: str) -> None:
+    # rubocop-ast's ritual: `Cut X` writes `version: '1.31'`, `Restore docs/antora.yml` writes `master` again
+    seed(repo)
+    land(repo, "Cut 1.31.0", {"docs/antora.yml": ANTORA_CUT.format("'1.31'")}, author=DAVE)
+    land(repo, "Restore docs/antora.yml (#301)", {"docs/antora.yml": ANTORA_CUT.format("master")}, author=DAVE)
+    code, found = _topic(repo, subject, {"docs/antora.yml": ANTORA_CUT.format("'1.31'"), "kernel.c": "int t;\n"})
+    assert found[301]["severity"] == severity, found[301]["reason"]

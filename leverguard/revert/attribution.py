@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (cites_pr_going, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -198,6 +198,21 @@ def _declared(commit: Commit, landed: Landed, ctx: Context) -> bool:
                                        ctx.inner_subjects(commit)) is not None
 
 
+def _redone_under_its_title(position: int, hits: list[PathHit], commits: Sequence[Commit], landed: Landed) -> Commit | None:
+    """The older commit whose version of the files HITS put back (every one a rollback) the change writes, when
+    the change carries that commit's subject: its work redone after the undone commit lost it."""
+    if not hits or any(h.kind != "rollback" for h in hits):
+        return None
+    written = {c.path: c.new for c in landed.changes}
+    for older in commits[position + 1:]:
+        wrote = {c.path: c.new for c in older.changes if c.path in written}
+        if wrote:  # the nearest older commit to touch those files
+            same = all(h.path in wrote and wrote[h.path] == written.get(h.path) for h in hits)
+            return older if same and (same_work(landed.subject, older.subject) or
+                                      same_work(landed.title, older.subject)) else None
+    return None
+
+
 def _fixes_declared(commit: Commit, position: int, commits: Sequence[Commit], landed: Landed,
                     ctx: Context) -> Commit | None:
     """The commit the change declares it reverts that COMMIT followed up, by the same author within a day
@@ -347,6 +362,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared
             level, reason = NOTICE, reason + f"; {backed_out.sha[:7]} declared it backed out, and the change finishes that"
+        redone = _redone_under_its_title(position, hits, commits, landed) if level > NOTICE else None
+        if redone is not None:
+            # the files put back are the version an older commit wrote, and the change carries that commit's
+            # own subject: its work, lost to this one, redone (benchmark's `Run build-and-test on all
+            # branches` again, after a branch rename rewrote those lines away the same day)
+            level, reason = NOTICE, reason + f"; the change redoes {redone.sha[:7]}, whose version it puts back, under its title"
         fixed = _fixes_declared(commit, position, commits, landed, ctx) if level > NOTICE else None
         if fixed is not None:
             level, reason = NOTICE, reason + f"; its author's follow-up of {fixed.sha[:7]}, which the change says it reverts"
@@ -654,6 +675,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         (just_before and cites_last_commit(landed.message))  # the commit just before it, as `last commit`
     if level > NOTICE and (level == WARNING or not (stale or every_file)) and cited:
         return NOTICE, reason + "; the change's message names the undone commit or its PR"
+    if level > NOTICE and not stale and number is not None and cites_pr_going(landed.message, number):
+        return NOTICE, reason + "; a sentence of the change's message names the undone PR and says its work goes"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             says_restores((landed.subject, landed.title)):

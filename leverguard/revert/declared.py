@@ -41,7 +41,7 @@ GOES_AWAY = lazy(
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
-    r"gone|yank\w*)\b",
+    r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous)\b",
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
@@ -94,7 +94,9 @@ VERSION_NUMBER = lazy(rb"\d+\.\d+")
 CHANGELOG_PLACEHOLDER = lazy(rb"nothingchangedyet|\(unreleased\)|^[#=\[]*unreleased\]?$|<<next>>", re.IGNORECASE)
 VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNORECASE)  # a title setting one back
 # what a feature writes where the next release's number will go (rubocop's `VersionAdded: "<<next>>"`)
-VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b", re.IGNORECASE)
+# (and a docs version naming a branch between releases: antora's `version: master`, which each `Cut X` sets to X)
+VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b|"
+                           rb"\bversion[\"']?[:=][\"']?(master|main|latest|develop|dev|next|unreleased)[\"']?,?$", re.IGNORECASE)
 VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d", re.IGNORECASE)  # spdlog's `SPDLOG_VER_PATCH 6`
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
@@ -538,6 +540,17 @@ def cites_pr(message: str, number: int) -> bool:
         if re.search(rf"(?<![\w/&])#{number}\b", line):
             return True
     return False
+
+
+def cites_pr_going(message: str, number: int) -> bool:
+    """Does a sentence of MESSAGE name the PR NUMBER by `#N` and say that what it brought goes (rubocop's `SelfNode
+    was introduced by #7729 to prevent NoMethodError, but it is unnecessary because ...`)? A stale tree
+    knows nothing of what it undoes, let alone why."""
+    # (a wrapped sentence is one; each item of a list, a squash body's commit subjects, stands alone)
+    paragraphs = re.split(r"\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d+[.)])\s)", message)
+    sentences = [sentence for paragraph in paragraphs
+                 for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split()))]
+    return any(cites_pr(sentence, number) and GOES_AWAY.search(PR_SUBJECT.sub("", sentence)) for sentence in sentences)
 
 
 def repairs_the_last_commit(subject: str) -> bool:
