@@ -193,3 +193,30 @@ def test_a_docs_version_naming_the_branch_between_releases(repo: Repo, subject: 
     land(repo, "Restore docs/antora.yml (#301)", {"docs/antora.yml": ANTORA_CUT.format("master")}, author=DAVE)
     code, found = _topic(repo, subject, {"docs/antora.yml": ANTORA_CUT.format("'1.31'"), "kernel.c": "int t;\n"})
     assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+INIT = "from .api import dumps, loads\n\n__version__ = \"{}\"\n\n" + body("api", 12)
+
+
+@pytest.mark.parametrize(("undone", "severity"), [
+    ("0.7.0", "notice"),  # tomlkit: #301, a bulk import from an older fork, had set it back; putting 0.7.2 back moves it on
+    ("0.7.4", "warning"),  # #301 had moved it on: 0.7.2 again sets it back
+])
+def test_undoing_a_version_set_back_moves_it_on(repo: Repo, undone: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "Release 0.7.2", {"tomlkit/__init__.py": INIT.format("0.7.2")}, author=DAVE)
+    land(repo, "Merge changes from the fork (#301)", {"tomlkit/__init__.py": INIT.format(undone),
+                                                       "tomlkit/items.py": body("items", 8)}, author=DAVE)
+    code, found = _topic(repo, "Fix missing re-export of public API", {
+        "tomlkit/__init__.py": INIT.format("0.7.2").replace("dumps, loads", "dump, dumps, load, loads")})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+def test_a_runtime_version_condition_set_back_is_work_not_a_release(repo: Repo) -> None:
+    # connection_pool's `if RUBY_VERSION >= "2.7.0"` (from "3.0.0"): undoing it drops Ruby 2.7's support
+    seed(repo)
+    wrapper = "module Pool\n  if RUBY_VERSION >= \"{}\"\n    def call(*args, **kwargs) = go(*args, **kwargs)\n  end\nend\n"
+    land(repo, "Wrapper", {"lib/wrapper.rb": wrapper.format("3.0.0") + body("wrap", 8)}, author=DAVE)
+    land(repo, "Support Ruby 2.7 (#301)", {"lib/wrapper.rb": wrapper.format("2.7.0") + body("wrap", 8)}, author=DAVE)
+    code, found = _topic(repo, "Tidy the wrapper", {"lib/wrapper.rb": wrapper.format("3.0.0") + body("wrap", 8) + "TIDY = 1\n"})
+    assert found[301]["severity"] == "warning", found[301]["reason"]

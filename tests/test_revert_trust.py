@@ -1640,6 +1640,18 @@ def test_a_fragment_line_whose_references_became_links_is_consumed(repo: Repo, w
     assert (301 not in found) is consumed
 
 
+@pytest.mark.parametrize(("written", "consumed"), [
+    # rubocop-ast's `Update Changelog`: the fragment's `[#x](.../pull/x)` placeholder filled in, its bullet changed
+    ("- [#270](https://github.com/rubocop/rubocop-ast/pull/270): Add `BlockNode#{first,last}_argument` helpers. ([@sambostock][])\n", True),
+    ("- [#270](https://github.com/rubocop/rubocop-ast/pull/270): Something else entirely, by another hand. ([@koic][])\n", False),
+])
+def test_a_fragment_line_whose_placeholder_was_filled_in_is_consumed(repo: Repo, written: str, consumed: bool) -> None:
+    fragment = "* [#x](https://github.com/rubocop/rubocop-ast/pull/x): Add `BlockNode#{first,last}_argument` helpers. ([@sambostock][])\n"
+    found = _fragments_then(repo, {"changelog/new_add_blocknode_argument_helpers.md": fragment},
+                            {"CHANGELOG.md": "# Change log\n\n## 1.31.0\n\n### New features\n\n" + written}, "Update Changelog")
+    assert (301 not in found) is consumed
+
+
 @pytest.mark.parametrize(("note", "severity"), [
     ('# FIXME: change the "python" link back to /3 when Python 3.11 is released', "notice"),  # trio's
     ("# TODO: remove this pin once the upstream fix lands", "notice"),

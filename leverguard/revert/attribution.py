@@ -22,7 +22,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, display
-from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -288,9 +288,11 @@ class _Written:
         return sum(1 for line in content if self._written(line)) >= MOVED_SHARE * len(content)
 
     def _written(self, line: bytes) -> bool:
-        """LINE is found in what the change writes, or its first half is, when long: release tools rewrite a
-        fragment's issue references into links (changesets' `fixes #9937` as `fixes [#9937](https://...)`)."""
-        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and line[:len(line) // 2] in self._text
+        """LINE is found in what the change writes, or its first or last half is, when long: release tools
+        rewrite a fragment's issue references into links (changesets' `fixes #9937` as `fixes [#9937](https://...)`)
+        and fill in its placeholders (rubocop's `* [#x](.../pull/x): Add ...` folded in as `- [#270](.../pull/270): Add ...`)."""
+        half = len(line) // 2
+        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and (line[:half] in self._text or line[half:] in self._text)
 
 
 def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
@@ -745,6 +747,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the version lines it takes out are written on with later versions"
     if level > NOTICE and _versions_move_on(hits, landed):
         return NOTICE, reason + "; only version numbers, which the change moves on (a release cycle; a stale tree moves them back)"
+    if level > NOTICE and lines_only and _undoes_set_backs(hits):
+        # tomlkit's merge keeping `__version__ = "0.7.2"` over a fork import's older "0.7.0": the undone
+        # commit had set the version back, so undoing it moves the version on again
+        return NOTICE, reason + "; the undone lines had set a version back, which the change moves on again"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
@@ -919,6 +925,14 @@ def _renames_package(hits: list[PathHit], landed: Landed) -> bool:
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change's edits to the hit files only move version numbers on."""
     return versions_move_on(_hunks_in(hits, landed))
+
+
+def _undoes_set_backs(hits: list[PathHit]) -> bool:
+    """Every undone hunk of HITS had only set the project's own version back (not a pin, whose downgrade is
+    deliberate work, nor a condition on a runtime's version)."""
+    undos = [u for h in hits for u in (h.undo.undone if h.undo is not None else ())]
+    return bool(undos) and all(h.undo is not None for h in hits) and \
+        all(own_version_only(u.removed + u.added) and moves_versions_back(u.removed, u.added) for u in undos)
 
 
 def _taken_out(hits: list[PathHit]) -> list[bytes]:

@@ -189,6 +189,13 @@ def versions_move_on(hunks: Sequence[Hunk]) -> bool:
     return bool(moves) and all(_later(old, new) for old, new in moves)
 
 
+def moves_versions_back(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
+    """Whether a hunk's REMOVED and ADDED lines only set version numbers back (`__version__ = "0.7.2"` to
+    `"0.7.0"`, a bulk import from an older fork): undoing that moves them on again, a release cycle's way."""
+    pairs = version_pairs(removed, added)
+    return bool(pairs) and len(pairs) == len(removed) == len(added) and all(_later(new, old) for _, _, old, new in pairs)
+
+
 def written_on(lines: Iterable[bytes], hunks: Sequence[Hunk]) -> bool:
     """Whether HUNKS replace each of LINES by the same line with a later version (`lxml==4.8.0` by
     `lxml==4.9.0`): those pins moved on, whatever else the hunks write (a merge re-locking a file)."""
