@@ -453,3 +453,15 @@ def test_a_message_naming_the_svn_revision_of_a_git_svn_commit_cites_it(repo: Re
 def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, message: str, severity: str) -> None:
     finding = _rollback_titled(repo, message)
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("message", "severity"), [
+    # paperclip's `Gem dependency fixes`: the body says the change reverts, naming nothing
+    ("Gem dependency fixes\n\nThere were issues with the retry knob we added\nrecently. This will revert them.\n",
+     "notice"),
+    ("Gem dependency fixes\n\nThis release is revertible if needed.\n", "error"),  # says nothing of reverting
+    ("Gem dependency fixes\n\nThis reverts commit 0123456789ab.\n", "error"),  # names another commit: no excuse here
+])
+def test_a_body_saying_the_change_reverts(repo: Repo, message: str, severity: str) -> None:
+    finding = _rollback_titled(repo, message)
+    assert finding["severity"] == severity, finding["reason"]

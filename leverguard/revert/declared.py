@@ -474,6 +474,19 @@ def calls_itself_a_revert(subject: str) -> bool:
     return bool(SELF_REVERT.match(subject) or REVERT_BRANCH_NAME.match(subject) or AS_IT_WAS.search(subject))
 
 
+# a sentence of a message's body that says the change reverts, naming nothing (paperclip's `Gem dependency fixes`:
+# "issues with the gem dependency specifications changes we made recently. This will revert them.")
+# (not git's own `This reverts commit SHA`, which names what it reverts and is read as a declaration)
+BODY_REVERTS = lazy(r"(?:^|(?<=[.!?]\s))this (?:will |would |should |commit |change |PR )?revert(?:s|ed)?\b(?! commit\b)",
+                    re.IGNORECASE | re.MULTILINE)
+
+
+def says_it_reverts(message: str) -> bool:
+    """A sentence of MESSAGE's body opens with `This (will) revert(s)`: not silent, though not a declaration."""
+    body = message.partition("\n")[2]
+    return BODY_REVERTS.search(" ".join(body.split())) is not None
+
+
 def without_emoji(title: str) -> str:
     """TITLE without the emoji and `:shortcode:`s that gitmoji-style titles open with (`fix: 🐛 rollback last
     release`, `:bookmark: Release 1.2`): the words after them are what the title says."""
