@@ -328,6 +328,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = _recent(position, landed)
+    latest = _latest(position, landed)
     fresh = _fresh(position, commit, landed)
     # lines undone in a file the change puts back past other commits, ignoring formatting: the same old copy
     beside_rollback = any(h.path in rolled and h.kind == "inverse-hunk" for h in hits)
@@ -336,8 +337,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     # (a change committed before the commit it undoes was moved on top of it later, its date kept: a rebase
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
-    facts = Circumstances(every_added or bool(folders), own, recent, _latest(position, landed), fresh, corroborated,
-                          landed.merge, unseen,
+    facts = Circumstances(every_added or bool(folders), own, recent, latest, fresh, corroborated, landed.merge, unseen,
                           fresh_copies, "every file it added" if every_added else "a whole folder it added")
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
@@ -359,7 +359,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
                                     entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback,
-                                    position == landed.base_position, _latest(position, landed))
+                                    position == landed.base_position, latest)
         backed_out = next((c for c in commits[:position] if backs_out(f"{c.subject}\n{c.body}", commit.sha)), None)
         if level > NOTICE and backed_out is not None:
             # a later commit said it backs that commit out: the change finishes what was declared

@@ -477,14 +477,19 @@ def calls_itself_a_revert(subject: str) -> bool:
 # a sentence of a message's body that says the change reverts, naming nothing (paperclip's `Gem dependency fixes`:
 # "issues with the gem dependency specifications changes we made recently. This will revert them.")
 # (not git's own `This reverts commit SHA`, which names what it reverts and is read as a declaration)
-BODY_REVERTS = lazy(r"(?:^|(?<=[.!?]\s))this (?:will |would |should |commit |change |PR )?revert(?:s|ed)?\b(?! commit\b)",
-                    re.IGNORECASE | re.MULTILINE)
+BODY_REVERTS = lazy(r"this (?:will |would |should |commit |change |PR )?revert(?:s|ed)?\b(?! commit\b)", re.IGNORECASE)
 
 
 def says_it_reverts(message: str) -> bool:
     """A sentence of MESSAGE's body opens with `This (will) revert(s)`: not silent, though not a declaration."""
-    body = message.partition("\n")[2]
-    return BODY_REVERTS.search(" ".join(body.split())) is not None
+    return any(BODY_REVERTS.match(sentence) for sentence in sentences(message.partition("\n")[2]))
+
+
+def sentences(message: str) -> list[str]:
+    """MESSAGE's sentences, each on one line: a wrapped sentence is one, and each item of a list (a squash
+    body's commit subjects) stands alone."""
+    paragraphs = re.split(r"\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d+[.)])\s)", message)
+    return [sentence for paragraph in paragraphs for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split()))]
 
 
 def without_emoji(title: str) -> str:
@@ -559,11 +564,7 @@ def cites_pr_going(message: str, number: int) -> bool:
     """Does a sentence of MESSAGE name the PR NUMBER by `#N` and say that what it brought goes (rubocop's `SelfNode
     was introduced by #7729 to prevent NoMethodError, but it is unnecessary because ...`)? A stale tree
     knows nothing of what it undoes, let alone why."""
-    # (a wrapped sentence is one; each item of a list, a squash body's commit subjects, stands alone)
-    paragraphs = re.split(r"\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d+[.)])\s)", message)
-    sentences = [sentence for paragraph in paragraphs
-                 for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split()))]
-    return any(cites_pr(sentence, number) and GOES_AWAY.search(PR_SUBJECT.sub("", sentence)) for sentence in sentences)
+    return any(cites_pr(sentence, number) and GOES_AWAY.search(PR_SUBJECT.sub("", sentence)) for sentence in sentences(message))
 
 
 def repairs_the_last_commit(subject: str) -> bool:

@@ -177,23 +177,32 @@ def versions_move_on(hunks: Sequence[Hunk]) -> bool:
     """Whether HUNKS only move version numbers on (`version="1.1.2"` to `version="1.2.0dev0"`), with the
     release tag a Maven release writes beside them: a release cycle, where a value can equal an older one.
     A stale tree moves versions back, never forward."""
-    moves = []
+    moves: list[tuple[str, str]] = []
     for hunk in hunks:
-        pairs = version_pairs(hunk.removed, hunk.added)
-        paired = {line for line, new_line, _, _ in pairs} | {new_line for _, new_line, _, _ in pairs}
-        removed = [line for line in hunk.removed if line not in paired]
-        added = [line for line in hunk.added if line not in paired]
-        if len(removed) != len(added) or not all(_SCM_TAG.fullmatch(line) for line in removed + added):
+        found = _version_moves(hunk.removed, hunk.added)
+        if found is None:
             return False
-        moves += [(old, new) for _, _, old, new in pairs]
+        moves += found
     return bool(moves) and all(_later(old, new) for old, new in moves)
 
 
 def moves_versions_back(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
     """Whether a hunk's REMOVED and ADDED lines only set version numbers back (`__version__ = "0.7.2"` to
     `"0.7.0"`, a bulk import from an older fork): undoing that moves them on again, a release cycle's way."""
+    moves = _version_moves(removed, added)
+    return bool(moves) and all(_later(new, old) for old, new in moves or ())
+
+
+def _version_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[str, str]] | None:
+    """The (old, new) versions of a hunk that only changes version numbers (and a Maven release tag beside
+    them); None when it changes anything else."""
     pairs = version_pairs(removed, added)
-    return bool(pairs) and len(pairs) == len(removed) == len(added) and all(_later(new, old) for _, _, old, new in pairs)
+    paired = {line for line, new_line, _, _ in pairs} | {new_line for _, new_line, _, _ in pairs}
+    rest_removed = [line for line in removed if line not in paired]
+    rest_added = [line for line in added if line not in paired]
+    if len(rest_removed) != len(rest_added) or not all(_SCM_TAG.fullmatch(line) for line in rest_removed + rest_added):
+        return None
+    return [(old, new) for _, _, old, new in pairs]
 
 
 def written_on(lines: Iterable[bytes], hunks: Sequence[Hunk]) -> bool:
