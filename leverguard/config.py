@@ -70,6 +70,10 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`), written by the run
                "*.approved.*",
+               # linters' baselines of accepted findings, written by the tool (`phpstan --generate-baseline`,
+               # `rubocop --auto-gen-config`, `detekt --create-baseline`, Android lint, Psalm)
+               "phpstan-baseline.neon", "phpstan-baseline.php", "baseline.neon", ".rubocop_todo.yml",
+               "detekt-baseline.xml", "lint-baseline.xml", "psalm-baseline.xml",
                # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update
                "vendor/**", "**/vendor/**",
                # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
@@ -166,7 +170,7 @@ KEYS: tuple[Key, ...] = (
     Key("revert", "lock_files", "list[str]", list(LOCK_FILES),
         "lock files (names, or gitignore-style patterns): no line-level evidence; one put back byte for byte counts like any file"),
     Key("revert", "built_files", "list[str]", list(BUILT_FILES),
-        "built bundles, test snapshots and scratch playgrounds (names, or gitignore-style patterns): no line-level evidence, "
+        "built bundles, test snapshots, linter baselines and scratch playgrounds (names, or gitignore-style patterns): no line-level evidence, "
         "one put back is a notice"),
     Key("revert", "ack_file", "str", ".leverguard-acks", "file of reviewed findings: one SHA or #N and a reason per line"),
     Key("revert", "override_label", "str", "leverguard: allow-revert", "PR label that declares every finding (bot)"),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from conftest import Repo
+from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
 
@@ -367,3 +368,32 @@ def test_a_declared_revert_takes_its_authors_follow_ups_with_it(repo: Repo, auth
                                                                  "src/mod2.py": old["src/mod2.py"]}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])
     assert found[301]["declared"] and found[302]["severity"] == severity, found[302]["reason"]
+
+
+@pytest.mark.parametrize(("written_before", "severity"), [(True, "info"), (False, "error")])
+@pytest.mark.parametrize("engine", ["check-revert", "audit"])
+def test_work_written_before_the_revert_it_undoes_is_a_re_land(
+        repo: Repo, written_before: bool, severity: str, engine: str) -> None:
+    # django-oauth-toolkit's `OpenID: Claims: Add claims inside well-known`, authored months before
+    # `#1066: Revert #967 which incorrectly breaks API` and rebased onto it: the reverted work applied
+    # again. A tree written after the revert that puts the work back is a stale copy.
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("feature", 5)
+    land(repo, "feat: claims in the well-known view (#301)", {"src/mod1.py": new})
+    land(repo, "#1066: Revert #301 which breaks the API (#302)", {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("src/mod1.py", new)
+    repo.write("kernel.c", "int t;\n")
+    repo.commit("OpenID: claims inside well-known", author=CAROL,
+                env={"GIT_AUTHOR_DATE": "1600000000 +0000"} if written_before else None)
+    if engine == "check-revert":
+        code, report = check(repo, "main..topic", "--strict")
+        finding = by_pr(report)[302]
+    else:
+        repo.git("checkout", "-q", "main")
+        repo.git("merge", "-q", "--ff-only", "topic")
+        result = run_leverguard("audit", "--all", "--max-count", "1", "--format", "json", "--strict", cwd=repo.path)
+        code = result.returncode
+        finding = next(f for r in json.loads(result.stdout)["results"] for f in r["findings"])
+    assert finding["severity"] == severity and code == (1 if severity == "error" else 0)
+    assert ("re-land" in finding["explanation"]) is written_before

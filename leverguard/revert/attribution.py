@@ -13,13 +13,13 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_something_goes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       says_regenerates, titled_after)
+                                       says_generates, says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
-from leverguard.revert.identity import Identities
+from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, display
 from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
@@ -43,6 +43,7 @@ STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undo
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 FIXUP_SECONDS = 86400  # an author's follow-ups of their commit (`fix build`, `fix test`) land within a day
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
+GENERATED_KINDS = ("inverse-hunk", "version-set-back", "rollback")  # a generated file's lines: rewritten, not lost
 LATEST_COMMITS = 3  # the very last commits before the base: any tree that lacks them is stale, whatever their age
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
@@ -66,6 +67,8 @@ SQUEEZED_WORD_START = rb"(?:(?<!\w)|" + b"|".join(rb"(?<=(?<!\w)" + word + b")" 
     b"not", b"raise", b"throw", b"case", b"else")) + b")"
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
+# empty files whose presence is the work: a package, its type hints, a folder kept, a site served as is
+MARKER_FILES = frozenset((b"__init__.py", b"py.typed", b".gitkeep", b".keep", b".nojekyll"))
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
@@ -114,6 +117,7 @@ class Landed(NamedTuple):
     subject: str = ""  # the change's own subject line (audit: the landed commit's)
     title: str = ""  # what the change calls itself besides its subject: the PR's or merged PR's title
     time: int = 0  # when the change was committed (HEAD, or the audited commit): the age of what it undoes
+    authored: int = 0  # when its own work was first written (author dates, which a rebase keeps; 0 unknown)
     merge: bool = False  # the change holds a merge, whose resolution may have dropped one side's hunks
     subjects: tuple[str, ...] = ()  # the subjects of the commits a merge in the change brought in
     agent: bool = False  # a coding agent wrote the change: it writes whole files from what it read earlier
@@ -137,7 +141,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
-    hits = _untracked_as_built(_generated_as_built(hits, landed, ctx), commits, landed, ctx)
+    hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
@@ -338,7 +342,8 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
     facts = Circumstances(every_added or bool(folders), own, recent, latest, fresh, corroborated, landed.merge, unseen,
-                          fresh_copies, "every file it added" if every_added else "a whole folder it added")
+                          fresh_copies, not _only_deletes(landed),
+                          "every file it added" if every_added else "a whole folder it added")
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
@@ -432,6 +437,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # (on 73 audited histories 6 errors of this shape, none lost work; requests' real stale sidebar put
             # back two files, commonly's came from an agent)
             level, reason = WARNING, reason + "; one file of its author's own direct commit, put back by their own direct commit"
+        if level == WARNING and not entries and _deleted_just_after(hits, facts) and not says_something_goes(landed.message):
+            # a tree that lacks the very last commits, committed with its own work, and nothing in the change
+            # says the files go: a stale copy (starlette's `sync local changes` deleting the docs the commit
+            # before it had added); a clean-up only deletes, or says what it deletes (release notes deleted
+            # stay a warning: a release folds them in under many names)
+            level, reason = ERROR, reason + ", just after it landed, beside new work"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -547,21 +558,31 @@ def _squeezed_lines(ctx: Context, oid: str) -> set[bytes]:
     return {squeeze(line) for line in _blob(ctx, oid).split(b"\n")}
 
 
+def _generated_by_bot(hits: list[PathHit], commits: Sequence[Commit]) -> list[PathHit]:
+    """Hits on a bot's commit that says a tool wrote it (rich-click's `Generate new screengrabs with rich-codex`
+    by `github-actions[bot]`, its SVGs rolled back by a docs PR) weigh as built files do: the bot writes them
+    again from a fresh checkout. A dependency bump is work, whoever commits it: its subject says no such thing."""
+    def generated(hit: PathHit) -> bool:
+        commit = commits[hit.position]
+        return hit.kind in GENERATED_KINDS and is_bot(commit.author_name, commit.author_email) and \
+            says_generates(commit.subject)
+    return [h._replace(quiet="a bot's generated output") if generated(h) else h for h in hits]
+
+
 def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
     """Hits on files whose header says a tool writes them (`# This file is auto-generated by generate_stubs.py.`,
     `// Code generated by protoc. DO NOT EDIT.`, `@generated`) weigh as built files do: their lines and a
     rollback are notices; deleting or bringing one back still counts. Only files with line-level or rollback
     evidence are read, one header each, and none when over MAX_HEADER_READS have it (a stale tree's)."""
     states = {p.change.path: p.change.new or p.change.old for p in landed.patches}
-    wanted_kinds = ("inverse-hunk", "version-set-back", "rollback")
-    wanted = {h.path for h in hits if h.kind in wanted_kinds}
+    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS}
     if len(wanted) > MAX_HEADER_READS:  # a stale tree's hundred files are judged together, not header by header
         return hits
     generated = {path for path in wanted if (state := states.get(path)) is not None and state.is_blob and
                  _declares_generated(ctx, state.oid)}
     if not generated:
         return hits
-    return [h._replace(quiet="generated file") if h.path in generated and h.kind in wanted_kinds else h for h in hits]
+    return [h._replace(quiet="generated file") if h.path in generated and h.kind in GENERATED_KINDS else h for h in hits]
 
 
 def _declares_generated(ctx: Context, oid: str) -> bool:
@@ -846,7 +867,14 @@ class Circumstances(NamedTuple):
     merge: bool  # the change holds a merge
     unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
     fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
+    writes: bool  # the change writes lines somewhere: it does more than delete
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
+
+
+def _deleted_just_after(hits: list[PathHit], facts: Circumstances) -> bool:
+    """Every file one of the latest commits added deleted, by a change that writes work besides."""
+    return facts.every_added and facts.latest and facts.writes and not facts.merge and \
+        all(h.kind == "deleted-added" and not h.quiet for h in hits) and sum(h.lines for h in hits) >= MIN_ROLLBACK_LINES
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
@@ -1074,6 +1102,9 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # migrated), and do not always say so: alone it is weak
         return (WARNING, "a file deleted soon after it edited it") if corroborated and facts.fresh and \
             hit.lines >= MIN_HUNK_LINES else (NOTICE, "a file it edited deleted")
+    if hit.kind == "deleted-added" and hit.text and hit.total == 0 and posixpath.basename(hit.path) not in MARKER_FILES:
+        # it wrote no line there: an empty scratch file or placeholder (rich-click's `foo.py`), nothing to lose
+        return NOTICE, "an empty file it added deleted"
     if hit.kind == "deleted-added":
         # a stale tree lacks what came just before it; files added weeks before and deleted whole, alone, are
         # a clean-up (48 warnings of this shape on 158 audited histories: examples split out, stray files)
@@ -1233,6 +1264,11 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
         # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
         # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
+    if _reverts(commit) and not landed.merge and 0 < landed.authored < commit.time:
+        # written before the revert it undoes, applied since by a rebase or a cherry-pick (django-oauth-toolkit's
+        # `OpenID: Claims: Add claims inside well-known`, authored months before `Revert #967`): the very work
+        # the revert took out, landed again; a stale tree is committed when it is written
+        return "re-land: written before the revert it undoes, the reverted work applied again"
     return ""
 
 

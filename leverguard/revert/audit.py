@@ -11,12 +11,12 @@ from leverguard.revert import candidates, settings
 from leverguard.revert.attribution import Landed
 from leverguard.revert.context import Context
 from leverguard.revert.declared import from_texts, pr_number, pr_title
-from leverguard.revert.engine import branch_subjects, grafts, identities, judge, range_commits
+from leverguard.revert.engine import authored, branch_subjects, grafts, identities, judge, range_commits
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import is_agent_work, by_dependency_bots
 from leverguard.revert.index import PathIndex
 from leverguard.revert.landing import split_renames
-from leverguard.revert.model import Commit
+from leverguard.revert.model import Commit, RangeCommit
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import collect
@@ -254,13 +254,15 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
             parent_position: int) -> Landed:
     """The audited commit's authors and declarations: a merge brings in its branch's messages."""
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
-        [(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}")]
+        [RangeCommit(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}",
+                     commit.authored)]
     texts = [r[3] for r in rows]
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
                   parent_position, bot=by_dependency_bots(rows),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
+                  authored=authored(rows),
                   subjects=branch_subjects(rows) if commit.is_merge else (),
                   agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=commit.sha,
                   grafted=grafts(repo, [r[0] for r in rows if not r[1]]) if commit.is_merge else False)

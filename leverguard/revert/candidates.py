@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 # One record separator before each commit and a unit separator after each field; `-z` ends the
 # header with NUL, then the raw records follow as `:meta NUL path NUL` fields.
-LOG_FORMAT = "%x1e%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%s%x1f%b%x1f"
+LOG_FORMAT = "%x1e%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%at%x1f%s%x1f%b%x1f"
 
 
 def parse_log(fields: Iterable[bytes]) -> Iterator[Commit]:
@@ -39,9 +39,9 @@ def parse_log(fields: Iterable[bytes]) -> Iterator[Commit]:
 
 
 def _commit(header: list[str], changes: list[Change]) -> Commit:
-    sha, parents, name, email, time, subject, body = header[:7]
+    sha, parents, name, email, time, authored, subject, body = header[:8]
     return Commit(sha, tuple(parents.split()), name, email.lower(), int(time or 0), subject,
-                  body.strip(), tuple(changes))
+                  body.strip(), tuple(changes), int(authored or 0))
 
 
 def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:

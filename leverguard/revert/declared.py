@@ -29,9 +29,11 @@ PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b"
 BORS_TITLE = lazy(r"^(\d+):\s*(.*?)(?:\s+[ra]=\S+)*\s*$")
 GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-REVERT_SUBJECT = lazy(r"^(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
+# (after the issue it answers, as some projects open subjects: `#1066: Revert #967 which breaks API`)
+ISSUE_PREFIX = r"(?:#\d+\s*:\s*)?"
+REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
 REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
-REVERTED_PR = lazy(r"^Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
+REVERTED_PR = lazy(r"^" + ISSUE_PREFIX + r"Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*)\b",
@@ -117,11 +119,14 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  re.IGNORECASE)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
+# a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
+GENERATES = lazy(r"\b(re-?)?generat\w*|\bscreen-?(shot|grab)s?\b|\brebuil\w*|\bre-?render\w*", re.IGNORECASE)
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
-                 rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded))|"
+                 rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded|"
+                 rb"resolved|closed)|nolonger(needed|required|necessary))|"  # rubocop's `FIXME: Remove X after <issue> is resolved`
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
                  rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
@@ -733,6 +738,11 @@ def says_fixes_regression(titles: Iterable[str]) -> bool:
     return any(REGRESSION.search(title) for title in titles if title)
 
 
+def says_something_goes(message: str) -> bool:
+    """A line of MESSAGE says something goes away (`Remove the old site`, `move docs`, `chore: delete old files`)."""
+    return any(GOES_AWAY.search(line) or DELETES.search(line) for line in message.splitlines())
+
+
 def says_deletes(titles: Iterable[str]) -> bool:
     """`MNT remove unnecessary file`, `remove noise`, `file commited by mistake`: a deletion said, or its reason."""
     return any(DELETES.search(title) for title in titles if title)
@@ -743,6 +753,11 @@ def says_temporary(subject: str) -> bool:
     out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`: a change meant to be undone
     or reworked."""
     return bool(TEMPORARY.search(subject) or DISABLES.match(subject))
+
+
+def says_generates(subject: str) -> bool:
+    """A subject saying a tool wrote the commit's files (`Generate new screengrabs`, `Regenerate docs`)."""
+    return GENERATES.search(subject) is not None
 
 
 def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:

@@ -18,7 +18,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities, is_agent_work, by_dependency_bots
-from leverguard.revert.model import Commit, display
+from leverguard.revert.model import Commit, RangeCommit, display
 from leverguard.revert.patch import FilePatch
 from leverguard.revert.reading import Early, low, candidate_patches
 from leverguard.revert.remerge import Resolutions
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from leverguard.config import Config
     from leverguard.session import Session
 
-RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%B"
+RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%at%x1f%B"
 
 
 class RevertOptions(NamedTuple):
@@ -128,17 +128,20 @@ def judge(hits: list[PathHit], commits: Sequence[Commit], ctx: Context, landed: 
     return findings(hits, commits, landed(), ctx)
 
 
-def range_commits(repo: str, rev_range: str) -> list[tuple[str, str, str, str]]:
-    """(sha, mailmapped e-mail or "" for merges, name, message) of every commit in REV_RANGE.
-
-    A merge's author is whoever pressed the button, not who wrote the work: it names no author.
-    """
+def range_commits(repo: str, rev_range: str) -> list[RangeCommit]:
+    """Every commit in REV_RANGE (a merge with no e-mail: it names no author)."""
     records = git.range_log(rev_range, RANGE_FORMAT, repo)
-    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 4) for r in records]
-    return [(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[4]) for r in rows if len(r) == 5]
+    rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 5) for r in records]
+    return [RangeCommit(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[5], int(r[4] or 0))
+            for r in rows if len(r) == 6]
 
 
-def identities(rows: Sequence[tuple[str, str, str, str]]) -> Identities:
+def authored(rows: Sequence[RangeCommit]) -> int:
+    """When the change's own work was first written (its earliest author date, merges aside; 0 unknown)."""
+    return min((r.authored for r in rows if r.email and r.authored), default=0)
+
+
+def identities(rows: Sequence[RangeCommit]) -> Identities:
     return Identities(((r[1], r[2]) for r in rows if r[1]), (r[3] for r in rows))
 
 
@@ -156,7 +159,7 @@ def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Dec
     return declarations.with_shas(shas)
 
 
-def branch_subjects(rows: Sequence[tuple[str, str, str, str]]) -> tuple[str, ...]:
+def branch_subjects(rows: Sequence[RangeCommit]) -> tuple[str, ...]:
     """The subjects of the range's commits that are no merges (a merge's own subject names a branch)."""
     return tuple(r[3].split("\n", 1)[0] for r in rows if r[1])
 
@@ -181,7 +184,7 @@ def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: sett
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
                   bot=by_dependency_bots(rows),
-                  subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time,
+                  subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time, authored=authored(rows),
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),
                   agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=land.head,

@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
+    from leverguard.revert.model import RangeCommit
+
 
 NOREPLY = lazy(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 CO_AUTHOR = lazy(r"^\s*co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.IGNORECASE | re.MULTILINE)
@@ -73,6 +75,11 @@ class Identities:
         return bool(self._keys)
 
 
+def is_bot(name: str, email: str) -> bool:
+    """An account that is no person (`github-actions[bot]`, Dependabot, Renovate, pre-commit.ci)."""
+    return bool(BOT.search(name) or BOT.search(email))
+
+
 def is_dependency_bot(name: str, email: str) -> bool:
     """Dependabot, Renovate, pre-commit.ci, a GitHub Actions workflow and friends: they regenerate files on a
     fresh checkout.
@@ -82,11 +89,11 @@ def is_dependency_bot(name: str, email: str) -> bool:
     return bool(DEPENDENCY_BOT.search(name) or DEPENDENCY_BOT.search(email) or NAMED_BOT.search(name.strip()))
 
 
-def by_dependency_bots(rows: Iterable[tuple[str, str, str, str]]) -> bool:
+def by_dependency_bots(rows: Iterable[RangeCommit]) -> bool:
     """Whether a dependency bot wrote every commit of ROWS ((sha, email, name, message); a merge's own row,
     which has no email, aside): trio's `Merge pull request #2412 from .../dependabot/pip/...`, merged by a
     person, is the bot's change."""
-    authors = [(name, email) for _, email, name, _ in rows if email]
+    authors = [(row.name, row.email) for row in rows if row.email]
     return bool(authors) and all(is_dependency_bot(name, email) for name, email in authors)
 
 

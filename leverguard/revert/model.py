@@ -50,6 +50,7 @@ class Commit(NamedTuple):
     subject: str
     body: str
     changes: tuple[Change, ...]
+    authored: int = 0  # its author date: a rebase or a cherry-pick keeps it
 
     @property
     def is_merge(self) -> bool:
@@ -58,6 +59,17 @@ class Commit(NamedTuple):
     @property
     def short(self) -> str:
         return self.sha[:7]
+
+
+class RangeCommit(NamedTuple):
+    """A commit of the checked change. A merge's author is whoever pressed the button, not who wrote the
+    work: its e-mail is empty."""
+
+    sha: str
+    email: str
+    name: str
+    message: str
+    authored: int  # its author date: a rebase or a cherry-pick keeps it
 
 
 def parse_raw(meta: bytes, path: bytes) -> Change:

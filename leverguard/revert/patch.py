@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 # a merge's conflict markers committed by mistake (tower's `>>>>>>> master` in a changelog): no one's work
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
+# the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
+# each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
+IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
@@ -378,7 +381,7 @@ def _non_trivial(lines: list[bytes]) -> tuple[tuple[bytes, ...], tuple[bytes, ..
     short = []
     for line in lines:
         squeezed = squeeze(line)
-        if squeezed in TRIVIAL or squeezed.startswith(CONFLICT_MARKERS):
+        if squeezed in TRIVIAL or squeezed.startswith(CONFLICT_MARKERS) or squeezed.startswith(IDE_STAMPS):
             continue
         if len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
             found.append(squeezed)

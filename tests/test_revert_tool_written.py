@@ -1,0 +1,82 @@
+"""Files a tool writes, and files that hold no work: their lines rolled back are no one's loss.
+
+Each shape comes from a judged blind audit; each has its trap beside it, where the same edit is work.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import CAROL, body, by_pr, check, land, seed
+
+ACTIONS_BOT = "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
+
+
+def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "docs: tune the examples") -> dict[int, dict]:
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {**edits, "kernel.c": "int t;\n"}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+@pytest.mark.parametrize(("subject", "author", "severity"), [
+    # rich-click's docs PR rolling back SVGs a workflow wrote: the bot writes them again
+    ("Generate new screengrabs with rich-codex (#301)", ACTIONS_BOT, "notice"),
+    ("Regenerate the API docs (#301)", ACTIONS_BOT, "notice"),
+    ("Generate new screengrabs with rich-codex (#301)", "Bob <bob@example.com>", "error"),  # a person's work
+    ("Update the usage example (#301)", ACTIONS_BOT, "error"),  # a bot's commit that says no tool wrote it
+])
+def test_a_bots_generated_output_rolled_back_is_a_notice(repo: Repo, subject: str, author: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "docs: screenshots", {"docs/cli.svg": body("svg", 8)})
+    land(repo, subject, {"docs/cli.svg": body("svg2", 8)}, author=author)
+    assert _topic(repo, {"docs/cli.svg": body("svg", 8)})[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("path", "severity"), [
+    ("phpstan/baseline.neon", "notice"),  # composer's `Update baseline (1340, 82)`
+    ("phpstan-baseline.neon", "notice"),
+    (".rubocop_todo.yml", "notice"),  # rubocop --auto-gen-config
+    ("config/detekt-baseline.xml", "notice"),
+    ("phpstan/rules.neon", "error"),  # the linter's configuration is people's work
+])
+def test_a_linters_baseline_is_written_by_the_linter(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "chore: lint", {path: body("accepted", 8)})
+    land(repo, "fix: the warnings (#301)", {path: body("accepted", 4)})
+    assert _topic(repo, {path: body("accepted", 8)})[301]["severity"] == severity
+
+
+SOLUTION = ("Microsoft Visual Studio Solution File, Format Version 12.00\n# Visual Studio {major}\n"
+            "VisualStudioVersion = {version}\nMinimumVisualStudioVersion = 10.0.40219.1\n"
+            'Project("{{FAE04EC0}}") = "Serilog", "src\\Serilog\\Serilog.csproj", "{{803CD13A}}"\nEndProject\n{extra}'
+            "Global\n\tGlobalSection(SolutionConfigurationPlatforms) = preSolution\n"
+            "\t\tDebug|Any CPU = Debug|Any CPU\n{configs}\tEndGlobalSection\nEndGlobal\n")
+RELEASE = "\t\tRelease|Any CPU = Release|Any CPU\n"
+
+
+@pytest.mark.parametrize(("extra", "found"), [
+    ("", False),  # serilog's merges flipping the header between two contributors' IDEs
+    ('Project("{FAE04EC0}") = "Serilog.Sinks", "src\\Sinks\\Sinks.csproj", "{9C1F6A3E}"\nEndProject\n'
+     'Project("{FAE04EC0}") = "Serilog.Sinks.Tests", "test\\Sinks\\Tests.csproj", "{0B7D4E92}"\nEndProject\n', True),
+])
+def test_the_ide_version_a_solution_was_saved_with_is_no_work(repo: Repo, extra: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "build: solution", {"Serilog.sln": SOLUTION.format(major="2013", version="12.0.31101.0", extra="", configs="")})
+    land(repo, "Merge the sinks work (#301)",
+         {"Serilog.sln": SOLUTION.format(major="14", version="14.0.25420.1", extra=extra, configs="")})
+    stale = SOLUTION.format(major="2013", version="12.0.31101.0", extra="", configs=RELEASE)  # and its own edit
+    findings = _topic(repo, {"Serilog.sln": stale})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
+
+
+@pytest.mark.parametrize(("path", "content", "severity"), [
+    ("foo.py", "", "notice"),  # rich-click's scratch file, added empty and deleted
+    ("tests/fixtures/panels_misc.py", "\n\n", "notice"),  # blank lines only
+    ("src/pkg/py.typed", "", "warning"),  # an empty marker whose presence is the work
+    ("foo.py", "print('scratch')\n" * 3, "error"),
+])
+def test_an_empty_file_added_and_deleted_holds_no_work(repo: Repo, path: str, content: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "feat: probes (#301)", {path: content})
+    assert _topic(repo, {path: None})[301]["severity"] == severity
