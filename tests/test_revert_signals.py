@@ -45,38 +45,10 @@ def test_deleting_one_of_the_files_someone_added_is_only_a_notice(repo: Repo) ->
 def test_deleting_every_file_a_commit_added_is_a_warning(repo: Repo) -> None:
     seed(repo)
     land(repo, "tools: add a probe (#301)", {"tools/probe.py": body("probe", 6)})
-    for n in range(4):  # older than the last few commits: a clean-up as often as a stale tree
-        land(repo, f"docs: note {n}", {f"docs/n{n}.md": body(f"note{n}", 3)})
     _stale_branch(repo, {"tools/probe.py": None, "kernel.c": "int y;\n"})
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["severity"] == "warning"
     assert check(repo, "main..topic", "--strict")[0] == 1
-
-
-@pytest.mark.parametrize(("later", "lines", "severity"), [
-    (0, 6, "error"),  # starlette's `sync local changes` deleting the docs the commit before it had added
-    (3, 6, "error"),  # LATEST_COMMITS: three commits landed since, still one of the very last
-    (4, 6, "warning"),  # one more: judged as any deletion
-    (0, 3, "error"),  # MIN_ROLLBACK_LINES
-    (0, 2, "warning"),  # a line or two proves little
-])
-def test_every_file_the_latest_commits_added_deleted_beside_new_work_fails(
-        repo: Repo, later: int, lines: int, severity: str) -> None:
-    seed(repo)
-    land(repo, "docs: the tutorial (#301)", {"docs/tutorial.md": body("tutorial", lines)})
-    for n in range(later):
-        land(repo, f"chore: tweak {n}", {f"src/mod{n}.py": body(f"tweak{n}", 6)})
-    _stale_branch(repo, {"docs/tutorial.md": None, "kernel.c": "int y;\n"})
-    code, report = check(repo, "main..topic")
-    assert by_pr(report)[301]["severity"] == severity and code == (1 if severity == "error" else 0)
-
-
-def test_deleting_every_file_the_latest_commit_added_and_nothing_else_is_a_warning(repo: Repo) -> None:
-    seed(repo)
-    land(repo, "docs: the tutorial (#301)", {"docs/tutorial.md": body("tutorial", 6)})
-    _stale_branch(repo, {"docs/tutorial.md": None})  # a clean-up only deletes; a stale tree carries its own work
-    code, report = check(repo, "main..topic")
-    assert code == 0 and by_pr(report)[301]["severity"] == "warning"
 
 
 def test_deleting_a_whole_module_folder_is_a_warning(repo: Repo) -> None:
@@ -456,16 +428,3 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                  b"src/changelog/bugfix.py", b"docs/source/whatsnew/version9.rst",
                  b"db/changes/001_init.sql", b"features/login.feature"):  # a migration, a Gherkin feature
         assert path_rules.reported(kept) and not path_rules.fragment(kept), kept
-
-def test_every_file_the_latest_commit_added_deleted_by_a_merge_is_a_warning(repo: Repo) -> None:
-    # a merge's resolution judged on its own terms: a branch's deliberate deletions come through merges
-    seed(repo)
-    land(repo, "docs: the tutorial (#301)", {"docs/tutorial.md": body("tutorial", 6)})
-    repo.git("checkout", "-q", "-b", "topic", "HEAD~1")
-    land(repo, "feat: topic work", {"kernel.c": "int y;\n"}, author=CAROL)
-    repo.git("checkout", "-q", "-b", "landing", "main")
-    merge_pr(repo, "topic", 305, "feat: topic work")
-    repo.git("rm", "-q", "docs/tutorial.md")
-    repo.git("commit", "-q", "--amend", "--no-edit")
-    code, report = check(repo, "main..landing")
-    assert code == 0 and by_pr(report)[301]["severity"] == "warning"

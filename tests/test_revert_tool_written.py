@@ -74,7 +74,7 @@ def test_the_ide_version_a_solution_was_saved_with_is_no_work(repo: Repo, extra:
     ("foo.py", "", "notice"),  # rich-click's scratch file, added empty and deleted
     ("tests/fixtures/panels_misc.py", "\n\n", "notice"),  # blank lines only
     ("src/pkg/py.typed", "", "warning"),  # an empty marker whose presence is the work
-    ("foo.py", "print('scratch')\n" * 3, "error"),
+    ("foo.py", "print('scratch')\n" * 3, "warning"),
 ])
 def test_an_empty_file_added_and_deleted_holds_no_work(repo: Repo, path: str, content: str, severity: str) -> None:
     seed(repo)

@@ -13,7 +13,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_something_goes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        says_generates, says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
@@ -342,8 +342,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
     # or a patch queue, whose conflicts it resolved without having seen that work)
     unseen = bool(landed.time) and commit.time > landed.time
     facts = Circumstances(every_added or bool(folders), own, recent, latest, fresh, corroborated, landed.merge, unseen,
-                          fresh_copies, not _only_deletes(landed),
-                          "every file it added" if every_added else "a whole folder it added")
+                          fresh_copies, "every file it added" if every_added else "a whole folder it added")
     graded = [(h, *_grade(h, facts)) for h in sorted(hits, key=lambda h: h.path)]
     level, reason = max(((lvl, why) for _, lvl, why in graded), key=lambda item: item[0])
     if level < ERROR and _all_undone(commit, hits, ctx, corroborated, landed.merge):
@@ -437,12 +436,6 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # (on 73 audited histories 6 errors of this shape, none lost work; requests' real stale sidebar put
             # back two files, commonly's came from an agent)
             level, reason = WARNING, reason + "; one file of its author's own direct commit, put back by their own direct commit"
-        if level == WARNING and not entries and _deleted_just_after(hits, facts) and not says_something_goes(landed.message):
-            # a tree that lacks the very last commits, committed with its own work, and nothing in the change
-            # says the files go: a stale copy (starlette's `sync local changes` deleting the docs the commit
-            # before it had added); a clean-up only deletes, or says what it deletes (release notes deleted
-            # stay a warning: a release folds them in under many names)
-            level, reason = ERROR, reason + ", just after it landed, beside new work"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
@@ -867,14 +860,7 @@ class Circumstances(NamedTuple):
     merge: bool  # the change holds a merge
     unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
     fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
-    writes: bool  # the change writes lines somewhere: it does more than delete
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
-
-
-def _deleted_just_after(hits: list[PathHit], facts: Circumstances) -> bool:
-    """Every file one of the latest commits added deleted, by a change that writes work besides."""
-    return facts.every_added and facts.latest and facts.writes and not facts.merge and \
-        all(h.kind == "deleted-added" and not h.quiet for h in hits) and sum(h.lines for h in hits) >= MIN_ROLLBACK_LINES
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
@@ -1107,7 +1093,8 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return NOTICE, "an empty file it added deleted"
     if hit.kind == "deleted-added":
         # a stale tree lacks what came just before it; files added weeks before and deleted whole, alone, are
-        # a clean-up (48 warnings of this shape on 158 audited histories: examples split out, stray files)
+        # a clean-up (48 warnings of this shape on 158 audited histories: examples split out, stray files);
+        # fresh ones beside new work stay warnings too: as errors, 28 on 739 histories, 2 of them lost work
         if facts.every_added and not (facts.fresh or corroborated):
             return NOTICE, f"{facts.added_gone} deleted, weeks later"
         return (WARNING, f"{facts.added_gone} deleted") if facts.every_added else (NOTICE, "a file it added deleted")

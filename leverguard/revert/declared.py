@@ -738,11 +738,6 @@ def says_fixes_regression(titles: Iterable[str]) -> bool:
     return any(REGRESSION.search(title) for title in titles if title)
 
 
-def says_something_goes(message: str) -> bool:
-    """A line of MESSAGE says something goes away (`Remove the old site`, `move docs`, `chore: delete old files`)."""
-    return any(GOES_AWAY.search(line) or DELETES.search(line) for line in message.splitlines())
-
-
 def says_deletes(titles: Iterable[str]) -> bool:
     """`MNT remove unnecessary file`, `remove noise`, `file commited by mistake`: a deletion said, or its reason."""
     return any(DELETES.search(title) for title in titles if title)
