@@ -80,3 +80,42 @@ def test_an_empty_file_added_and_deleted_holds_no_work(repo: Repo, path: str, co
     seed(repo)
     land(repo, "feat: probes (#301)", {path: content})
     assert _topic(repo, {path: None})[301]["severity"] == severity
+
+
+GO_MOD = ("module example.com/app\n\ngo 1.21\n\nrequire (\n\tcloud.google.com/go/spanner v{spanner}\n"
+          "\tgoogle.golang.org/grpc v{grpc}\n\tgoogle.golang.org/protobuf v{protobuf}\n)\n\n"
+          "require (\n\tgithub.com/cncf/xds/go v0.0.0-{xds} // indirect\n\tgolang.org/x/net v0.17.0 // indirect\n)\n")
+OLD_XDS, BUMPED_XDS, NEWER_XDS = "20230310173818-32f1caf87195", "20230607035331-e9ce68804cb4", "20231109132714-523115ebc101"
+
+
+@pytest.mark.parametrize(("grpc", "protobuf", "xds", "reported"), [
+    # golang-migrate's merges keeping the branch's newer requirements over a Dependabot bump's
+    ("1.59.0", "1.31.0", NEWER_XDS, False),
+    ("1.55.0", "1.28.1", OLD_XDS, True),  # the bump's versions set back: lost
+    ("1.59.0", "1.28.1", NEWER_XDS, True),  # one of them set back
+])
+def test_go_requirements_written_on_with_later_versions_are_no_loss(
+        repo: Repo, grpc: str, protobuf: str, xds: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "chore: modules", {"go.mod": GO_MOD.format(spanner="1.47.0", grpc="1.55.0", protobuf="1.28.1", xds=OLD_XDS)})
+    land(repo, "Bump google.golang.org/grpc from 1.55.0 to 1.56.3 (#301)",
+         {"go.mod": GO_MOD.format(spanner="1.47.0", grpc="1.56.3", protobuf="1.30.0", xds=BUMPED_XDS)})
+    findings = _topic(repo, {"go.mod": GO_MOD.format(spanner="1.51.0", grpc=grpc, protobuf=protobuf, xds=xds)},
+                      subject="Update spanner to support sequences")
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is reported
+
+
+@pytest.mark.parametrize(("subject", "path", "reported"), [
+    ("Run `go mod tidy`", "go.mod", False),  # golang-migrate's, dropping a requirement no code used
+    ("go get github.com/zclconf/go-cty@v1.1.0", "go.mod", False),  # hcl's
+    ("Update the module path", "go.mod", True),
+    ("Run `go mod tidy`", "requirements.in", True),  # Go's tool writes go.mod only
+])
+def test_gos_own_tool_rewrites_go_mod(repo: Repo, subject: str, path: str, reported: bool) -> None:
+    seed(repo)
+    before = "require (\n\tgithub.com/stretchr/testify v1.8.4\n)\n"
+    land(repo, "chore: modules", {path: before})
+    land(repo, "Neo4J support (#301)", {path: before.replace(")", "\tgithub.com/prometheus/common v0.2.0\n)"),
+                                        "db/neo4j.go": body("neo4j", 6)})
+    findings = _topic(repo, {path: before}, subject=subject)
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is reported

@@ -15,7 +15,7 @@ from leverguard.revert.declared import (cites_pr_going, says_it_reverts, CONVENT
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       says_generates, says_regenerates, titled_after)
+                                       runs_go_tool, says_generates, says_regenerates, titled_after)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -841,6 +841,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
     if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths):
         return NOTICE, reason + "; the change says it regenerates those files"
+    if level > NOTICE and not stale and not dropped and runs_go_tool((landed.subject, landed.title), paths):
+        return NOTICE, reason + "; the change ran Go's tool, which rewrites go.mod"
     # a stale copy rides along with other work; a change titled after the file it edits was made looking at it
     if level > NOTICE and not dropped and not kept_deleted and not pointer and \
             titled_after((landed.subject, landed.title), paths):

@@ -119,6 +119,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  re.IGNORECASE)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
+GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
 GENERATES = lazy(r"\b(re-?)?generat\w*|\bscreen-?(shot|grab)s?\b|\brebuil\w*|\bre-?render\w*", re.IGNORECASE)
 REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
@@ -126,7 +127,7 @@ REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECAS
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded|"
-                 rb"resolved|closed)|nolonger(needed|required|necessary))|"  # rubocop's `FIXME: Remove X after <issue> is resolved`
+                 rb"resolved|closed|updated)|nolonger(needed|required|necessary))|"  # rubocop's `FIXME: Remove X after <issue> is resolved`
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
                  rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
@@ -884,6 +885,13 @@ def _titled(text: str, path: str) -> bool:
     spelled = r"[-_\s]+".join(re.escape(word) for word in words)
     return len(named[-1] if named else "") >= MIN_NAME and \
         re.search(rf"(?<![\w.]){spelled}(?![\w]|[-_.]\w)", text) is not None
+
+
+def runs_go_tool(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """`Run go mod tidy`, `go get github.com/zclconf/go-cty@v1.1.0`: Go's own tool rewrote the module files
+    PATHS (all `go.mod`), dropping requirements no code uses and moving others on."""
+    return all(path.rpartition("/")[2] == "go.mod" for path in paths) and \
+        any(GO_TOOL.search(title) for title in titles if title)
 
 
 def says_regenerates(titles: Iterable[str], paths: Iterable[str]) -> bool:

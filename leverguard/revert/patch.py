@@ -130,11 +130,17 @@ def names_pruned(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
 
 # A version number in a line: `version="1.2.0dev0"`, `__version__='0.11-dev'`, `"version":"2.0.0-beta.1"`.
 # `@v4` too: actions pin a major version alone.
+# A Go module's requirement, squeezed as the patches hold it: `cloud.google.com/go/spannerv1.47.0//indirect`.
 # Each part of a suffix after the first starts with its separator, so a line is read in linear time.
-_VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])",
+_VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]+)*)?)|(?<=@)v(\d+))(?![\w.])|"
+                rb"(?<=[a-z0-9_~/.-])v(\d+\.\d+\.\d+(?:-[0-9a-z.-]+)?(?:\+incompatible)?)(?=(?://indirect)?$)",
                 re.IGNORECASE)
-# what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`)
-_VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~", re.IGNORECASE)
+# what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`),
+# a Go module path right before it (read on the line, and on its shape with the version taken out)
+_VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~|[a-z0-9_~/.-]v\d+\.\d+\.\d+|[a-z0-9_~/.-]\x00(?://indirect)?$",
+                    re.IGNORECASE)
+# a shape naming what it pins (`"lodash":"^\0"`, `numpyv\0`), unlike a bare key (`rev:\0`, `version="\0"`)
+_NAMED_SHAPE = 3  # letters or digits besides the version keys
 
 
 def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[bytes, bytes, str, str]]:
@@ -145,7 +151,7 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
     hook replaced by another changes both."""
     def number(line: bytes) -> str | None:
         found = _VERSION.search(line)
-        return None if found is None else (found.group(1) or found.group(2)).decode("ascii")
+        return None if found is None else (found.group(1) or found.group(2) or found.group(3)).decode("ascii")
 
     def by_shape(lines: Sequence[bytes]) -> dict[bytes, tuple[bytes, str, bytes | None]]:
         found: dict[bytes, tuple[bytes, str, bytes | None]] = {}  # shape -> line, version, the line before
@@ -167,9 +173,15 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
     for shape, (line, old, before) in by_shape(removed).items():
         if shape in written:
             new_line, new, new_before = written[shape]
-            if before is None or new_before is None or before == new_before:  # first in its hunk: after context
+            # first in its hunk (after context), after the same line, or named: a requirement's name is unique
+            if before is None or new_before is None or before == new_before or _named(shape):
                 pairs.append((line, new_line, old, new))
     return pairs
+
+
+def _named(shape: bytes) -> bool:
+    """A version line's shape names what it pins (`"lodash":"^\0"`): the only line of that name in its hunk."""
+    return len(_VERSION_KEY.sub(b"", shape).translate(None, _NON_ALNUM)) >= _NAMED_SHAPE
 
 
 # the release tag of a Maven `<scm>` block, which maven-release-plugin writes with each version (`HEAD` between)
@@ -246,6 +258,12 @@ def set_back(old: str, new: str) -> bool:
 
 
 def _later(old: str, new: str) -> bool:
+    pseudo_before, pseudo_after = _GO_PSEUDO.match(old), _GO_PSEUDO.match(new)
+    if pseudo_before is not None and pseudo_after is not None:  # two commits of one module, by their time
+        return pseudo_before.group(2) < pseudo_after.group(2)
+    if pseudo_before is not None:  # a commit before the release it names (`0.11.1-0.2023...` before `0.11.1`)
+        base, after = _parsed(pseudo_before.group(1)), _parsed(new)
+        return base is not None and after is not None and base <= after
     if _SNAPSHOT.search(old) or _SNAPSHOT.search(new):  # Maven's order, which PEP 440 cannot read
         maven_before, maven_after = _maven_key(old), _maven_key(new)
         return maven_before is not None and maven_after is not None and maven_before < maven_after
@@ -254,6 +272,8 @@ def _later(old: str, new: str) -> bool:
 
 
 _SNAPSHOT = lazy(r"-snapshot$", re.IGNORECASE)
+# a Go pseudo-version, a commit of a module by its time: `0.0.0-20230530153820-e85fd2cbaebc`
+_GO_PSEUDO = lazy(r"(\d+\.\d+\.\d+)-(?:[0-9a-z.]*\.)?(\d{14})-[0-9a-f]{12}$")
 _MAVEN_VERSION = lazy(r"(\d+(?:\.\d+)*)(?:[-.]?([a-z]+)[-.]?(\d*))?", re.IGNORECASE)
 # Maven's qualifiers in its own order (ComparableVersion); Jackson's `pr` is a pre-release like `rc`
 _MAVEN_STAGES = {"alpha": 1, "a": 1, "beta": 2, "b": 2, "milestone": 3, "m": 3, "rc": 4, "cr": 4, "pr": 4}
