@@ -1033,6 +1033,14 @@ def test_a_version_set_back_on_purpose_is_a_notice(repo: Repo, subject: str) -> 
     assert _version_set_back(repo, "0.10.1", subject=subject)["severity"] == "notice"
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("test(tables): pin lipgloss to v1.1.0", "warning"),  # glamour's: it pins another dependency than it sets back
+    ("Pin __version__ to 0.10.1 for the backport", "notice"),
+])
+def test_a_pin_said_of_another_dependency_says_nothing_of_this_one(repo: Repo, subject: str, severity: str) -> None:
+    assert _version_set_back(repo, "0.10.1", subject=subject)["severity"] == severity
+
+
 def test_a_release_naming_another_version_than_it_writes_sets_it_back(repo: Repo) -> None:
     assert _version_set_back(repo, "0.10.1", subject="Release 0.12.0")["severity"] == "warning"
 

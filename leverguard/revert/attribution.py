@@ -728,7 +728,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     moves = _lowered_versions(hits, landed)  # a release writes versions on, not back
     versions_back, written = bool(moves), [new for _, new in moves]
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
-                                             says_lowers((landed.subject, landed.title))):
+                                             says_lowers((landed.subject, landed.title), undone)):
         return NOTICE, reason + "; the change's message names the version it sets back"
     if level > NOTICE and not stale and names_bumped(landed.message, commit.subject, undone):
         return NOTICE, reason + "; the change's message names the dependency whose bump it undoes"

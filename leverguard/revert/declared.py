@@ -103,6 +103,9 @@ VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d", re.IGNORECAS
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
 LOWERS = lazy(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
+LOWERED_OBJECT = lazy(r"\b(?:downgrad\w*|pin(?:s|ned|ning)?)\s+(?:the\s+)?([\w.@/-]{3,})", re.IGNORECASE)  # what it pins
+GENERIC_OBJECTS = frozenset(("package", "packages", "version", "versions", "dependency", "dependencies", "deps",
+                             "back", "msrv", "all", "tools", "toolchain"))
 COMMON_WORDS = frozenset(
     "this that with from into when then than have been were will also only some more most just make makes made "
     "update updates updated change changes changed changing adds added adding remove removes removed removing "
@@ -842,9 +845,18 @@ def says_version_back(titles: Iterable[str], taken_out: Sequence[bytes]) -> bool
         any(VERSION_BACK.search(title) for title in titles if title)
 
 
-def says_lowers(titles: Iterable[str]) -> bool:
-    """`Lower MSRV to 1.75`, `Downgrade X`, `Pin Y to 2.x`: a version set back on purpose."""
-    return any(LOWERS.search(title) for title in titles if title)
+def says_lowers(titles: Iterable[str], lines: Iterable[bytes] = ()) -> bool:
+    """`Lower MSRV to 1.75`, `Downgrade X`, `Pin Y to 2.x`: a version set back on purpose; not when it names
+    what it pins or downgrades and that is none of LINES' (glamour's `pin lipgloss to v1.1.0` setting
+    `golang.org/x/net` back with a stale go.mod)."""
+    text = b"\n".join(lines).lower()
+    for title in titles:
+        if not title or not LOWERS.search(title):
+            continue
+        named = LOWERED_OBJECT.search(title)
+        if named is None or named.group(1).lower() in GENERIC_OBJECTS or named.group(1).lower().encode() in text:
+            return True
+    return False
 
 
 def names_bumped(message: str, subject: str, lines: Iterable[bytes]) -> bool:

@@ -259,8 +259,10 @@ def set_back(old: str, new: str) -> bool:
 
 def _later(old: str, new: str) -> bool:
     pseudo_before, pseudo_after = _GO_PSEUDO.match(old), _GO_PSEUDO.match(new)
-    if pseudo_before is not None and pseudo_after is not None:  # two commits of one module, by their time
-        return pseudo_before.group(2) < pseudo_after.group(2)
+    if pseudo_after is not None:
+        # two commits of a module: only its history orders them (badger's `Bring master Ristretto` set ristretto
+        # back to the parent commit, whose pseudo-version reads newer by a skewed clock)
+        return False
     if pseudo_before is not None:  # a commit before the release it names (`0.11.1-0.2023...` before `0.11.1`)
         base, after = _parsed(pseudo_before.group(1)), _parsed(new)
         return base is not None and after is not None and base <= after
@@ -273,7 +275,7 @@ def _later(old: str, new: str) -> bool:
 
 _SNAPSHOT = lazy(r"-snapshot$", re.IGNORECASE)
 # a Go pseudo-version, a commit of a module by its time: `0.0.0-20230530153820-e85fd2cbaebc`
-_GO_PSEUDO = lazy(r"(\d+\.\d+\.\d+)-(?:[0-9a-z.]*\.)?(\d{14})-[0-9a-f]{12}$")
+_GO_PSEUDO = lazy(r"(\d+\.\d+\.\d+)-(?:[0-9a-z.]*\.)?\d{14}-[0-9a-f]{12}$")
 _MAVEN_VERSION = lazy(r"(\d+(?:\.\d+)*)(?:[-.]?([a-z]+)[-.]?(\d*))?", re.IGNORECASE)
 # Maven's qualifiers in its own order (ComparableVersion); Jackson's `pr` is a pre-release like `rc`
 _MAVEN_STAGES = {"alpha": 1, "a": 1, "beta": 2, "b": 2, "milestone": 3, "m": 3, "rc": 4, "cr": 4, "pr": 4}
