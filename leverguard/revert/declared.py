@@ -854,7 +854,7 @@ def says_lowers(titles: Iterable[str], lines: Iterable[bytes] = ()) -> bool:
         if not title or not LOWERS.search(title):
             continue
         named = LOWERED_OBJECT.search(title)
-        if named is None or named.group(1).lower() in GENERIC_OBJECTS or named.group(1).lower().encode() in text:
+        if named is None or not text or named.group(1).lower() in GENERIC_OBJECTS or named.group(1).lower().encode() in text:
             return True
     return False
 
