@@ -256,16 +256,16 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
         [RangeCommit(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}",
                      commit.authored)]
-    texts = [r[3] for r in rows]
+    texts = [r.message for r in rows]
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
-                  pr_number(commit), frozenset({commit.sha, *(r[0] for r in rows)}), patches, "\n".join(texts),
+                  pr_number(commit), frozenset({commit.sha, *(r.sha for r in rows)}), patches, "\n".join(texts),
                   commit.parents[0][:12], conf.config.get("revert.ack_file") or ".leverguard-acks", True,
                   parent_position, bot=by_dependency_bots(rows),
                   subject=commit.subject, title=pr_title(commit), time=commit.time, merge=commit.is_merge,
                   authored=authored(rows),
                   subjects=branch_subjects(rows) if commit.is_merge else (),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=commit.sha,
-                  grafted=grafts(repo, [r[0] for r in rows if not r[1]]) if commit.is_merge else False)
+                  agent=is_agent_work(texts, ((r.email, r.name) for r in rows)), head=commit.sha,
+                  grafted=grafts(repo, [r.sha for r in rows if not r.email]) if commit.is_merge else False)
 
 
 def _branch_name(repo: str, branch: str) -> str:

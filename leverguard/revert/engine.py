@@ -142,7 +142,7 @@ def authored(rows: Sequence[RangeCommit]) -> int:
 
 
 def identities(rows: Sequence[RangeCommit]) -> Identities:
-    return Identities(((r[1], r[2]) for r in rows if r[1]), (r[3] for r in rows))
+    return Identities(((r.email, r.name) for r in rows if r.email), (r.message for r in rows))
 
 
 def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Declarations:
@@ -161,7 +161,7 @@ def resolve_ranges(declarations: Declarations, commits: Sequence[Commit]) -> Dec
 
 def branch_subjects(rows: Sequence[RangeCommit]) -> tuple[str, ...]:
     """The subjects of the range's commits that are no merges (a merge's own subject names a branch)."""
-    return tuple(r[3].split("\n", 1)[0] for r in rows if r[1])
+    return tuple(r.message.split("\n", 1)[0] for r in rows if r.email)
 
 
 def grafts(repo: str, merges: Sequence[str]) -> bool:
@@ -177,18 +177,18 @@ def grafts(repo: str, merges: Sequence[str]) -> bool:
 def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
             window: Sequence[Commit], head_time: int) -> Landed:
     rows = range_commits(repo, f"{land.merge_base}..{land.head}")
-    texts = [r[3] for r in rows] + ([options.pr_body] if options.pr_body else [])
+    texts = [r.message for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = resolve_ranges(from_texts(texts, options.extra_declared), window)
     return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,
-                  frozenset(r[0] for r in rows), land.patches, "\n".join(texts), land.base[:12],
+                  frozenset(r.sha for r in rows), land.patches, "\n".join(texts), land.base[:12],
                   conf.config.get("revert.ack_file") or ".leverguard-acks", False,
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
                   bot=by_dependency_bots(rows),
-                  subject=rows[0][3].split("\n", 1)[0] if rows else "", time=head_time, authored=authored(rows),
+                  subject=rows[0].message.split("\n", 1)[0] if rows else "", time=head_time, authored=authored(rows),
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
-                  merge=any(not r[1] for r in rows), subjects=branch_subjects(rows),
-                  agent=is_agent_work(texts, ((r[1], r[2]) for r in rows)), head=land.head,
-                  grafted=grafts(repo, [r[0] for r in rows if not r[1]]))
+                  merge=any(not r.email for r in rows), subjects=branch_subjects(rows),
+                  agent=is_agent_work(texts, ((r.email, r.name) for r in rows)), head=land.head,
+                  grafted=grafts(repo, [r.sha for r in rows if not r.email]))
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:

@@ -62,7 +62,7 @@ class Identities:
     def __init__(self, people: Iterable[tuple[str, str]] = (), messages: Iterable[str] = ()) -> None:
         self._keys: set[str] = set()
         for email, name in people:
-            if not BOT.search(name) and not BOT.search(email):
+            if not is_bot(name, email):
                 self._keys |= keys(email, name)
         for message in messages:
             for name, email in CO_AUTHOR.findall(message):
