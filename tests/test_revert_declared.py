@@ -397,3 +397,18 @@ def test_work_written_before_the_revert_it_undoes_is_a_re_land(
         finding = next(f for r in json.loads(result.stdout)["results"] for f in r["findings"])
     assert finding["severity"] == severity and code == (1 if severity == "error" else 0)
     assert ("re-land" in finding["explanation"]) is written_before
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Fix server-extension paths (3rd time's the charm)", "info"),  # jupyter_server's #734 after its revert
+    ("Fix server paths", "error"),  # not every word of the reverted work: another change
+])
+def test_a_title_carrying_every_word_of_the_reverted_work_re_lands_it(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("paths", 5)
+    land(repo, "Server extension paths (#301)", {"src/mod1.py": new})
+    land(repo, 'Revert "Server extension paths (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic", "--strict")[1])[302]
+    assert finding["severity"] == severity

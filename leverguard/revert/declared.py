@@ -145,6 +145,7 @@ REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
 DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
                r"noise|(by|in) (mistake|error)|get rid of|(don'?t|do not|no longer) need\w*|not needed)\b", re.IGNORECASE)
+MIN_TOPIC_WORD = 4  # a word of a reverted subject that names something (`server`, `paths`; not `fix`, `to`)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
@@ -453,9 +454,20 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
     branch = MERGED_BRANCH.match(original)
     for title in titles:
         again = MERGED_BRANCH.match(title)
-        if (branch is not None and again is not None and branch.group(1) == again.group(1)) or same_work(title, original):
+        if (branch is not None and again is not None and branch.group(1) == again.group(1)) or same_work(title, original) \
+                or _holds_words(title, original):
             return True
     return False
+
+
+def _holds_words(title: str, original: str) -> bool:
+    """TITLE carries every word of ORIGINAL, two or more of them distinctive (jupyter_server's `Fix
+    server-extension paths (3rd time's the charm)` after `Revert "Server extension paths (#730)"`)."""
+    def words(text: str) -> set[str]:
+        found = re.findall(r"[a-z0-9]+", SQUASH_SUFFIX.sub("", text).lower())
+        return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in found}
+    wanted = words(original)
+    return sum(1 for w in wanted if len(w) >= MIN_TOPIC_WORD) >= 2 and wanted <= words(title)
 
 
 def reverted_pr(commit: Commit) -> int | None:
