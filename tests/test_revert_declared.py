@@ -67,12 +67,13 @@ def test_own_pr_number_is_skipped(repo: Repo) -> None:
     assert code == 0 and report["findings"] == []
 
 
-def _revert_undone(repo: Repo, subject: str, window: int | None = None) -> tuple[int, dict]:
-    """#301 adds a feature, #302 reverts it, and a topic under SUBJECT puts the feature back."""
+def _revert_undone(repo: Repo, subject: str, window: int | None = None,
+                   original: str = "feat: feature") -> tuple[int, dict]:
+    """#301 adds a feature (titled ORIGINAL), #302 reverts it, and a topic under SUBJECT puts the feature back."""
     old = seed(repo)
     new = old["src/mod1.py"] + body("feature", 5)
-    land(repo, "feat: feature (#301)", {"src/mod1.py": new})
-    land(repo, 'Revert "feat: feature (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
+    land(repo, f"{original} (#301)", {"src/mod1.py": new})
+    land(repo, f'Revert "{original} (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
     code, report = check(repo, "main..topic", "--strict", **({"window": window} if window else {}))
@@ -404,11 +405,4 @@ def test_work_written_before_the_revert_it_undoes_is_a_re_land(
     ("Fix server paths", "error"),  # not every word of the reverted work: another change
 ])
 def test_a_title_carrying_every_word_of_the_reverted_work_re_lands_it(repo: Repo, subject: str, severity: str) -> None:
-    old = seed(repo)
-    new = old["src/mod1.py"] + body("paths", 5)
-    land(repo, "Server extension paths (#301)", {"src/mod1.py": new})
-    land(repo, 'Revert "Server extension paths (#301)" (#302)', {"src/mod1.py": old["src/mod1.py"]})
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
-    finding = by_pr(check(repo, "main..topic", "--strict")[1])[302]
-    assert finding["severity"] == severity
+    assert _revert_undone(repo, subject, original="Server extension paths")[1]["severity"] == severity

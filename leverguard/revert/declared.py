@@ -123,9 +123,10 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
+_REGENERATING = r"re-?generat\w*|rebuil\w*|re-?render\w*"
+REGENERATES = lazy(r"\b(" + _REGENERATING + r")\b", re.IGNORECASE)  # the generator's output again
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
-GENERATES = lazy(r"\b(re-?)?generat\w*|\bscreen-?(shot|grab)s?\b|\brebuil\w*|\bre-?render\w*", re.IGNORECASE)
-REGENERATES = lazy(r"\b(re-?generat\w*|rebuil\w*|re-?render\w*)\b", re.IGNORECASE)  # the generator's output again
+GENERATES = lazy(r"\b(generat\w*|screen-?(shot|grab)s?|" + _REGENERATING + r")\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
