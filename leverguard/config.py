@@ -76,6 +76,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "detekt-baseline.xml", "lint-baseline.xml", "psalm-baseline.xml",
                # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update
                "vendor/**", "**/vendor/**",
+               # binary-compatibility dumps (Kotlin's validator: `apiDump` writes `api/<module>.api`, `.klib.api`)
+               "api/*.api", "**/api/*.api",
                # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
                "*.stderr",
                # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)
@@ -170,7 +172,7 @@ KEYS: tuple[Key, ...] = (
     Key("revert", "lock_files", "list[str]", list(LOCK_FILES),
         "lock files (names, or gitignore-style patterns): no line-level evidence; one put back byte for byte counts like any file"),
     Key("revert", "built_files", "list[str]", list(BUILT_FILES),
-        "built bundles, test snapshots, linter baselines and scratch playgrounds (names, or gitignore-style patterns): no line-level evidence, "
+        "built bundles, test snapshots, linter baselines, API dumps and scratch playgrounds (names, or gitignore-style patterns): no line-level evidence, "
         "one put back is a notice"),
     Key("revert", "ack_file", "str", ".leverguard-acks", "file of reviewed findings: one SHA or #N and a reason per line"),
     Key("revert", "override_label", "str", "leverguard: allow-revert", "PR label that declares every finding (bot)"),

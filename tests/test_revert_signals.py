@@ -51,6 +51,24 @@ def test_deleting_every_file_a_commit_added_is_a_warning(repo: Repo) -> None:
     assert check(repo, "main..topic", "--strict")[0] == 1
 
 
+@pytest.mark.parametrize(("author", "subject", "put_back", "severity"), [
+    # its own author taking out a probe they added (tmux's `Do not really need both.`, remark-lint's scratch)
+    (BOB, "feat: topic work", False, "notice"),
+    (CAROL, "feat: topic work", False, "warning"),  # someone else's files
+    (BOB, "feat: topic work\n\nCo-Authored-By: Claude <noreply@anthropic.com>", False, "warning"),  # an agent's
+    (BOB, "feat: topic work", True, "warning"),  # beside another commit's file put back: a stale tree
+])
+def test_files_deleted_by_the_author_who_added_them(repo: Repo, author: str, subject: str, put_back: bool,
+                                                     severity: str) -> None:
+    old = seed(repo)
+    land(repo, "tools: add a probe (#301)", {"tools/probe.py": body("probe", 6)})
+    land(repo, "docs: the guide (#302)", {"src/mod2.py": body("guide", 6)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    edits = {"tools/probe.py": None, "kernel.c": "int y;\n", **({"src/mod2.py": old["src/mod2.py"]} if put_back else {})}
+    land(repo, subject, edits, author=author)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 def test_deleting_a_whole_module_folder_is_a_warning(repo: Repo) -> None:
     seed(repo)
     land(repo, "feat: the router module (#301)", {f"pkg/router/{n}.py": body(f"router{n}", 5) for n in "abc"})

@@ -47,6 +47,58 @@ def test_a_linters_baseline_is_written_by_the_linter(repo: Repo, path: str, seve
     assert _topic(repo, {path: body("accepted", 8)})[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("path", "severity"), [
+    ("ktlint-cli-reporter-core/api/ktlint-cli-reporter-core.api", "notice"),  # ktlint's dump, rewritten by `apiDump`
+    ("coil-core/api/coil-core.klib.api", "notice"),
+    ("api/core.api", "notice"),
+    ("docs/api/reference.md", "error"),  # a page about the API is people's work
+    ("src/core.api.kt", "error"),
+])
+def test_a_binary_compatibility_dump_is_written_by_its_validator(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "chore: api", {path: body("public_fun", 8)})
+    land(repo, "Set languageVersion to KOTLIN_2_0 (#301)", {path: body("public_fun", 4)})
+    assert _topic(repo, {path: body("public_fun", 8)})[301]["severity"] == severity
+
+
+def _team(names: list[str], marker: str, role: str = "of the team") -> str:
+    rows = "".join(f"<tr><td id='{n}'><a href='https://github.com/{n}'><img src='https://github.com/{n}.png'></a>"
+                   f"<h4>{n.title()} {role}</h4></td></tr>\n" for n in names)
+    return f"# tool\n\nInstall it with `gem install tool`.\n\n## Team\n\n{marker}\n<table id='team'>\n{rows}</table>\n\n" \
+        "## License\n\nMIT\n"
+
+
+TEAM = ["manu", "helmut", "roger", "josh", "jerome", "felix"]
+
+
+@pytest.mark.parametrize(("marker", "severity"), [
+    # fastlane's release regenerating and resorting its team table: a release puts back an older order
+    ("<!-- This table is regenerated and resorted on each release -->", "notice"),
+    ("<!-- START doctoc generated TOC please keep comment here to allow auto update -->", "notice"),
+    ("<!-- ALL-CONTRIBUTORS-LIST:START - Do not remove or modify this section -->", "notice"),
+    ("<!-- Do not change this order: it is the order of joining -->", "error"),  # a person's rule for their lines
+    ("<!-- The team, in the order of joining -->", "error"),  # no marker: a section like any other
+])
+def test_a_block_a_comment_says_a_tool_writes_weighs_as_built(repo: Repo, marker: str, severity: str) -> None:
+    seed(repo)
+    end = "\n<!-- ALL-CONTRIBUTORS-LIST:END -->" if "START" in marker else ""
+    land(repo, "Version bump to 2.204.1", {"README.md": _team(TEAM, marker) + end})
+    land(repo, "Add the release tooling (#301)", {"README.md": _team(TEAM[3:] + TEAM[:3], marker, "maintainer") + end,
+                                                  "src/mod1.py": body("release", 4)})
+    assert _topic(repo, {"README.md": _team(TEAM, marker) + end})[301]["severity"] == severity
+
+
+def test_lines_outside_a_block_a_tool_writes_still_count(repo: Repo) -> None:
+    seed(repo)
+    marker = "<!-- This table is regenerated and resorted on each release -->"
+    license_ = "## License\n\nMIT\n"
+    land(repo, "Version bump to 2.204.1", {"README.md": _team(TEAM, marker)})
+    fixed = _team(TEAM[3:] + TEAM[:3], marker, "maintainer").replace(license_, "## License\n\nMIT, see LICENSE.md for the full text\n")
+    land(repo, "Add the release tooling (#301)", {"README.md": fixed, "src/mod1.py": body("release", 4)})
+    finding = _topic(repo, {"README.md": _team(TEAM, marker)})[301]
+    assert finding["severity"] == "error"
+
+
 SOLUTION = ("Microsoft Visual Studio Solution File, Format Version 12.00\n# Visual Studio {major}\n"
             "VisualStudioVersion = {version}\nMinimumVisualStudioVersion = 10.0.40219.1\n"
             'Project("{{FAE04EC0}}") = "Serilog", "src\\Serilog\\Serilog.csproj", "{{803CD13A}}"\nEndProject\n{extra}'

@@ -58,6 +58,14 @@ GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|mo
                       rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
                       rb"|^\s*generated (by|with|using)\b", re.IGNORECASE)  # auto-changelog's prose header line
 GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
+# a comment line saying a tool writes the block below it (fastlane's `<!-- This table is regenerated and resorted
+# on each release -->`, doctoc's `<!-- START doctoc generated TOC ... auto update -->`, all-contributors' `Do not
+# remove or modify this section`); a person's `# Do not change this order` guards their own lines
+SECTION_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\bre-?generated\b|\bauto-?generated\b|\bautomatically generated\b|"
+                    rb"\bauto[- ]?updated?\b|\bdo\s*n[o']?t\s+(remove\s+or\s+)?(edit|modify)\s+this\s+"
+                    rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b)", re.IGNORECASE)
+SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
+SECTION_ENDS = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 # where a name starts in a line squeezed of its spaces: after no word character, or after a keyword that
@@ -398,6 +406,12 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # hunks and keeping the others there is that work revised (on 43 audited histories 9 warnings of
             # this shape, none lost work; requests' real `pretty little note` undid every hunk of its commit)
             level, reason = NOTICE, reason + "; its author's own hunks, some undone and the rest kept in each file"
+        if plain and level == WARNING and own and not corroborated and \
+                all(h.kind in ("deleted-added", "deleted-changed") for h in hits):
+            # files their own author added, deleted by them and nothing put back: on the judged blind rounds
+            # 1 of 71 such warnings lost work (a stale tree deletes what it never had beside what it puts
+            # back, and an agent's session is no judge of the other's files: both keep the warning)
+            level, reason = NOTICE, reason + "; files its own author added, deleted by them, nothing put back"
         if plain and level == WARNING and not corroborated and _edits_its_other_lines(hits):
             # a stale copy lacks all of the commit's lines; cutting some of one of its hunks and keeping the
             # rest is an edit made with that work in view (superagent's `Keep nodelay always on`)
@@ -573,9 +587,19 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
         return hits
     generated = {path for path in wanted if (state := states.get(path)) is not None and state.is_blob and
                  _declares_generated(ctx, state.oid)}
-    if not generated:
+    sections = {path: lines for path in wanted - generated if (lines := _generated_sections(ctx, landed, path))}
+    if not generated and not sections:
         return hits
-    return [h._replace(quiet="generated file") if h.path in generated and h.kind in GENERATED_KINDS else h for h in hits]
+
+    def quiet(hit: PathHit) -> str:
+        if hit.kind not in GENERATED_KINDS:
+            return hit.quiet
+        if hit.path in generated:
+            return "generated file"
+        undone = [line for line in hit.undone_text() if line]
+        inside = sections.get(hit.path)
+        return "generated section" if inside and undone and all(line in inside for line in undone) else hit.quiet
+    return [h._replace(quiet=quiet(h)) for h in hits]
 
 
 def _declares_generated(ctx: Context, oid: str) -> bool:
@@ -584,6 +608,44 @@ def _declares_generated(ctx: Context, oid: str) -> bool:
         return False
     head = _blob(ctx, oid)[:GENERATED_HEADER_BYTES].split(b"\n")[:GENERATED_HEADER_LINES]
     return any(GENERATED_MARK.search(line) for line in head)
+
+
+def _generated_sections(ctx: Context, landed: Landed, path: bytes) -> set[bytes]:
+    """The lines (squeezed) of the blocks a comment says a tool writes, in PATH before and after the change:
+    a release regenerating fastlane's team table writes its rows anew, in any order. Empty when the file after
+    it marks no such block."""
+    patch = next((p for p in landed.patches if p.change.path == path), None)
+    if patch is None or patch.change.new is None or not patch.change.new.is_blob:
+        return set()
+    after = _marked_blocks(_header_sized(ctx, patch.change.new.oid))
+    if not after:
+        return set()
+    before = _marked_blocks(_header_sized(ctx, patch.change.old.oid)) if patch.change.old is not None else set()
+    return after | before
+
+
+def _header_sized(ctx: Context, oid: str) -> bytes:
+    size = ctx.reader.info(oid)
+    return b"" if size is None or size[1] > MAX_HEADER_BLOB else _blob(ctx, oid)
+
+
+def _marked_blocks(text: bytes) -> set[bytes]:
+    """The lines of TEXT inside blocks marked as a tool's (squeezed): from a marking comment to its end
+    marker (`<!-- ALL-CONTRIBUTORS-LIST:END -->`) when it opens one, else to the next blank line."""
+    lines, inside = text.split(b"\n"), set[bytes]()
+    i = 0
+    while i < len(lines):
+        if not SECTION_MARK.search(lines[i]):
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if SECTION_ENDS.search(lines[j])), None) \
+            if SECTION_OPENS.search(lines[i]) else None
+        if end is None:  # to the paragraph's end
+            end = next((j for j in range(i + 1, len(lines)) if not lines[j].strip()), len(lines))
+        inside.update(squeeze(line) for line in lines[i + 1:end])
+        i = end
+    inside.discard(b"")
+    return inside
 
 
 def _blob_lines(ctx: Context, spec: str) -> set[str]:
@@ -679,7 +741,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and lines_only and _names_what_it_deletes(taken_out, landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
     if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or
-                                         unskips((landed.subject, landed.title), taken_out)):
+                                         unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
@@ -956,6 +1018,12 @@ def _undoes_set_backs(hits: list[PathHit]) -> bool:
 def _taken_out(hits: list[PathHit]) -> list[bytes]:
     """The lines of the commit's undone hunks that the change takes out (what it had added), normalized."""
     return [line for h in hits if h.undo is not None for u in h.undo.undone for line in u.added]
+
+
+def _added_and_taken_out(hits: list[PathHit]) -> list[bytes]:
+    """The lines the commit added that the change takes out: its undone hunks', and those of files it only
+    added lines to, rolled back whole (cpp-httplib's `GTEST_SKIP()` block, taken out with the fix)."""
+    return _taken_out(hits) + [line for h in hits if h.undo is None and h.additions_only for line in h.text_undone]
 
 
 def _names_what_it_deletes(taken_out: list[bytes], landed: Landed) -> bool:

@@ -117,7 +117,7 @@ COMMON_WORDS = frozenset(
     "refactor refactors refactored refactoring improve improves improved improvement improvements "
     "implement implements implemented implementation simplify simplified tweak tweaks handling".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
-                 r"try(ing)? (if|whether)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
+                 r"try(ing)? (if|whether|without)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
@@ -178,8 +178,9 @@ TEST_AFFIX = lazy(r"^tests?_|(_test|_spec|\.test|\.spec)$")  # a test file's nam
 COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
 # a test marked skipped (whitespace squeezed): RSpec's `:pending`, mocha's `it.skip(`, JUnit's `@Ignore`, pytest's
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
-                 rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip", re.IGNORECASE)
+                 rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
 TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
+REENABLES = lazy(r"\b(re-?enabl\w*|un-?skip\w*)\b", re.IGNORECASE)  # in a message's sentence: nothing else
 ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
 OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
@@ -730,12 +731,14 @@ def substitutes(subject: str, undone_added: Sequence[bytes]) -> bool:
     return len(old) >= MIN_SUBSTITUTED and bool(undone_added) and all(old in line for line in undone_added)
 
 
-def unskips(titles: Iterable[str], added: Sequence[bytes]) -> bool:
+def unskips(titles: Iterable[str], added: Sequence[bytes], message: str = "") -> bool:
     """A title saying it enables again (`Fix and re-enable a Changelog spec`) what the undone commit marked
-    skipped: each of its added lines a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`) or a comment."""
+    skipped: each of its added lines a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`, `GTEST_SKIP()`) or
+    a comment (a preprocessor line too). The message may say it in a sentence (cpp-httplib's `This re-enables
+    SSLTest.ResponseBodyTerminatedByConnectionClose on mbedTLS.`), in words that say nothing else."""
     code = [line for line in added if line and not COMMENT_MARK.match(line)]
     return bool(code) and all(SKIP_MARK.search(line) for line in code) and \
-        any(ENABLES.search(title) for title in titles if title)
+        (any(ENABLES.search(title) for title in titles if title) or REENABLES.search(message) is not None)
 
 
 def backs_out(message: str, sha: str) -> bool:
