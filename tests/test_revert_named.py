@@ -263,6 +263,10 @@ CI_TARGETS = "jobs:\n  check:\n    strategy:\n      matrix:\n        target:\n  
     # MyST's `Make PDF` step commented out under `# TODO <upstream issue>`: the commit itself said it comes back
     ("ci: bump the toolchain (#1913)", "          # TODO rust-lang/rust#147776\n          #- arm64_32-apple-watchos\n", "notice"),
     ("ci: bump the toolchain (#1913)", "          # TODO rust-lang/rust#147776\n          - x86_64-apple-ios\n", "error"),  # no code
+    # vue-router's squash whose branch commit `fix: enable banner` uncommented the banner
+    ("ci: bump the toolchain (#1913)\n\n* fix: enable the watchOS target", "          #- arm64_32-apple-watchos\n", "notice"),
+    ("ci: bump the toolchain (#1913)\n\n* the watchOS target was enabled before", "          #- arm64_32-apple-watchos\n",
+     "error"),  # a sentence that opens otherwise
 ])
 def test_code_commented_out_enabled_again_by_a_title_saying_so(repo: Repo, title: str, disabled: str, severity: str) -> None:
     seed(repo)

@@ -297,6 +297,7 @@ def test_the_same_lines_coming_back_in_another_file_are_an_undo(repo: Repo) -> N
                                      "Comment out the 3.6 job (currently broken) (#301)",
                                      "Try if the 3.6 job passes without the cache (#301)",
                                      "Try without the cache on the 3.6 job (#301)",  # PHPMailer's, then `nah`
+                                     "temp: the 3.6 job on the old cache (#301)",  # dom-testing-library's
                                      "accept wip (#301)", "WIP: the 3.6 job (#301)",  # httpie's `accept wip`
                                      "Allow failures for Python 3.6 (pre-release) (#301)",  # webargs'
                                      "ci: mark the 3.6 job xfail (#301)"])
@@ -323,6 +324,7 @@ def test_a_merged_prs_title_saying_it_is_temporary(repo: Repo, title: str, sever
 
 @pytest.mark.parametrize("subject", ["ci: stop testing Python 3.6 (#301)", "Try the new cache for the 3.6 job (#301)",
                                      "Run the 3.6 job without the cache (#301)",
+                                     "templates for the 3.6 job (#301)",
                                      "Comment the 3.6 job out of caution (#301)", "Wipe the 3.6 job's cache (#301)",
                                      "Allow users to configure failures for the 3.6 job (#301)",
                                      "use callable protocols for pytest.skip/exit/fail/xfail (#301)"])

@@ -740,7 +740,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
     if level > NOTICE and not stale and not dropped and lines_only and _names_what_it_deletes(taken_out, landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
-    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone) or
+    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone, landed.message) or
                                          unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
     if level > NOTICE and not stale and formats(commit.subject):

@@ -120,6 +120,7 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  r"try(ing)? (if|whether|without)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
+TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp: manual 0.0.0` (not `template`)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
@@ -180,6 +181,8 @@ COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeez
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
                  rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
 TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
+# a message line (a squashed commit's bullet) opening by turning something back on: `* fix: enable banner`
+ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*)\b", re.IGNORECASE)
 REENABLES = lazy(r"\b(re-?enabl\w*|un-?skip\w*)\b", re.IGNORECASE)  # in a message's sentence: nothing else
 ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
@@ -710,17 +713,19 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
     return titled_after(titles, wanted)
 
 
-def reenables(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
+def reenables(titles: Iterable[str], lines: Iterable[bytes], message: str = "") -> bool:
     """The undone lines are code commented out, with comments beside it (mio's `Disable CI for
     arm64_32-apple-watchos` turning `- arm64_32-apple-watchos` into `#- arm64_32-apple-watchos` under a link
     to the bug), and a title says it enables it again (`Enable all targets on the CI that work again`), or a
-    to-do comment of the undone commit above it said it was to come back (MyST's `# TODO <upstream issue>`
-    over its `Make PDF` step, uncommented when the upstream fix arrived)."""
+    line of the message opens so (vue-router's squashed `* fix: enable banner`), or a to-do comment of the
+    undone commit above it said it was to come back (MyST's `# TODO <upstream issue>` over its `Make PDF`
+    step, uncommented when the upstream fix arrived)."""
     found = [line for line in lines if line]
     comments = {COMMENT_MARK.sub(b"", line, count=1) for line in found if COMMENT_MARK.match(line)}
     code = [line for line in found if not COMMENT_MARK.match(line)]
     return bool(code) and all(line in comments for line in code) and \
-        (any(ENABLES.search(title) for title in titles if title) or any(TODO_MARK.match(line) for line in found))
+        (any(ENABLES.search(title) for title in titles if title) or any(TODO_MARK.match(line) for line in found) or
+         any(ENABLING_LINE.match(line) for line in message.splitlines()))
 
 
 def substitutes(subject: str, undone_added: Sequence[bytes]) -> bool:
@@ -765,9 +770,9 @@ def says_deletes(titles: Iterable[str]) -> bool:
 
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
-    out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`: a change meant to be undone
-    or reworked."""
-    return bool(TEMPORARY.search(subject) or DISABLES.match(subject))
+    out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`, `temp: manual 0.0.0`: a change
+    meant to be undone or reworked."""
+    return bool(TEMPORARY.search(subject) or DISABLES.match(subject) or TEMP_PREFIX.match(subject))
 
 
 def says_generates(subject: str) -> bool:
