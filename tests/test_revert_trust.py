@@ -1016,6 +1016,23 @@ def test_a_version_written_again_elsewhere_in_the_file_was_moved_not_set_back(re
     assert ("version-set-back" in kinds) is found
 
 
+PACKAGE = '{{\n  "name": "react-markdown",\n  "peerDependencies": {{\n    "react": "{react}"\n  }},\n' \
+    '  "devDependencies": {{\n    "prop-types": "{types}"\n  }}\n}}\n'
+
+
+@pytest.mark.parametrize(("types", "found"), [
+    ("^15.0.0", False),  # remark's `^N.0.0` convention: still met by 15.7.2, the range widened
+    ("^15.6.0", True),  # a lower floor inside the major: a stale copy's value
+])
+def test_a_caret_range_taken_to_its_majors_floor_is_widened_not_set_back(repo: Repo, types: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "package", {"package.json": PACKAGE.format(react="^16.0.0", types="^15.5.0")})
+    land(repo, "Upgrade dependencies (#301)", {"package.json": PACKAGE.format(react="^16.0.0", types="^15.7.2")}, author=DAVE)
+    _topic(repo, {"package.json": PACKAGE.format(react="^16.0.0", types=types)}, subject="Refactor code-style")
+    kinds = by_pr(check(repo, "main..topic")[1]).get(301, {}).get("kinds", [])
+    assert ("version-set-back" in kinds) is found
+
+
 def test_a_dev_marker_after_a_patch_release_is_no_version_set_back(repo: Repo) -> None:
     # releases write `0.11.dev` after `0.11.1` on purpose: below a minor version, only exact undos count
     seed(repo)
@@ -1703,6 +1720,8 @@ def test_a_to_do_note_inside_a_file_brought_back_speaks_of_its_lines_not_the_fil
     ("Rebuild snapshots", "notice"),  # date-fns' `src/locale/*/snapshot.md`, written by its generator again
     ("Regenerate the option docs", "error"),  # the title names other files than the ones put back
     ("Update the locale snapshots", "error"),  # no word of regenerating
+    ("chore: Update generated locale snapshots", "notice"),  # eza's `Update generated test files`
+    ("chore: Update the snapshots generated last week by hand", "error"),  # `generated` not the files' kind
 ])
 def test_files_the_title_says_it_regenerates_are_the_generators_output(repo: Repo, subject: str, severity: str) -> None:
     seed(repo)
@@ -1711,6 +1730,22 @@ def test_files_the_title_says_it_regenerates_are_the_generators_output(repo: Rep
     _topic(repo, {**{f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")}, "kernel.c": "int t;\n"},
            subject=subject)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    # eza's `chore: Update generated test files` rolling back the outputs of two regenerations at once
+    ("chore: Update generated locale snapshots", "notice"),
+    ("chore: Update the locale snapshots", "error"),  # several commits rolled back, no tool named: a stale tree
+])
+def test_regenerated_files_rolled_back_past_several_commits(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    snapshots = {f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")}
+    land(repo, "docs: locale snapshots", snapshots)
+    land(repo, "test: regenerate snapshots (#301)", {p: body(f"r1{p[11:13]}", 4) for p in snapshots})
+    land(repo, "fix: flaky snapshot order (#302)", {p: body(f"r2{p[11:13]}", 4) for p in snapshots}, author=DAVE)
+    _topic(repo, {**snapshots, "kernel.c": "int t;\n"}, subject=subject)
+    findings = by_pr(check(repo, "main..topic")[1])
+    assert [findings[pr]["severity"] for pr in (301, 302)] == [severity, severity]
 
 
 def _own_direct_push_put_back(repo: Repo, author: str = BOB, pushed: str = "probe: retry the read",

@@ -869,6 +869,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
+    # (a tool's output regenerated rolls back several commits' outputs at once, a stale tree's shape)
+    if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths):
+        return NOTICE, reason + "; the change says it regenerates those files"
     if stale:
         return level, reason
     if level > NOTICE and merges_a_release_line(commit.subject) and merges_a_release_line(landed.subject):
@@ -896,8 +899,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real; for hunks it
         # would lose requests' `pretty little note` and commonly's agent copy of `tools.ts`: not for them)
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
-    if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths):
-        return NOTICE, reason + "; the change says it regenerates those files"
     if level > NOTICE and not stale and not dropped and runs_go_tool((landed.subject, landed.title), paths):
         return NOTICE, reason + "; the change ran Go's tool, which rewrites go.mod"
     # a stale copy rides along with other work; a change titled after the file it edits was made looking at it

@@ -125,7 +125,9 @@ TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp:
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
 _REGENERATING = r"re-?generat\w*|rebuil\w*|re-?render\w*"
-REGENERATES = lazy(r"\b(" + _REGENERATING + r")\b", re.IGNORECASE)  # the generator's output again
+TITLE_FILLER = frozenset("with from into this that these them then than were have after file files".split())
+# the generator's output again (eza's `chore: Update generated test files` too)
+REGENERATES = lazy(r"\b(" + _REGENERATING + r"|(updat|refresh)\w*\s+(the\s+)?generated)\b", re.IGNORECASE)
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
 GENERATES = lazy(r"\b(generat\w*|screen-?(shot|grab)s?|" + _REGENERATING + r")\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
@@ -928,11 +930,12 @@ def runs_go_tool(titles: Iterable[str], paths: Iterable[str]) -> bool:
 
 
 def says_regenerates(titles: Iterable[str], paths: Iterable[str]) -> bool:
-    """`Regenerate options`, `Rebuild snapshots`: the change writes PATHS from their generator, each one named
-    by a word of the title (isort's `docs/configuration/options.md`, date-fns' `src/locale/*/snapshot.md`)."""
+    """`Regenerate options`, `Rebuild snapshots`, `Update generated test files`: the change writes PATHS from
+    their generator, each one named by a word of the title (isort's `docs/configuration/options.md`, date-fns'
+    `src/locale/*/snapshot.md`, eza's `tests/gen/*.stdout`)."""
     said = [title.lower() for title in titles if title and REGENERATES.search(title)]
-    names = {word.rstrip("s") for title in said for word in re.findall(r"[a-z]{5,}", title)
-             if not REGENERATES.search(word)}
+    names = {word.rstrip("s") for title in said for word in re.findall(r"[a-z]{4,}", REGENERATES.sub(" ", title))
+             if word not in TITLE_FILLER}
     wanted = [path.lower() for path in paths]
     return bool(names) and bool(wanted) and all(any(name in path for name in names) for path in wanted)
 

@@ -137,6 +137,7 @@ _VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]
                 re.IGNORECASE)
 # what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`),
 # a Go module path right before it (read on the line, and on its shape with the version taken out)
+_MAJOR_FLOOR = lazy(r"(\d+)(?:\.0)+")  # `15.0.0`: a major's first release
 _VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~|[a-z0-9_~/.-]v\d+\.\d+\.\d+|[a-z0-9_~/.-]\x00(?://indirect)?$",
                     re.IGNORECASE)
 # a shape naming what it pins (`"lodash":"^\0"`, `numpyv\0`), unlike a bare key (`rev:\0`, `version="\0"`)
@@ -255,6 +256,15 @@ def set_back(old: str, new: str) -> bool:
         return False
     covers = len(after.release) < len(before.release) and before.release[:len(after.release)] == after.release
     return not covers and _minor(after) < _minor(before)
+
+
+def widens_to_major(line: bytes, old: str, new: str) -> bool:
+    """LINE writes a caret range at the start of OLD's own major (`"prop-types": "^15.0.0"` where it said
+    `^15.7.2`): a range convention (remark's `^N.0.0`), which every resolver still meets with OLD or newer;
+    the range widened, no version went back. Not for 0.x, where a caret stops at the minor."""
+    floor = _MAJOR_FLOOR.fullmatch(new)
+    return floor is not None and floor.group(1) != "0" and old.startswith(floor.group(1) + ".") and \
+        b"^" + new.encode() in line
 
 
 def _later(old: str, new: str) -> bool:

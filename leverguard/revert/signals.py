@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (FilePatch, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back,
+from leverguard.revert.patch import (FilePatch, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -417,8 +417,9 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
     # (a line HEAD writes again elsewhere in the file was moved, not set back: msgpack's reordered matrix)
     written = {line for hunk in head.hunks for line in hunk.added}
-    gone = {line: (old, new) for hunk in head.hunks for line, _, old, new in version_pairs(hunk.removed, hunk.added)
-            if set_back(old, new) and line not in written}
+    # (nor is a caret range taken to its major's floor, `^15.7.2` to `^15.0.0`: widened, still met by the newer)
+    gone = {line: (old, new) for hunk in head.hunks for line, now, old, new in version_pairs(hunk.removed, hunk.added)
+            if set_back(old, new) and line not in written and not widens_to_major(now, old, new)}
     found: dict[int, list[tuple[bytes, tuple[str, str]]]] = {}
     for line, move in gone.items():
         for position, _ in entries:
