@@ -9,7 +9,7 @@ import pytest
 from conftest import Repo, run_leverguard
 from leverguard import git
 from leverguard.revert.remerge import Resolutions
-from revert_helpers import CAROL, body, by_pr, check, land, merge_pr, seed
+from revert_helpers import CAROL, DAVE, body, by_pr, check, land, merge_pr, seed, tune
 
 CONFIG = "".join(f"    option_{i} = configure(level={i})\n" for i in range(8))
 
@@ -450,6 +450,30 @@ def test_lines_undone_in_a_file_put_back_past_another_commit_are_the_same_old_co
     repo.write("deny.toml", deny(entries if merged_has_first else entries[1:], graph=True))
     repo.commit("Merge branch 'v0.8.x'")
     finding = _audited_merge_finding(repo, 302)
+    assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Merge branch 'dev-exp'", "notice"),
+    ("merge from dev-exp (numa support)", "notice"),  # mimalloc's own words for its lines merged into each other
+    ("merge with dev-exp", "notice"),
+    ("Merge pull request #9 from team/dev-exp", "warning"),  # a pull request's branch: its edits are judged
+    ("merge conflicts fixed", "warning"),
+])
+def test_a_long_lived_branch_merged_in_its_authors_words_carries_its_own_changes(repo: Repo, subject: str,
+                                                                                 severity: str) -> None:
+    old = seed(repo)
+    lines = old["src/mod1.py"].splitlines(True)
+    repo.git("branch", "dev-exp")
+    land(repo, "Tune the page queue (#301)", {"src/mod1.py": "".join(tune(lines, [1, 4])),
+                                               "src/mod2.py": body("queue", 3)}, author=DAVE)
+    repo.git("checkout", "-q", "dev-exp")
+    land(repo, "numa: redesign the segments", {"src/mod3.py": body("numa", 4)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "--no-commit", "dev-exp")
+    repo.write("src/mod1.py", "".join(tune(lines, [4])))  # the resolution drops #301's first line
+    repo.commit(subject)
+    finding = _audited_merge_finding(repo, 301)
     assert finding["severity"] == severity, finding["reason"]
 
 

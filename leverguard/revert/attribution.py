@@ -866,7 +866,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and not landed.agent and not whole and \
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
-    if level == WARNING and is_merge_of_branch(landed.subject) and not kept_deleted and \
+    if level == WARNING and is_merge_of_branch(landed.subject, landed.merge) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     # (a tool's output regenerated rolls back several commits' outputs at once, a stale tree's shape)

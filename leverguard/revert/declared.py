@@ -60,6 +60,7 @@ MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
 BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '")  # `Merge tag '4.16.4'`: a released line's tip
+WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+(branch|into)\b)", re.IGNORECASE)
 # a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
@@ -535,9 +536,10 @@ def same_work(subject: str, other: str) -> bool:
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
 
-def is_merge_of_branch(subject: str) -> bool:
-    """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR."""
-    return bool(BRANCH_MERGE.match(subject))
+def is_merge_of_branch(subject: str, merge: bool = False) -> bool:
+    """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR; for a
+    MERGE commit, in its author's own words too (mimalloc's `merge from dev`, `merge with dev-exp`)."""
+    return bool(BRANCH_MERGE.match(subject) or merge and WORDED_BRANCH_MERGE.match(subject))
 
 
 def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes]]]) -> bool:
