@@ -1907,6 +1907,24 @@ def test_a_change_naming_the_dependency_whose_bump_it_undoes(repo: Repo, message
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("message", "severity"), [
+    ("fix: Latest eslint is broken (#769)", "notice"),  # pytest-html's, an hour after pre-commit.ci's bump
+    ("fix: Latest prettier is broken (#769)", "error"),  # another hook named
+    ("chore: tidy the hooks (#769)", "error"),
+])
+def test_a_change_naming_the_hook_whose_autoupdate_it_undoes(repo: Repo, message: str, severity: str) -> None:
+    seed(repo)
+    config = ("repos:\n- repo: https://github.com/pre-commit/mirrors-eslint\n  rev: v8.52.0\n  hooks:\n  - id: eslint\n"
+              "- repo: https://github.com/pre-commit/mirrors-prettier\n  rev: v3.0.3\n  hooks:\n  - id: prettier\n")
+    land(repo, "ci: hooks", {".pre-commit-config.yaml": config})
+    land(repo, "[pre-commit.ci] pre-commit autoupdate (#301)\n\nupdates:\n- [github.com/pre-commit/mirrors-eslint: "
+               "v8.52.0 → v8.53.0](https://github.com/pre-commit/mirrors-eslint/compare/v8.52.0...v8.53.0)\n",
+         {".pre-commit-config.yaml": config.replace("v8.52.0", "v8.53.0")},
+         author="pre-commit-ci[bot] <66853113+pre-commit-ci[bot]@users.noreply.github.com>")
+    _topic(repo, {".pre-commit-config.yaml": config, "kernel.c": "int t;\n"}, subject=message)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("outside", "severity"), [(False, "notice"), (True, "warning")])
 def test_a_git_subtree_import_takes_the_upstream_projects_changes(repo: Repo, outside: bool, severity: str) -> None:
     # jsonschema's `Squashed 'json/' changes from f0f619d19..d3f5cd439`: upstream deleted its test files

@@ -787,7 +787,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
                                              says_lowers((landed.subject, landed.title), undone)):
         return NOTICE, reason + "; the change's message names the version it sets back"
-    if level > NOTICE and not stale and names_bumped(landed.message, commit.subject, undone):
+    if level > NOTICE and not stale and names_bumped(landed.message, commit.subject, undone, commit.body):
         return NOTICE, reason + "; the change's message names the dependency whose bump it undoes"
     if level > NOTICE and versions_back and names_release((landed.subject, landed.title), written):
         return NOTICE, reason + "; a release naming the version it writes"

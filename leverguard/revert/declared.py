@@ -158,6 +158,8 @@ MIN_FOLDER_NAME = 3  # a folder the change deletes whole is named on purpose eve
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
 LIST_ITEM = lazy(r"\s*([-*+]|\d+[.)])\s")  # a squash body's list of commits: each item its own line
 # a dependency bump's subject (Dependabot, Renovate, depfu, people): the dependency's name
+# a hook pre-commit.ci's autoupdate moved on, as its body lists it: its repository's name and its new rev
+HOOK_UPDATE = lazy(r"^\s*-\s*\[?(?:https?://)?[\w.-]+/[\w.-]+/([\w.-]+?)(?:\.git)?:\s*\S+\s*(?:→|->)\s*([^\]\s)]+)", re.MULTILINE)
 BUMP_SUBJECT = lazy(r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade)\s+(?:dependency\s+)?([@\w][\w@./-]*)\s+"
                     r"(?:from\s+|to\s+)?v?\d", re.IGNORECASE)
 ENTRY_POINT = lazy(r"(main|index|mod|lib|app|__init__|__main__)\.\w+")  # a folder's entry file: the folder names it
@@ -884,19 +886,24 @@ def says_lowers(titles: Iterable[str], lines: Iterable[bytes] = ()) -> bool:
     return False
 
 
-def names_bumped(message: str, subject: str, lines: Iterable[bytes]) -> bool:
+def names_bumped(message: str, subject: str, lines: Iterable[bytes], body: str = "") -> bool:
     """Whether MESSAGE names the dependency the bump SUBJECT moved on (`Update turbo 2.5.4 → 2.5.5`, `Bump
     black from 23.1 to 24.1`), and the undone LINES are that dependency's: a change setting its version
-    back says why (tailwindcss' `Seems like updating Turbo caused bun to break`)."""
-    bump = BUMP_SUBJECT.match(subject)
-    if bump is None:
-        return False
-    name = bump.group(1).lower()
+    back says why (tailwindcss' `Seems like updating Turbo caused bun to break`). A pre-commit.ci
+    autoupdate names its hooks in its BODY (`- [github.com/pre-commit/mirrors-eslint: v8.52.0 → v8.53.0]`),
+    whose undone line holds only the version (pytest-html's `fix: Latest eslint is broken`)."""
     undone = b"\n".join(lines).decode("utf-8", "replace").lower()
     text = message.lower()
-    return any(len(n) >= MIN_NAME - 1 and n in undone and
-               re.search(rf"(?<![\w@/-]){re.escape(n)}(?![\w-])", text) is not None
-               for n in {name, name.rpartition("/")[2]})
+
+    def named(name: str) -> bool:
+        return len(name) >= MIN_NAME - 1 and re.search(rf"(?<![\w@/-]){re.escape(name)}(?![\w-])", text) is not None
+
+    bump = BUMP_SUBJECT.match(subject)
+    if bump is not None:
+        name = bump.group(1).lower()
+        return any(n in undone and named(n) for n in {name, name.rpartition("/")[2]})
+    return any(new.lower() in undone and any(named(n) for n in {hook.lower(), hook.lower().removeprefix("mirrors-")})
+               for hook, new in HOOK_UPDATE.findall(body))
 
 
 def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
