@@ -53,7 +53,8 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # from https://github.com/prometheus/prometheus`)
 MIN_DELETED_NAME = 6  # a deleted folder's or file's name this long is distinctive enough to be named by a line
 BROUGHT_BACK = ("resurrected", "kept-by-merge")  # evidence of a deleted file come back
-GENERATED_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\b(do not|don't) (edit|modify)\b|@generated\b|"
+COMMENT_LINE = rb"^\s*(?:#|//|/\*|\*|<!--|--|;)"  # a line that opens as a comment, in any of the usual syntaxes
+GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
                       rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
                       rb"|^\s*generated (by|with|using)\b", re.IGNORECASE)  # auto-changelog's prose header line
@@ -61,11 +62,11 @@ GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
 # a comment line saying a tool writes the block below it (fastlane's `<!-- This table is regenerated and resorted
 # on each release -->`, doctoc's `<!-- START doctoc generated TOC ... auto update -->`, all-contributors' `Do not
 # remove or modify this section`); a person's `# Do not change this order` guards their own lines
-SECTION_MARK = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*(\bre-?generated\b|\bauto-?generated\b|\bautomatically generated\b|"
+SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\bautomatically generated\b|"
                     rb"\bauto[- ]?updated?\b|\bdo\s*n[o']?t\s+(remove\s+or\s+)?(edit|modify)\s+this\s+"
                     rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b)", re.IGNORECASE)
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
-SECTION_ENDS = lazy(rb"^\s*(#|//|/\*|\*|<!--|--|;).*\bend\b", re.IGNORECASE)
+SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 # where a name starts in a line squeezed of its spaces: after no word character, or after a keyword that

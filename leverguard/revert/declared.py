@@ -186,10 +186,12 @@ COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeez
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
                  rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
 TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
+_REENABLING = r"re-?enabl\w*|un-?skip\w*"  # words that say nothing but that something comes back on
+_ENABLING = _REENABLING + r"|enabl\w*|uncomment\w*"
+ENABLES = lazy(r"\b(" + _ENABLING + r"|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)  # in a title
 # a message line (a squashed commit's bullet) opening by turning something back on: `* fix: enable banner`
-ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*)\b", re.IGNORECASE)
-REENABLES = lazy(r"\b(re-?enabl\w*|un-?skip\w*)\b", re.IGNORECASE)  # in a message's sentence: nothing else
-ENABLES = lazy(r"\b(re-?enabl\w*|enabl\w*|uncomment\w*|un-?skip\w*|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)
+ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(" + _ENABLING + r")\b", re.IGNORECASE)
+REENABLES = lazy(r"\b(" + _REENABLING + r")\b", re.IGNORECASE)  # in any sentence of a message
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
 OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
                           "references reference dead obsolete deprecated via its our dependency dependencies deps".split())

@@ -137,9 +137,9 @@ _VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]
                 re.IGNORECASE)
 # what makes a number on a line a version: a version key, a pin, an action's ref (not `assertLess(t, 0.045)`),
 # a Go module path right before it (read on the line, and on its shape with the version taken out)
-_MAJOR_FLOOR = lazy(r"(\d+)(?:\.0)+")  # `15.0.0`: a major's first release
 _VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~|[a-z0-9_~/.-]v\d+\.\d+\.\d+|[a-z0-9_~/.-]\x00(?://indirect)?$",
                     re.IGNORECASE)
+_MAJOR_FLOOR = lazy(r"(\d+)(?:\.0)+")  # `15.0.0`: a major's first release
 # a shape naming what it pins (`"lodash":"^\0"`, `numpyv\0`), unlike a bare key (`rev:\0`, `version="\0"`)
 _NAMED_SHAPE = 3  # letters or digits besides the version keys
 
