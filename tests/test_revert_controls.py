@@ -105,6 +105,21 @@ def test_deleting_someone_elses_fresh_line_silently_fails(repo: Repo) -> None:
     assert code == 1 and by_pr(report)[301]["severity"] == "error"
 
 
+@pytest.mark.parametrize(("line", "severity"), [
+    ("    # print(state)  # debug\n", "notice"),  # eslint-plugin-react's commented-out `console.log`
+    ("    // console.log(require('util').inspect(t, { depth: null }));\n", "notice"),
+    ("    # the cache expires after an hour\n", "error"),  # a comment of prose is someone's note
+    ("    print(state)\n", "error")])  # live output is behaviour
+def test_a_commented_out_debug_print_taken_out_loses_nothing(repo: Repo, line: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "feat: tune the state (#301)", {"src/mod1.py": old["src/mod1.py"] + line,
+                                               "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     reformatted = {f"src/mod{i}.py": old[f"src/mod{i}.py"].replace(" = ", "=").replace(", ", ",\n    ") for i in range(5)}
@@ -114,6 +129,32 @@ def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     code, report = check(repo, "main..topic", "--strict")
     assert code == 0 and [f["severity"] for f in report["findings"]] == ["notice"]
     assert all("formatting only" in e["detail"] for e in report["findings"][0]["evidence"])
+
+
+def test_rolling_back_a_comma_moved_inside_quotes_is_no_formatting(repo: Repo) -> None:
+    """click's shape: `('t,' '1')` fixed to `('t', '1')` (a typo that glued two strings) and put back by a
+    stale copy. Only a formatter's commas (trailing ones) and quote style are cosmetic."""
+    old = seed(repo)
+    typo = old["src/mod1.py"] + "TRUTHY = ('true', 't,' '1', 'yes')\n"
+    land(repo, "feat: truthy strings", {"src/mod1.py": typo})
+    land(repo, "Fix a typo (#301)", {"src/mod1.py": typo.replace("'t,' '1'", "'t', '1'")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: stale truthy", {"src/mod1.py": typo, "kernel.c": "int q;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["severity"] == "error", report
+
+
+def test_rolling_back_trailing_commas_and_quote_style_is_cosmetic(repo: Repo) -> None:
+    old = seed(repo)
+    plain = old["src/mod1.py"] + "TRUTHY = ('true', 't', '1', 'yes')\n"
+    land(repo, "feat: truthy strings", {"src/mod1.py": plain})
+    formatted = plain.replace("TRUTHY = ('true', 't', '1', 'yes')", 'TRUTHY = (\n    "true",\n    "t",\n    "1",\n    "yes",\n)')
+    land(repo, "style: run the formatter (#301)", {"src/mod1.py": formatted})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: stale formatting", {"src/mod1.py": plain, "kernel.c": "int q;\n"}, author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert code == 0 and by_pr(report)[301]["severity"] == "notice", report
+    assert "formatting only" in by_pr(report)[301]["evidence"][0]["detail"]
 
 
 def test_cleaning_up_files_of_the_initial_import(repo: Repo) -> None:

@@ -129,6 +129,7 @@ _REGENERATING = r"re-?generat\w*|rebuil\w*|re-?render\w*"
 TITLE_FILLER = frozenset("with from into this that these them then than were have after file files".split())
 # the generator's output again (eza's `chore: Update generated test files` too)
 REGENERATES = lazy(r"\b(" + _REGENERATING + r"|(updat|refresh)\w*\s+(the\s+)?generated)\b", re.IGNORECASE)
+REGENERATES_LINE = lazy(r"\s*(?:[-*]\s+)?(?:" + _REGENERATING + r")\b", re.IGNORECASE)  # a message line opening so
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
 GENERATES = lazy(r"\b(generat\w*|screen-?(shot|grab)s?|" + _REGENERATING + r")\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
@@ -145,7 +146,9 @@ RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(
 # a subject written as sed's substitution, `s/old/new/` (any delimiter, flags after it)
 SUBSTITUTION = lazy(r"s([/|#])([^/|#]+)\1([^/|#]*)\1[gi]*$")
 MIN_SUBSTITUTED = 3  # characters: shorter old text (`s/a/b/`) matches lines by chance
-STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?)\b", re.IGNORECASE)
+# (a merge's own leftovers too: uuid's `fix merge artifact` deleting the block the merge had doubled)
+STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?|"
+             r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
 DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
@@ -761,7 +764,8 @@ def backs_out(message: str, sha: str) -> bool:
 
 
 def says_stray(titles: Iterable[str]) -> bool:
-    """`Remove spurious changes`, `Revert stray edits to the docs`: undoing on purpose what slipped in."""
+    """`Remove spurious changes`, `Revert stray edits to the docs`, `fix merge artifact`: undoing on purpose
+    what slipped in."""
     return any(STRAY.search(title) for title in titles if title)
 
 
@@ -940,11 +944,13 @@ def runs_go_tool(titles: Iterable[str], paths: Iterable[str]) -> bool:
         any(GO_TOOL.search(title) for title in titles if title)
 
 
-def says_regenerates(titles: Iterable[str], paths: Iterable[str]) -> bool:
+def says_regenerates(titles: Iterable[str], paths: Iterable[str], message: str = "") -> bool:
     """`Regenerate options`, `Rebuild snapshots`, `Update generated test files`: the change writes PATHS from
     their generator, each one named by a word of the title (isort's `docs/configuration/options.md`, date-fns'
-    `src/locale/*/snapshot.md`, eza's `tests/gen/*.stdout`)."""
-    said = [title.lower() for title in titles if title and REGENERATES.search(title)]
+    `src/locale/*/snapshot.md`, eza's `tests/gen/*.stdout`), or of a MESSAGE line that opens so (Alamofire's
+    release squash: `* Regenerated jazzy docs for the 5.0.0-beta.6 release`)."""
+    opening = [line for line in message.splitlines()[1:] if REGENERATES_LINE.match(line)]
+    said = [title.lower() for title in (*titles, *opening) if title and REGENERATES.search(title)]
     names = {word.rstrip("s") for title in said for word in re.findall(r"[a-z]{4,}", REGENERATES.sub(" ", title))
              if word not in TITLE_FILLER}
     wanted = [path.lower() for path in paths]

@@ -27,6 +27,9 @@ MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
+HOMES = (b"/Users/", b"/home/", b"\\Users\\")  # where a machine's home folders lie (macOS, Linux, Windows)
+_HOME_PATH = lazy(rb"(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)[^\"'\s,;)]*")
+_SEPARATORS = lazy(rb"[/\\]+")
 IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
@@ -34,8 +37,11 @@ TRIVIAL = frozenset(
 )
 _NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 _SPACE = b" \t\r\f\v\n"
-# formatter punctuation: trailing commas, quote style, wrapping parentheses (REVERTS.md, traps)
-_COSMETIC = _SPACE + b",;'\"`()[]\\"
+# formatter punctuation (REVERTS.md, traps): quote style (every quote read as `"`), trailing commas, wrapping
+# parentheses, semicolons, line continuations. A comma elsewhere stays: `'t,' '1'` for `'t', '1'` is a fix.
+_QUOTES = bytes.maketrans(b"'`", b'""')
+_TRAILING_COMMA = lazy(rb",+(?=[)\]}]|$)")
+_WRAPPING = b";()[]\\"
 _MINUS, _PLUS, _BACKSLASH = b"-+\\"  # a patch line's first byte, as an int
 HEADER = b"\x1e"  # the record separator leverguard puts before each commit in `--format`
 _EXTENDED = (b"old mode", b"new mode", b"deleted file mode", b"new file mode", b"index ", b"similarity index",
@@ -61,7 +67,10 @@ def unpunctuated(line: bytes) -> bytes:
     `u'...'` prefix goes too: it changes nothing under Python 3 or `unicode_literals` (wtforms' Python 3 merge)."""
     if b"u'" in line or b'u"' in line:
         line = _UNICODE_PREFIX.sub(b"", line)
-    return line.translate(None, _COSMETIC)
+    line = line.translate(_QUOTES, _SPACE)
+    if b"," in line:
+        line = _TRAILING_COMMA.sub(b"", line)
+    return line.translate(None, _WRAPPING)
 
 
 def lint_markers_only(hunk: Hunk) -> bool:
@@ -358,7 +367,7 @@ _CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
 
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
-    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added))
+    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added)) or _home_only(removed, added)
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -366,6 +375,21 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new))
+
+
+def _home_only(removed: list[bytes], added: list[bytes]) -> bool:
+    """Do REMOVED and ADDED differ only in whose home folder their paths run through (jazzy's
+    `undocumented.json` rewritten from `/Users/cnoon/Programming/...` to `/Users/jshier/Desktop/...`)? Each
+    run writes its own machine's: no one's work. (A home path written over a portable one is a change: the setup.py accident.)"""
+    joined = b"".join(removed)
+    if not added or not any(home in joined for home in HOMES):
+        return False
+    return unpunctuated(_HOME_PATH.sub(_in_project, joined)) == unpunctuated(_HOME_PATH.sub(_in_project, b"".join(added)))
+
+
+def _in_project(path: re.Match[bytes]) -> bytes:
+    """A home path's last two parts (`Source/AFError.swift`): where the checkout lies varies by machine."""
+    return b"~/" + b"/".join(_SEPARATORS.split(path.group())[-2:])
 
 
 def _punctuation_only(removed: tuple[bytes, ...], added: tuple[bytes, ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
