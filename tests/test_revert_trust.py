@@ -1155,7 +1155,7 @@ def test_a_file_put_back_by_a_merged_branch_commit_that_says_revert_still_fails(
 
 def test_a_merged_branch_commit_reverting_what_it_names_as_code_declares_it(repo: Repo) -> None:
     # mockk's `Revert latest supported java version to 18 in GitHub workflow`, a whole file put back on purpose
-    assert _branch_reverting(repo, "Revert the IterationSpeedColumn class") == {"exit": 0, "severity": "notice"}
+    assert _branch_reverting(repo, "Revert check_iteration_speed") == {"exit": 0, "severity": "notice"}
 
 
 def _logo_replaced(repo: Repo, added: str) -> str:
