@@ -2354,3 +2354,31 @@ def test_an_html_page_a_documentation_generator_signs_is_its_output(repo: Repo, 
     _topic(repo, {"docs/Classes/Encoder.html": page.format("apple").replace("Section 3 ", "Section three "),
                   "kernel.c": "int t;\n"}, subject="Prepare 5.10")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def _namespaces_flattened(repo: Repo, files: int, stale_line: bool = False) -> str:
+    """spectre.console's `Add profile support`: `namespace Kit.Internal` made `namespace Kit` in FILES files,
+    one of them the file #301 had moved into `Kit.Internal`; STALE_LINE: that file also loses #302's line."""
+    seed(repo)
+    def module(name: str, space: str, extra: str = "") -> str:
+        return f"using System;\n\nnamespace {space}\n{{\n    class {name} {{ }}\n{extra}}}\n"
+    names = [f"Part{i}" for i in range(files)]
+    land(repo, "feat: parts", {f"src/{n}.cs": module(n, "Kit.Internal") for n in names} |
+         {"src/Builder.cs": module("Builder", "Kit")})
+    land(repo, "Add progress task list support (#301)", {"src/Builder.cs": module("Builder", "Kit.Internal")})
+    if stale_line:
+        land(repo, "Add the builder's capacity (#302)",
+             {"src/Builder.cs": module("Builder", "Kit.Internal", "    int capacity;\n")}, author=DAVE)
+    flat = {f"src/{n}.cs": module(n, "Kit") for n in names}
+    _topic(repo, {**flat, "src/Builder.cs": module("Builder", "Kit")}, subject="Add profile support", author=DAVE)
+    return str(by_pr(check(repo, "main..topic")[1])[301]["severity"])
+
+
+@pytest.mark.parametrize(("files", "severity"), [(6, "notice"), (4, "error")])
+def test_a_file_given_the_edit_the_change_sweeps_across_the_code_base_is_no_stale_copy(
+        repo: Repo, files: int, severity: str) -> None:
+    assert _namespaces_flattened(repo, files) == severity
+
+
+def test_a_swept_file_that_also_loses_a_commits_line_is_still_a_stale_copy(repo: Repo) -> None:
+    assert _namespaces_flattened(repo, 6, stale_line=True) == "error"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections import Counter
 
 from leverguard import git
 from leverguard.patterns import lazy
@@ -38,6 +39,7 @@ TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins,
 # names many folders hold: one of them deleted here and another added there is no move
 CONVENTIONAL_NAME = lazy(rb"(__init__|__main__|index|main|mod|lib|conftest|setup|readme|license|changelog|"
                                rb"makefile|package|cargo|pyproject|tsconfig|dockerfile|\.\w+)(\.[\w.]+)?$", re.IGNORECASE)
+MIN_SWEEP_EDITS = 5  # other files given the very same edit: the change sweeps the code base (a rename)
 MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
@@ -155,6 +157,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
+    hits = _swept(hits, landed)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
@@ -613,6 +616,25 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
         inside = sections.get(hit.path)
         return "generated section" if inside and undone and all(line in inside for line in undone) else hit.quiet
     return [h._replace(quiet=quiet(h)) for h in hits]
+
+
+def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+    """Line-level hits on files where the change's every edit is one it makes in MIN_SWEEP_EDITS other files
+    too (spectre.console's `namespace Spectre.Console.Internal` made `namespace Spectre.Console` in 120 files):
+    a sweep of the code base, which only here meets a commit's line; a stale copy holds that commit's lines
+    whatever the sweep writes."""
+    if len(landed.patches) <= MIN_SWEEP_EDITS or not any(h.kind in GENERATED_KINDS and not h.quiet for h in hits):
+        return hits
+    edits = {p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic)
+             for p in landed.patches if p.text}
+    seen = Counter(edit for found in edits.values() for edit in found)
+
+    def swept(hit: PathHit) -> bool:
+        mine = edits.get(hit.path)
+        return hit.kind in GENERATED_KINDS and not hit.quiet and bool(mine) and \
+            all(seen[edit] > MIN_SWEEP_EDITS for edit in mine or ())
+    return [h._replace(quiet=f"an edit the change makes in {min(seen[e] for e in edits[h.path]) - 1} other files too")
+            if swept(h) else h for h in hits]
 
 
 def _readable(ctx: Context, state: State | None) -> bytes:
