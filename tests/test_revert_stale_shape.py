@@ -860,3 +860,29 @@ def test_lines_deleted_with_a_renamed_version_in_their_place_are_a_rewrite(repo:
     _stale_topic(repo, lines[:20] + written + lines[20:])
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding
+
+
+@pytest.mark.parametrize(("shared", "severity"), [
+    ("public function writing_a_file_with_an_empty_stream(): void", None),  # moved into the contract test case
+    ("public function reading_a_file_with_an_empty_stream(): void", "error"),  # another test: #301's is gone
+])
+def test_a_php_test_method_moved_into_a_shared_test_case_is_a_move(repo: Repo, shared: str, severity: str | None) -> None:
+    # flysystem's `Upgraded empty stream test to adapter contract test`: the local adapter's test method,
+    # re-targeted at `$this->adapter()` inside the test case every adapter runs
+    seed(repo)
+    local = "<?php\nclass LocalTest extends TestCase\n{\n    public function setUp(): void {}\n}\n"
+    method = ("    /**\n     * @test\n     */\n    public function writing_a_file_with_an_empty_stream(): void\n    {\n"
+              "        $adapter = new LocalAdapter(static::ROOT);\n        $stream = stream_with_contents('');\n"
+              "        $adapter->writeStream('/file.txt', $stream, new Config());\n        fclose($stream);\n"
+              "        $this->assertFileExists(static::ROOT . '/file.txt');\n    }\n")
+    land(repo, "chore: local tests", {"src/LocalTest.php": local, "src/CaseTest.php": local.replace("LocalTest", "CaseTest")})
+    land(repo, "Add test for empty stream (#301)", {"src/LocalTest.php": local[:-2] + method + "}\n"}, author=DAVE)
+    shared_method = (f"    /**\n     * @test\n     */\n    {shared}\n    {{\n        $adapter = $this->adapter();\n"
+                     "        $adapter->writeStream('path.txt', stream_with_contents(''), new Config());\n"
+                     "        $this->assertTrue($adapter->fileExists('path.txt'));\n    }\n")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Upgraded empty stream test to adapter contract test",
+         {"src/LocalTest.php": local, "src/CaseTest.php": local.replace("LocalTest", "CaseTest")[:-2] + shared_method + "}\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {})
+    assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))

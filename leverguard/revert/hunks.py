@@ -32,10 +32,14 @@ SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose und
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
-DEFINITION = lazy(rb"(async)?def\w|class\w|(export(default)?)?(async)?function\w|func\w|(pub)?fn\w")
+# (PHP's and Kotlin's methods open with their modifiers: `publicfunctionwriting_a_file(`, `privatefunload(`)
+MODIFIERS = rb"(?:(?:public|private|protected|internal|static|final|abstract|override|open|suspend)(?=\w))+"
+DEFINITION = lazy(rb"(async)?def\w|class\w|(export(default)?)?(async)?function\w|func\w|(pub)?fn\w|"
+                  + MODIFIERS + rb"fun(ction)?\w+[(<]")
 # the name a definition line defines, followed by what opens its parameters or body (no `deferred=x`)
 DEFINED = lazy(rb"(?:async)?def(\w+)\(|class(\w+)[(:{<]|(?:export(?:default)?)?(?:async)?function\*?(\w+)\("
-               rb"|func(?:\([^)]*\))?(\w+)[(\[]|(?:pub(?:\([\w:]+\))?)?(?:async)?fn(\w+)[(<]")
+               rb"|func(?:\([^)]*\))?(\w+)[(\[]|(?:pub(?:\([\w:]+\))?)?(?:async)?fn(\w+)[(<]|"
+               + MODIFIERS + rb"fun(?:ction)?(\w+)\(")
 WORD = lazy(rb"\w+")
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
 
