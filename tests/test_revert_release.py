@@ -95,6 +95,8 @@ DEV = '_version_major = 9\n_version_minor = 17\n_version_patch = 0\n# _version_e
     ("Need to re-try 9.16.2 release", "", True),  # jackson's retried releases
     ("re-do 9.16.2 release", "", True),  # jackson-module-kotlin's
     ("Redo the completer", "", False),  # redoing something else
+    ("Setting up Scala 3 release", "", True),  # circe's sbt-release runs for the Scala 3 artifacts
+    ("Set up the completer for the release workflow", "", False),  # a setup that is no release step
     ("change version back to 9.17.0-SNAPSHOT", "", True),  # and its Maven dev version put back by hand
     ("Backed version up to 9.16.  Oops.", "", True),  # junit's
     ("Retry the flaky completer test", "", False),  # a retry of something else

@@ -73,7 +73,7 @@ MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' o
 # after its project alone, zlib's `zlib 1.2.0.5`; a tool's bracketed prefix, `[maven-release-plugin] prepare release
 # gson-parent-2.10`)
 RELEASE_TITLE = lazy(
-    r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
+    r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|set(ting)?\s+up\b.*\brelease\s*$|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
