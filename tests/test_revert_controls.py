@@ -120,6 +120,42 @@ def test_a_commented_out_debug_print_taken_out_loses_nothing(repo: Repo, line: s
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("lines", "severity"), [
+    ("    var_dump($path, $this->prefix);\n    die();\n", "notice"),  # a dump and its halt: someone debugging
+    ("    dbg!(&state);\n", "notice"),
+    ("    var_dump($path);\n    $this->prefix = '';\n", "error"),  # beside a line of behaviour
+    ("    die();\n", "error")])  # a halt alone is behaviour
+def test_a_debug_dump_taken_out_loses_nothing(repo: Repo, lines: str, severity: str) -> None:
+    old = seed(repo)
+    prefixer = "<?php\nfunction strip($path) {\n" + "".join(f"    $step{i} = $path . {i};\n" for i in range(6)) + "LINES}\n"
+    land(repo, "feat: prefixer", {"src/Prefixer.php": prefixer.replace("LINES", "")})
+    land(repo, "feat: strip the prefix (#301)", {"src/Prefixer.php": prefixer.replace("LINES", lines),
+                                                 "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/Prefixer.php": prefixer.replace("LINES", ""), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "line", "severity"), [
+    ("remove log", '      console.log("rendering keyed", structuredClone(rendered));\n', "notice"),  # phoenix_live_view's
+    ("remove log", "      rendered.keyed = true;\n", "error"),  # the line is no print
+    ("render keyed comprehensions", '      console.log("rendering keyed", structuredClone(rendered));\n', "error"),
+])
+def test_a_print_taken_out_under_a_title_that_says_it_removes_logging(repo: Repo, subject: str, line: str,
+                                                                     severity: str) -> None:
+    old = seed(repo)
+    code = "function render(rendered) {\n" + "".join(f"  step{i}(rendered);\n" for i in range(8)) + "}\n"
+    bundles = [f"priv/static/live.{kind}js" for kind in ("", "cjs.", "esm.")]  # the bundles a build writes
+    land(repo, "feat: render", dict.fromkeys(bundles, code))
+    land(repo, "Update assets (#301)", {**dict.fromkeys(bundles, code.replace("  step3(rendered);\n", "  step3(rendered);\n" + line)),
+                                        "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {**dict.fromkeys(bundles, code), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     reformatted = {f"src/mod{i}.py": old[f"src/mod{i}.py"].replace(" = ", "=").replace(", ", ",\n    ") for i in range(5)}

@@ -16,7 +16,7 @@ from leverguard.revert.declared import (cites_pr_going, says_it_reverts, CONVENT
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       runs_go_tool, says_generates, says_regenerates, titled_after)
+                                       runs_go_tool, says_generates, says_regenerates, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -806,6 +806,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             return NOTICE, reason + "; the change says it deletes those tests"
         if entries and says_deletes_entries((landed.subject, landed.title)):
             return NOTICE, reason + "; the change says it deletes those changelog entries"
+    if level > NOTICE and not stale and removes_debug_output((landed.subject, landed.title), undone):
+        return NOTICE, reason + "; the change says it removes debug output, and only prints go"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     if level == WARNING and not stale and says_fixes_regression((landed.subject, landed.title)):

@@ -7,6 +7,7 @@ import re
 
 from leverguard.patterns import lazy
 from leverguard.revert.model import Commit
+from leverguard.revert.patch import prints_only
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -149,6 +150,8 @@ MIN_SUBSTITUTED = 3  # characters: shorter old text (`s/a/b/`) matches lines by 
 # (a merge's own leftovers too: uuid's `fix merge artifact` deleting the block the merge had doubled)
 STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?|"
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
+DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
+                     r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
 DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
@@ -767,6 +770,12 @@ def says_stray(titles: Iterable[str]) -> bool:
     """`Remove spurious changes`, `Revert stray edits to the docs`, `fix merge artifact`: undoing on purpose
     what slipped in."""
     return any(STRAY.search(title) for title in titles if title)
+
+
+def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
+    """A title saying it removes logging or debug output (phoenix_live_view's `remove log`), and every
+    undone line is a print or a dump (`console.log("rendering keyed", structuredClone(rendered));`)."""
+    return any(DEBUG_REMOVAL.search(title) for title in titles if title) and prints_only(lines)
 
 
 def says_fixes_regression(titles: Iterable[str]) -> bool:

@@ -98,6 +98,34 @@ _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[
                rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
 
 
+# Debug output, on normalized lines: a dump or a breakpoint only someone debugging writes (`var_dump($x);`,
+# `dbg!(x)`, `debugger;`), with the halt after it (`die;`), and prints, which a program's own output uses too
+_DUMP = rb"(?:(?:var_dump|print_r|debug_zval_dump|dbg!)\(.*|debugger;?)"
+_HALT = rb"(?:die|exit)(?:\(\))?;"
+_PRINT = rb"(?:console\.(?:log|debug|dir|trace)|print(?:ln|f)?!?|e?println!|fmt\.Print\w*|System\.(?:out|err)\.print\w*|NSLog)\(.*"
+DUMP, HALT, PRINT = lazy(_DUMP), lazy(_HALT), lazy(_PRINT)
+COMMENTED_DEBUG = lazy(rb"(?:#|//|/\*|--)+(?:" + _DUMP + b"|" + _PRINT + b")")
+
+
+def debug_only(lines: Iterable[bytes]) -> bool:
+    """Are LINES (normalized) debug output no one keeps: prints commented out (eslint-plugin-react's
+    `// console.log(require('util').inspect(t, { depth: null }));`), or a dump with its halt and the imports
+    it needed (flysystem's `CS` taking out `var_dump($x); die();`)? Taking it out or back loses nothing."""
+    found = [line for line in lines if line]
+    if found and all(COMMENTED_DEBUG.fullmatch(line) for line in found):
+        return True
+    return any(DUMP.fullmatch(line) for line in found) and all(
+        DUMP.fullmatch(line) or HALT.fullmatch(line) or COMMENTED_DEBUG.fullmatch(line) or _IMPORT.fullmatch(line)
+        for line in found)
+
+
+def prints_only(lines: Iterable[bytes]) -> bool:
+    """Are LINES (normalized) all prints or debug output (`console.log("rendering keyed", x);`)?"""
+    found = [line for line in lines if line]
+    return bool(found) and all(PRINT.fullmatch(line) or DUMP.fullmatch(line) or HALT.fullmatch(line) or
+                               COMMENTED_DEBUG.fullmatch(line) for line in found)
+
+
 def imports_only(lines: Iterable[bytes]) -> bool:
     """Are LINES (normalized) all import statements (`from typing import Protocol`, `#include <x.h>`)?"""
     found = list(lines)

@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (FilePatch, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -32,9 +32,6 @@ MAX_POINTER_CHECKS = 5  # a submodule's latest bumps asked about (one git proces
 BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
 MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
 COMMENT_LINE = lazy(rb"(#|//|/\*|\*|--|<!--)")  # a comment-only line, as the patches hold it (spaces squeezed out)
-# a debug print commented out (`// console.log(require('util').inspect(t))`, `# print(x)`), squeezed: no one's work
-COMMENTED_DEBUG = lazy(rb"(?:#|//|/\*|--)+(?:console\.(?:log|debug|dir|trace)\(|print(?:ln|f)?!?\(|e?println!\(|dbg!\("
-                       rb"|var_dump\(|print_r\(|debugger\b|fmt\.Print\w*\(|System\.(?:out|err)\.print|NSLog\(|pp\().*")
 
 
 class PathHit(NamedTuple):
@@ -380,20 +377,14 @@ def _weak_change(patch: FilePatch) -> str:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
         return "formatting only"
-    if commented_debug([line for h in patch.hunks for line in h.removed + h.added]):
-        return "commented-out debug output"
+    if debug_only([line for h in patch.hunks for line in h.removed + h.added]):
+        return "debug output only"
     if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
         return "lines reordered only"
     one_sided = all(not h.removed or not h.added or names_pruned(h.removed, h.added) for h in patch.hunks)
     # (a document's import lines are an example's, for readers to copy: `Add missing import` fixes it)
     return "imports only" if one_sided and not prose(patch.change.path) and \
         imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
-
-
-def commented_debug(lines: Sequence[bytes]) -> bool:
-    """Are LINES (normalized) all debug prints commented out? Taking one out or putting it back loses nothing
-    (eslint-plugin-react's `// console.log(require('util').inspect(t, { depth: null }));`)."""
-    return bool(lines) and all(COMMENTED_DEBUG.fullmatch(line) for line in lines)
 
 
 def _gitlink(change: Change) -> bool:
@@ -415,7 +406,7 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         kind = "rollback" if undo.complete else "inverse-hunk"
         kept = sum(1 for p in changed if p < position and p not in undos)
         quiet = _weak_change(by_position[position]) if undo.complete else \
-            "commented-out debug output" if commented_debug([line for u in undo.undone for line in u.text]) else ""
+            "debug output only" if debug_only([line for u in undo.undone for line in u.text]) else ""
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
                             normalized=undo.complete, newer_kept=kept))
     return hits
