@@ -2382,3 +2382,22 @@ def test_a_file_given_the_edit_the_change_sweeps_across_the_code_base_is_no_stal
 
 def test_a_swept_file_that_also_loses_a_commits_line_is_still_a_stale_copy(repo: Repo) -> None:
     assert _namespaces_flattened(repo, 6, stale_line=True) == "error"
+
+
+@pytest.mark.parametrize(("fixed", "code"), [
+    ("[![cov](https://coveralls.io/repos/github/spulec/freezegun/badge.svg)](https://coveralls.io)\n", 0),
+    ("# freezegun: let your tests travel through time\n", 1),  # a line #301 never wrote: a stale tree's
+])
+def test_taking_out_a_topic_with_the_fix_up_of_its_lines(repo: Repo, fixed: str, code: int) -> None:
+    """freezegun's `remove coveralls for now since it doesnt support py3k` puts back `add coveralls` and the
+    `fix readme` of its badge: the fix-up only took out lines `add coveralls` wrote, so no stale tree."""
+    seed(repo)
+    readme = "# freezegun\n\nLet your tests travel through time.\n"
+    badge = "[![cov](https://coveralls.io/repos/spulec/freezegun/badge.png)](https://coveralls.io)\n"
+    land(repo, "docs: readme and ci", {"README.md": readme, ".travis.yml": "script: make test\n"})
+    land(repo, "add coveralls (#301)", {"README.md": readme + badge, ".travis.yml": "script: make test\nafter_success: coveralls\n"})
+    target = badge if fixed.startswith("[") else "# freezegun\n"
+    land(repo, "fix readme (#302)", {"README.md": (readme + badge).replace(target, fixed)})
+    _topic(repo, {"README.md": readme, ".travis.yml": "script: make test\n", "kernel.c": "int t;\n"},
+           subject="remove coveralls for now since it doesnt support py3k", author=BOB)
+    assert check(repo, "main..topic")[0] == code

@@ -29,7 +29,7 @@ from leverguard.revert.signals import PathHit, moved_away
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Sequence
+    from typing import Callable, Mapping, Sequence
 
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
@@ -176,7 +176,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
-        not removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p]) for p in {h.position for h in recent}])
+        not _takes_out_a_topic(landed, {h.position for h in recent}, by_position, undone_at, commits)
     # whole files of days-old work put back: a stale tree, whose deletions are no one's choice either
     fresh_copies = any(_fresh(h.position, commits[h.position], landed) for h in recent)
     # files put back, ignoring formatting, past other commits' silent changes: what else is undone in them is
@@ -191,6 +191,19 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         results.append(_finding(commit, position, by_position[position], commits, landed, ctx, stale, bool(exact),
                                 fresh_copies, rolled))
     return results
+
+
+def _takes_out_a_topic(landed: Landed, positions: set[int], by_position: Mapping[int, list[PathHit]],
+                       undone_at: Mapping[int, list[bytes]], commits: Sequence[Commit]) -> bool:
+    """The change's subject says it removes a topic that the undone commits' titles and lines name (anyio's
+    `Removed the pyright version pin`), or that some name and the others only fixed up: every line the others
+    took out, the naming ones had written (freezegun's `remove coveralls ...` undoing `add coveralls` and the
+    `fix readme` of its badge). Not a stale tree, which undoes whatever came before it."""
+    anchors = {p for p in positions if removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p])])}
+    written = {line for p in anchors for line in undone_at[p]}
+    return bool(anchors) and all(p in anchors or 0 < len(replaced := {line for h in by_position[p] for line in h.replaced_text()
+                                                                       if line}) and replaced <= written
+                                 for p in positions)
 
 
 def _notes(landed: Landed, ctx: Context) -> tuple[bytes, ...]:

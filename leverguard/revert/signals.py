@@ -51,6 +51,7 @@ class PathHit(NamedTuple):
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
+    text_replaced: tuple[bytes, ...] = ()  # of a rollback's, the lines the candidate took out (what it wrote over)
     moves: tuple[tuple[str, str], ...] = ()  # a version-set-back hit's versions, (`0.11-dev`, `0.10.1`)
     resolution: str = ""  # the merge whose modify/delete conflict kept the edited copy (kept-by-merge)
     # a pointer-dropped hit's (commit it set, commit now, how: "back" along the submodule's line, "lost" off
@@ -61,6 +62,12 @@ class PathHit(NamedTuple):
         if self.undo is not None:
             return tuple(line for u in self.undo.undone for line in u.text)
         return self.text_undone
+
+    def replaced_text(self) -> tuple[bytes, ...]:
+        """The lines the candidate took out, which HEAD puts back."""
+        if self.undo is not None:
+            return tuple(line for u in self.undo.undone for line in u.removed)
+        return self.text_replaced
 
 
 def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, patch_of: PatchOf,
@@ -363,8 +370,9 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     quiet = "" if kind != "rollback" else "built or scratch file" if built else _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
+    replaced = tuple(line for h in patch.hunks for line in h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
-                   text_undone=undone)
+                   text_undone=undone, text_replaced=replaced)
 
 
 def _weak_change(patch: FilePatch) -> str:
