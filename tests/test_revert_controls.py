@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
 
 QUIET = {"info", "notice"}
 
@@ -154,6 +154,24 @@ def test_a_print_taken_out_under_a_title_that_says_it_removes_logging(repo: Repo
     land(repo, subject, {**dict.fromkeys(bundles, code), "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("head", "severity"), [
+    ("from kit import run\nimport os\nimport sys\n\nsetup()\nrun(os, sys)\n", "none"),  # zoxide's nightly
+    # rustfmt regrouping the `use` lines another commit had sorted: a formatter's work
+    # an import of its own among them (`sys` for `json`): no longer the same imports, that work is undone
+    ("from kit import run\nimport os\nimport json\n\nsetup()\nrun(os, sys)\n", "notice")])
+def test_imports_only_regrouped_are_a_formatters_work(repo: Repo, head: str, severity: str) -> None:
+    old = seed(repo)
+    grouped = "import os\nimport sys\n\nfrom kit import run\n\nsetup()\nrun(os, sys)\n"
+    land(repo, "feat: entry point", {"src/main.py": grouped})
+    land(repo, "Return exit code from main (#301)", {"src/main.py": head, "src/mod2.py": old["src/mod2.py"] + "EXIT_CODE = 1\n"})
+    land(repo, "Exit with the run's code (#302)", {"src/main.py": head.replace("run(os, sys)", "exit(run(os, sys))")}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")  # the later change kept: line-level evidence, no file put back
+    land(repo, "Use formatter from nightly", {"src/main.py": grouped.replace("run(os, sys)", "exit(run(os, sys))"),
+                                              "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none", "reason": ""})
+    assert found["severity"] == severity, found["reason"]
 
 
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:

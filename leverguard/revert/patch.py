@@ -453,6 +453,18 @@ def reordered_only(patch: FilePatch) -> bool:
     return bool(removed) and removed == Counter(line for hunk in patch.hunks for line in hunk.added)
 
 
+def _imports_sorted(hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
+    """A file's hunks that only reorder its import lines (rustfmt's, isort's, goimports' grouping) are cosmetic,
+    as a formatter's punctuation is: the same imports, every one of them written again (zoxide's nightly
+    formatter regrouping the `use` lines another commit had sorted its own way)."""
+    if not hunks or all(h.cosmetic for h in hunks):
+        return hunks
+    removed = Counter(line for h in hunks for line in h.removed)
+    if not removed or removed != Counter(line for h in hunks for line in h.added) or not imports_only(removed):
+        return hunks
+    return tuple(h._replace(cosmetic=True, short=((), ())) for h in hunks)
+
+
 def squeeze(line: bytes) -> bytes:
     """LINE as the patches hold it: whitespace squeezed out."""
     return line.translate(None, _SPACE)
@@ -592,6 +604,7 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     files = []
     for change, source, status in records:
         hunks, text = _section(cursor)
+        hunks = _imports_sorted(hunks)
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
             hunks, text = (), False
