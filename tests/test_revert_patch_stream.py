@@ -61,3 +61,20 @@ def test_output_cut_inside_a_hunk_is_an_error(repo: Repo) -> None:
 def test_a_definition_written_again_with_a_new_signature_counts_as_moved(old: bytes, new: bytes, moved: bool) -> None:
     body = [old, b"returnself.pool.release(handle)", b"logger.debug(released)", b"metrics.count(release)"]
     assert hunks.moved(body, Counter([new, b"returnself.pool.release(handle)"])) is moved
+
+
+@pytest.mark.parametrize(("after", "cosmetic"), [
+    ("from kit import run\nimport os\nimport sys\n\nrun(os, sys)\n", True),  # the same imports, regrouped
+    ("from kit import run\nimport os\nimport json\n\nrun(os, sys)\n", False),  # one of them another
+    ("import os\nimport sys\n\nfrom kit import run\n\nsys.exit(run(os, sys))\n", False),  # code changed
+    ("import sys\nimport os\n\nfrom kit import run\n\nrun(os, sys)\nsetup()\n", False),  # and a line added
+])
+def test_a_files_hunks_that_only_regroup_its_imports_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
+    repo.write("main.py", "import os\nimport sys\n\nfrom kit import run\n\nrun(os, sys)\n")
+    repo.commit("initial")
+    repo.write("main.py", after)
+    repo.commit("regroup")
+    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
+                          check=True).stdout
+    ((_, (patch,)),) = _parsed(data, len(data))
+    assert all(h.cosmetic for h in patch.hunks) is cosmetic
