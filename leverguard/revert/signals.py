@@ -115,7 +115,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
         added = head.change.old is None
-        kept = _kept_by_merge(path, entries, patch_of, resolutions) \
+        kept = _kept_by_merge(head, path, entries, patch_of, resolutions) \
             if added and not exact and resolutions is not None else []
         hits += kept
         if added and not exact and not kept and head.text and rules.line_level(path):
@@ -296,18 +296,22 @@ def _pointer_move(pointers: Submodules, path: bytes, dropped: str, new: str) -> 
     return "off" if lacks is None else "lost" if lacks else "rebased"
 
 
-def _kept_by_merge(path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
+def _kept_by_merge(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
                    resolutions: Resolutions) -> list[PathHit]:
     """A file a candidate deleted, back in an edited copy because a merge's modify/delete conflict kept the
-    side that edited it: an outdated branch merged, the deletion undone (requests' `config.py`). Asked only
+    side that edited it: an outdated branch merged, the deletion undone (requests' `config.py`). Not a file
+    of that name written anew, sharing few of the old one's lines (hypothesis' `RELEASE.rst`, each PR's own
+    note, which the release deletes: a branch that rewrote it meets the release's deletion). Asked only
     when the landing adds a path whose last change in the window deleted it."""
     position, change = entries[0]
     if change.new is not None or change.old is None:
         return []
+    patch = patch_of(position, path)
+    if patch is not None and patch.text and head.text and not _mostly_old(patch, head):
+        return []
     merge = resolutions.kept_deleted(path)
     if not merge:
         return []
-    patch = patch_of(position, path)
     lines = patch.lines if patch is not None else 0
     return [PathHit(position, path, "kept-by-merge", lines, lines, patch is not None and patch.text, resolution=merge)]
 
@@ -324,15 +328,29 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
         return []
     old = Counter(line for h in patch.hunks for line in h.removed)
     new = Counter(line for h in head.hunks for line in h.added)
-    # comments back (a license header every file of the project opens with) prove no copy of the old file
-    back = sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line))
-    if back < MIN_BACK_LINES or back < BACK_SHARE * sum(new.values()):
+    back = _back(old, new)
+    if back < MIN_BACK_LINES or not _mostly_old(patch, head):
         return []
     elsewhere = Counter(line for p in landing if p.change.path != path for h in p.hunks for line in h.removed)
     if moved(list(new.elements()), elsewhere):
         return []
     return [PathHit(position, path, "resurrected", back, sum(old.values()), True, normalized=True,
                     text_undone=tuple((old & new).elements()))]
+
+
+def _back(old: Counter[bytes], new: Counter[bytes]) -> int:
+    """The lines of NEW the old file held; comments back (a license header every file of the project opens
+    with) prove no copy of the old file."""
+    return sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line))
+
+
+def _mostly_old(deleted: FilePatch, head: FilePatch) -> bool:
+    """Whether the file HEAD adds is mostly the lines of the file DELETED took out, MIN_BACK_LINES of them at
+    least (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew."""
+    new = Counter(line for h in head.hunks for line in h.added)
+    total = sum(new.values())
+    back = _back(Counter(line for h in deleted.hunks for line in h.removed), new)
+    return back >= BACK_SHARE * total and back >= min(MIN_BACK_LINES, total)
 
 
 def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
