@@ -172,6 +172,26 @@ def test_imports_only_regrouped_are_a_formatters_work(repo: Repo, head: str, sev
     assert found["severity"] == severity, found["reason"]
 
 
+@pytest.mark.parametrize(("wrapped", "severity"), [
+    ("table, features, data", "notice"),  # autofix.ci re-wrapping what #302 wrote: formatting only
+    ("table, features, data, legacy", "error")])  # #302 wrote other text: the change takes #301's out itself
+def test_a_change_that_only_reformats_a_file_puts_back_formatting_only(repo: Repo, wrapped: str, severity: str) -> None:
+    """TanStack table's `ci: apply automated fixes`: #302 took #301's edit back in a wrapped form, and the
+    formatter's unwrapping makes the file equal its version before #301: #302 undid it, not the formatter."""
+    old = seed(repo)
+    module = "def proxify(table):\n{}    return internal\n"
+    land(repo, "feat: proxy", {"src/proxy.py": module.format("    internal = signal_of(table, features, data)\n")})
+    land(repo, "feat: add fns generic (#301)", {"src/proxy.py": module.format("    internal = signal_of(table, features, data, fns)\n"),
+                                                "src/mod2.py": old["src/mod2.py"] + "FNS = 1\n"})
+    land(repo, "large simplification of processingFns (#302)",
+         {"src/proxy.py": module.format(f"    internal = signal_of(\n        {wrapped}\n    )\n")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "ci: apply automated fixes", {"src/proxy.py": module.format("    internal = signal_of(table, features, data)\n")},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     old = seed(repo)
     reformatted = {f"src/mod{i}.py": old[f"src/mod{i}.py"].replace(" = ", "=").replace(", ", ",\n    ") for i in range(5)}

@@ -111,6 +111,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         regenerated = rules.regenerated(path)
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
                  if not _moved_out(h, patch_of(h.position, path), added_outside)]
+        if exact and _reformats_only(head):  # the file was that text already, formatting aside
+            exact = [h._replace(quiet=h.quiet or "formatting only") for h in exact]
         hits += exact
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
@@ -336,6 +338,14 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
         return []
     return [PathHit(position, path, "resurrected", back, sum(old.values()), True, normalized=True,
                     text_undone=tuple((old & new).elements()))]
+
+
+def _reformats_only(head: FilePatch) -> bool:
+    """Does the landing only reformat this file (autofix.ci's prettier re-wrapping a type's arguments)? Then
+    its text, formatting aside, is what it was: whatever older version it equals, an earlier commit made
+    it so, and putting it back is formatting only."""
+    return head.text and head.change.old is not None and head.change.new is not None and bool(head.hunks) and \
+        all(h.cosmetic for h in head.hunks)
 
 
 def _back(old: Counter[bytes], new: Counter[bytes]) -> int:
