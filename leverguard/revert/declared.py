@@ -126,7 +126,7 @@ TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp:
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
 GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
-_REGENERATING = r"re-?generat\w*|rebuil\w*|re-?render\w*"
+_REGENERATING = r"re-?generat\w*|re-?gen|rebuil\w*|re-?render\w*"
 TITLE_FILLER = frozenset("with from into this that these them then than were have after file files".split())
 # the generator's output again (eza's `chore: Update generated test files` too)
 REGENERATES = lazy(r"\b(" + _REGENERATING + r"|(updat|refresh)\w*\s+(the\s+)?generated)\b", re.IGNORECASE)
