@@ -78,3 +78,23 @@ def test_a_files_hunks_that_only_regroup_its_imports_are_cosmetic(repo: Repo, af
                           check=True).stdout
     ((_, (patch,)),) = _parsed(data, len(data))
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
+
+
+REFERENCE = "Defined in: [types.ts:{0}](https://github.com/o/r/blob/main/src/types.ts#L{0})\n"
+
+
+@pytest.mark.parametrize(("after", "cosmetic"), [
+    (REFERENCE.format(114), True),  # TypeDoc's reference renumbered by a rebuild
+    ("Defined in: [other.ts:113](https://github.com/o/r/blob/main/src/other.ts#L113)\n", False),  # another file
+    ("host = example.com:9090\n", False),  # a port is no line of a source file
+])
+def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
+    before = REFERENCE.format(113) if "Defined" in after else "host = example.com:8080\n"
+    repo.write("docs/api.md", "# API\n\n" + before)
+    repo.commit("initial")
+    repo.write("docs/api.md", "# API\n\n" + after)
+    repo.commit("rebuild")
+    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
+                          check=True).stdout
+    ((_, (patch,)),) = _parsed(data, len(data))
+    assert all(h.cosmetic for h in patch.hunks) is cosmetic

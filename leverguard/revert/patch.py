@@ -27,6 +27,9 @@ MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
+# a reference into a source file by line: `rowExpandingFeature.types.ts:113`, `...types.ts#L113`, `#L10-L12`
+_LINE_REFERENCE = lazy(rb"(\.(?:py|pyi|js|mjs|cjs|ts|mts|tsx|jsx|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|"
+                       rb"m|mm|ex|exs|vue|svelte|dart|lua|sh))(?::\d+(?::\d+)?|#L\d+(?:-L?\d+)?)\b")
 HOMES = (b"/Users/", b"/home/", b"\\Users\\")  # where a machine's home folders lie (macOS, Linux, Windows)
 _HOME_PATH = lazy(rb"(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)[^\"'\s,;)]*")
 _SEPARATORS = lazy(rb"[/\\]+")
@@ -395,7 +398,8 @@ _CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
 
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
-    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added)) or _home_only(removed, added)
+    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added)) or _home_only(removed, added) or \
+        _line_references_only(removed, added)
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -403,6 +407,17 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new))
+
+
+def _line_references_only(removed: list[bytes], added: list[bytes]) -> bool:
+    """Do REMOVED and ADDED differ only in the line numbers of source references (TypeDoc's `Defined in:
+    [types.ts:113](.../types.ts#L113)`, written again at every build as the source moves)? No one's work."""
+    if not removed or not added:
+        return False
+    old, new = b"".join(removed), b"".join(added)
+    if old == new or not _LINE_REFERENCE.search(old):
+        return False
+    return _LINE_REFERENCE.sub(rb"\1:N", old) == _LINE_REFERENCE.sub(rb"\1:N", new)
 
 
 def _home_only(removed: list[bytes], added: list[bytes]) -> bool:
