@@ -2162,6 +2162,20 @@ def test_a_file_whose_header_says_a_tool_writes_it_weighs_as_built(repo: Repo, h
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("files", "severity"), [(8, "notice"), (9, "error")])
+def test_generated_headers_are_read_for_up_to_eight_files_with_evidence(repo: Repo, files: int, severity: str) -> None:
+    """rspec-rails' long-lived 4.0 branch merged with its own copies of five generated build scripts: their
+    headers are read (one blob each) up to MAX_HEADER_READS files; a stale tree's many files are judged together."""
+    seed(repo)
+    header = "# This file was generated from the rspec-dev repo.\n# DO NOT modify it by hand.\n"
+    scripts = {f"script/step{i}.sh": header + "".join(f"run_step_{i}_{j}\n" for j in range(6)) for i in range(files)}
+    land(repo, "build scripts", scripts)
+    land(repo, "Switch all links to HTTPS (#301)", {p: text + f"echo https://rspec.info/{p[11]}\n" for p, text in scripts.items()})
+    _topic(repo, {**scripts, "kernel.c": "int t;\n"}, subject="Update build scripts")
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 @pytest.mark.parametrize(("config", "found"), [
     ("", False),  # node-gyp's committed node_modules/: npm writes and deletes its files at every update
     ("[revert]\nexclude = []\n", True),  # the default given up: judged like any file
