@@ -73,7 +73,7 @@ SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\
                     rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b)", re.IGNORECASE)
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
-MAX_HEADER_READS = 8  # files with evidence whose headers are read (a blob each); more: none is
+MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 # where a name starts in a line squeezed of its spaces: after no word character, or after a keyword that
 # stands before names (`asLocale`, `newBuffer(`, `returnre.sub(`)

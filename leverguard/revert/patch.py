@@ -27,10 +27,11 @@ MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
+_DIGITS = b"0123456789"
 # a reference into a source file by line: `rowExpandingFeature.types.ts:113`, `...types.ts#L113`, `#L10-L12`
 _LINE_REFERENCE = lazy(rb"(\.(?:py|pyi|js|mjs|cjs|ts|mts|tsx|jsx|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|"
                        rb"m|mm|ex|exs|vue|svelte|dart|lua|sh))(?::\d+(?::\d+)?|#L\d+(?:-L?\d+)?)\b")
-HOMES = (b"/Users/", b"/home/", b"\\Users\\")  # where a machine's home folders lie (macOS, Linux, Windows)
+# a path through a machine's home folder (macOS, Linux, Windows), to its end
 _HOME_PATH = lazy(rb"(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)[^\"'\s,;)]*")
 _SEPARATORS = lazy(rb"[/\\]+")
 IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
@@ -71,7 +72,7 @@ def unpunctuated(line: bytes) -> bytes:
     if b"u'" in line or b'u"' in line:
         line = _UNICODE_PREFIX.sub(b"", line)
     line = line.translate(_QUOTES, _SPACE)
-    if b"," in line:
+    if line.endswith(b",") or b",)" in line or b",]" in line or b",}" in line:
         line = _TRAILING_COMMA.sub(b"", line)
     return line.translate(None, _WRAPPING)
 
@@ -398,8 +399,9 @@ _CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
 
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
-    cosmetic = unpunctuated(b"".join(removed)) == unpunctuated(b"".join(added)) or _home_only(removed, added) or \
-        _line_references_only(removed, added)
+    was, now = b"".join(removed), b"".join(added)
+    cosmetic = _same_words(was, now) and unpunctuated(was) == unpunctuated(now) or \
+        len(removed) == len(added) > 0 and (_home_only(was, now) or _line_references_only(was, now))
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -409,25 +411,29 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
                 ((), ()) if cosmetic else (short_gone, short_new))
 
 
-def _line_references_only(removed: list[bytes], added: list[bytes]) -> bool:
-    """Do REMOVED and ADDED differ only in the line numbers of source references (TypeDoc's `Defined in:
-    [types.ts:113](.../types.ts#L113)`, written again at every build as the source moves)? No one's work."""
-    if not removed or not added:
-        return False
-    old, new = b"".join(removed), b"".join(added)
-    if old == new or not _LINE_REFERENCE.search(old):
+def _same_words(was: bytes, now: bytes) -> bool:
+    """Could WAS and NOW be one text in two formattings: the same letters and digits in the same order (one C-level
+    pass each rules out most hunks before `unpunctuated` runs; a `u'...'` prefix, which it drops, is a letter)?"""
+    return was.translate(None, _NON_ALNUM) == now.translate(None, _NON_ALNUM) or \
+        b"u'" in was or b'u"' in was or b"u'" in now or b'u"' in now
+
+
+def _line_references_only(old: bytes, new: bytes) -> bool:
+    """Do a hunk's OLD and NEW text differ only in the line numbers of source references (TypeDoc's `Defined
+    in: [types.ts:113](.../types.ts#L113)`, written again at every build as the source moves)? No one's work."""
+    # (most hunks differ in more than digits: one C-level pass rules them out before the pattern runs)
+    if old == new or old.translate(None, _DIGITS) != new.translate(None, _DIGITS) or not _LINE_REFERENCE.search(old):
         return False
     return _LINE_REFERENCE.sub(rb"\1:N", old) == _LINE_REFERENCE.sub(rb"\1:N", new)
 
 
-def _home_only(removed: list[bytes], added: list[bytes]) -> bool:
-    """Do REMOVED and ADDED differ only in whose home folder their paths run through (jazzy's
+def _home_only(old: bytes, new: bytes) -> bool:
+    """Do a hunk's OLD and NEW text differ only in whose home folder their paths run through (jazzy's
     `undocumented.json` rewritten from `/Users/cnoon/Programming/...` to `/Users/jshier/Desktop/...`)? Each
     run writes its own machine's: no one's work. (A home path written over a portable one is a change: the setup.py accident.)"""
-    joined = b"".join(removed)
-    if not added or not any(home in joined for home in HOMES):
+    if b"/Users/" not in old and b"/home/" not in old and b"\\Users\\" not in old:
         return False
-    return unpunctuated(_HOME_PATH.sub(_in_project, joined)) == unpunctuated(_HOME_PATH.sub(_in_project, b"".join(added)))
+    return unpunctuated(_HOME_PATH.sub(_in_project, old)) == unpunctuated(_HOME_PATH.sub(_in_project, new))
 
 
 def _in_project(path: re.Match[bytes]) -> bytes:
@@ -472,7 +478,11 @@ def _imports_sorted(hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
     """A file's hunks that only reorder its import lines (rustfmt's, isort's, goimports' grouping) are cosmetic,
     as a formatter's punctuation is: the same imports, every one of them written again (zoxide's nightly
     formatter regrouping the `use` lines another commit had sorted its own way)."""
-    if not hunks or all(h.cosmetic for h in hunks):
+    if not hunks or all(h.cosmetic for h in hunks) or \
+            sum(len(h.removed) for h in hunks) != sum(len(h.added) for h in hunks):
+        return hunks
+    first = next((line for h in hunks for line in h.removed), None)
+    if first is None or not _IMPORT.fullmatch(first):  # most files: not even the first line is an import
         return hunks
     removed = Counter(line for h in hunks for line in h.removed)
     if not removed or removed != Counter(line for h in hunks for line in h.added) or not imports_only(removed):
