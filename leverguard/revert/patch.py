@@ -116,11 +116,10 @@ def debug_only(lines: Iterable[bytes]) -> bool:
     `// console.log(require('util').inspect(t, { depth: null }));`), or a dump with its halt and the imports
     it needed (flysystem's `CS` taking out `var_dump($x); die();`)? Taking it out or back loses nothing."""
     found = [line for line in lines if line]
-    if found and all(COMMENTED_DEBUG.fullmatch(line) for line in found):
-        return True
-    return any(DUMP.fullmatch(line) for line in found) and all(
-        DUMP.fullmatch(line) or HALT.fullmatch(line) or COMMENTED_DEBUG.fullmatch(line) or _IMPORT.fullmatch(line)
-        for line in found)
+    if not found or not all(DUMP.fullmatch(line) or HALT.fullmatch(line) or COMMENTED_DEBUG.fullmatch(line) or
+                            _IMPORT.fullmatch(line) for line in found):  # most: the first line is code
+        return False
+    return all(COMMENTED_DEBUG.fullmatch(line) for line in found) or any(DUMP.fullmatch(line) for line in found)
 
 
 def prints_only(lines: Iterable[bytes]) -> bool:
@@ -400,8 +399,14 @@ _CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
 def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_count: int = 0, new_start: int = 0,
           new_count: int = 0) -> Hunk:
     was, now = b"".join(removed), b"".join(added)
-    cosmetic = _same_words(was, now) and unpunctuated(was) == unpunctuated(now) or \
-        len(removed) == len(added) > 0 and (_home_only(was, now) or _line_references_only(was, now))
+    # one text in two formattings has the same letters and digits in the same order (a `u'...'` prefix aside,
+    # which `unpunctuated` drops): one C-level pass each rules most hunks out before it runs
+    words_was, words_now = was.translate(None, _NON_ALNUM), now.translate(None, _NON_ALNUM)
+    if words_was == words_now or b"u'" in was or b'u"' in was or b"u'" in now or b'u"' in now:
+        cosmetic = unpunctuated(was) == unpunctuated(now)
+    else:  # a machine's stamps, rewritten line for line
+        cosmetic = len(removed) == len(added) > 0 and (_home_only(was, now) or (
+            words_was.translate(None, _DIGITS) == words_now.translate(None, _DIGITS) and _line_references_only(was, now)))
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -411,18 +416,10 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
                 ((), ()) if cosmetic else (short_gone, short_new))
 
 
-def _same_words(was: bytes, now: bytes) -> bool:
-    """Could WAS and NOW be one text in two formattings: the same letters and digits in the same order (one C-level
-    pass each rules out most hunks before `unpunctuated` runs; a `u'...'` prefix, which it drops, is a letter)?"""
-    return was.translate(None, _NON_ALNUM) == now.translate(None, _NON_ALNUM) or \
-        b"u'" in was or b'u"' in was or b"u'" in now or b'u"' in now
-
-
 def _line_references_only(old: bytes, new: bytes) -> bool:
     """Do a hunk's OLD and NEW text differ only in the line numbers of source references (TypeDoc's `Defined
     in: [types.ts:113](.../types.ts#L113)`, written again at every build as the source moves)? No one's work."""
-    # (most hunks differ in more than digits: one C-level pass rules them out before the pattern runs)
-    if old == new or old.translate(None, _DIGITS) != new.translate(None, _DIGITS) or not _LINE_REFERENCE.search(old):
+    if old == new or not _LINE_REFERENCE.search(old):
         return False
     return _LINE_REFERENCE.sub(rb"\1:N", old) == _LINE_REFERENCE.sub(rb"\1:N", new)
 
