@@ -1727,6 +1727,9 @@ def test_a_to_do_note_inside_a_file_brought_back_speaks_of_its_lines_not_the_fil
     ("Update the locale snapshots", "error"),  # no word of regenerating
     ("chore: Update generated locale snapshots", "notice"),  # eza's `Update generated test files`
     ("chore: Update the snapshots generated last week by hand", "error"),  # `generated` not the files' kind
+    # or a message line that opens so: Alamofire's release squash, `* Regenerated jazzy docs for the 5.0.0-beta.6 release`
+    ("Prepare 5.0 (#9)\n\n* Bump the version.\n\n* Regenerated locale snapshots for the release.", "notice"),
+    ("Prepare 5.0 (#9)\n\n* Bump the version; we will have regenerated locale snapshots later.", "error"),
 ])
 def test_files_the_title_says_it_regenerates_are_the_generators_output(repo: Repo, subject: str, severity: str) -> None:
     seed(repo)
@@ -2326,21 +2329,6 @@ def test_a_fragments_comment_lines_are_no_text_a_release_must_write(repo: Repo, 
         "\n1.6.0\n-----\n\n- First.\n"
     _topic(repo, {"changelog.d/20250420_102250_nedbat.rst": None, "CHANGELOG.rst": changelog}, subject="docs: version 1.7.0")
     assert (301 in by_pr(check(repo, "main..topic")[1])) is reported
-
-
-@pytest.mark.parametrize(("message", "severity"), [
-    # Alamofire's release squash: `* Regenerated jazzy docs for the 5.0.0-beta.6 release`
-    ("Prepare 5.0 (#9)\n\n* Bump the version.\n\n* Regenerated locale snapshots for the release.", "notice"),
-    ("Prepare 5.0 (#9)\n\n* Bump the version; we will have regenerated locale snapshots later.", "error"),
-])
-def test_a_message_line_that_opens_by_regenerating_names_the_generators_output(repo: Repo, message: str,
-                                                                                 severity: str) -> None:
-    seed(repo)
-    land(repo, "docs: locale snapshots", {f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")})
-    land(repo, "UTCDate integration (#301)", {f"src/locale/{c}/snapshot.md": body(f"utc{c}", 4) for c in ("be", "bg")})
-    _topic(repo, {**{f"src/locale/{c}/snapshot.md": body(f"snap{c}", 4) for c in ("be", "bg")}, "kernel.c": "int t;\n"},
-           subject=message)
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
 def test_paths_that_differ_only_in_whose_home_folder_they_run_through_are_no_work(repo: Repo) -> None:
