@@ -201,9 +201,11 @@ def _takes_out_a_topic(landed: Landed, positions: set[int], by_position: Mapping
     `fix readme` of its badge). Not a stale tree, which undoes whatever came before it."""
     anchors = {p for p in positions if removes_their_topic(landed.subject, [(pr_title(commits[p]), undone_at[p])])}
     written = {line for p in anchors for line in undone_at[p]}
-    return bool(anchors) and all(p in anchors or 0 < len(replaced := {line for h in by_position[p] for line in h.replaced_text()
-                                                                       if line}) and replaced <= written
-                                 for p in positions)
+
+    def fixes_up(position: int) -> bool:
+        replaced = {line for hit in by_position[position] for line in hit.replaced_text() if line}
+        return bool(replaced) and replaced <= written
+    return bool(anchors) and all(p in anchors or fixes_up(p) for p in positions)
 
 
 def _notes(landed: Landed, ctx: Context) -> tuple[bytes, ...]:
@@ -641,13 +643,11 @@ def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     edits = {p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic)
              for p in landed.patches if p.text}
     seen = Counter(edit for found in edits.values() for edit in found)
-
-    def swept(hit: PathHit) -> bool:
-        mine = edits.get(hit.path)
-        return hit.kind in GENERATED_KINDS and not hit.quiet and bool(mine) and \
-            all(seen[edit] > MIN_SWEEP_EDITS for edit in mine or ())
-    return [h._replace(quiet=f"an edit the change makes in {min(seen[e] for e in edits[h.path]) - 1} other files too")
-            if swept(h) else h for h in hits]
+    # per path whose every edit is made elsewhere too: in how many other files its rarest one is
+    others = {path: min(seen[edit] for edit in found) - 1 for path, found in edits.items() if found}
+    return [h._replace(quiet=f"an edit the change makes in {others[h.path]} other files too")
+            if h.kind in GENERATED_KINDS and not h.quiet and others.get(h.path, 0) >= MIN_SWEEP_EDITS else h
+            for h in hits]
 
 
 def _readable(ctx: Context, state: State | None) -> bytes:

@@ -27,6 +27,12 @@ MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
+IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
+TRIVIAL = frozenset(
+    b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
+    b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
+)
+_NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 _DIGITS = b"0123456789"
 # a reference into a source file by line: `rowExpandingFeature.types.ts:113`, `...types.ts#L113`, `#L10-L12`
 _LINE_REFERENCE = lazy(rb"(\.(?:py|pyi|js|mjs|cjs|ts|mts|tsx|jsx|go|rs|java|kt|c|h|cc|cpp|hpp|rb|php|cs|swift|scala|"
@@ -34,12 +40,6 @@ _LINE_REFERENCE = lazy(rb"(\.(?:py|pyi|js|mjs|cjs|ts|mts|tsx|jsx|go|rs|java|kt|c
 # a path through a machine's home folder (macOS, Linux, Windows), to its end
 _HOME_PATH = lazy(rb"(?:/Users/|/home/|[A-Za-z]:\\+Users\\+)[^\"'\s,;)]*")
 _SEPARATORS = lazy(rb"[/\\]+")
-IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
-TRIVIAL = frozenset(
-    b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
-    b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
-)
-_NON_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 _SPACE = b" \t\r\f\v\n"
 # formatter punctuation (REVERTS.md, traps): quote style (every quote read as `"`), trailing commas, wrapping
 # parentheses, semicolons, line continuations. A comma elsewhere stays: `'t,' '1'` for `'t', '1'` is a fix.
@@ -427,7 +427,8 @@ def _line_references_only(old: bytes, new: bytes) -> bool:
 def _home_only(old: bytes, new: bytes) -> bool:
     """Do a hunk's OLD and NEW text differ only in whose home folder their paths run through (jazzy's
     `undocumented.json` rewritten from `/Users/cnoon/Programming/...` to `/Users/jshier/Desktop/...`)? Each
-    run writes its own machine's: no one's work. (A home path written over a portable one is a change: the setup.py accident.)"""
+    run writes its own machine's: no one's work. (A home path written over a portable one is a change: the
+    setup.py accident.)"""
     if b"/Users/" not in old and b"/home/" not in old and b"\\Users\\" not in old:
         return False
     return unpunctuated(_HOME_PATH.sub(_in_project, old)) == unpunctuated(_HOME_PATH.sub(_in_project, new))
@@ -467,8 +468,12 @@ def prose(path: bytes) -> bool:
 
 def reordered_only(patch: FilePatch) -> bool:
     """Whether PATCH only moves lines: every line it takes out it writes again elsewhere in the file."""
-    removed = Counter(line for hunk in patch.hunks for line in hunk.removed)
-    return bool(removed) and removed == Counter(line for hunk in patch.hunks for line in hunk.added)
+    return _reordered(patch.hunks)
+
+
+def _reordered(hunks: Sequence[Hunk]) -> bool:
+    removed = Counter(line for hunk in hunks for line in hunk.removed)
+    return bool(removed) and removed == Counter(line for hunk in hunks for line in hunk.added)
 
 
 def _imports_sorted(hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
@@ -481,8 +486,7 @@ def _imports_sorted(hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
     first = next((line for h in hunks for line in h.removed), None)
     if first is None or not _IMPORT.fullmatch(first):  # most files: not even the first line is an import
         return hunks
-    removed = Counter(line for h in hunks for line in h.removed)
-    if not removed or removed != Counter(line for h in hunks for line in h.added) or not imports_only(removed):
+    if not _reordered(hunks) or not imports_only(line for h in hunks for line in h.removed):
         return hunks
     return tuple(h._replace(cosmetic=True, short=((), ())) for h in hunks)
 

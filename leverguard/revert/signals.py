@@ -309,7 +309,7 @@ def _kept_by_merge(head: FilePatch, path: bytes, entries: list[tuple[int, Change
     if change.new is not None or change.old is None:
         return []
     patch = patch_of(position, path)
-    if patch is not None and patch.text and head.text and not _mostly_old(patch, head):
+    if patch is not None and patch.text and head.text and not _mostly_old(*_deleted_and_added(patch, head)):
         return []
     merge = resolutions.kept_deleted(path)
     if not merge:
@@ -328,10 +328,9 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
     patch = patch_of(position, path)
     if change.new is not None or change.old is None or patch is None or not patch.text:
         return []
-    old = Counter(line for h in patch.hunks for line in h.removed)
-    new = Counter(line for h in head.hunks for line in h.added)
+    old, new = _deleted_and_added(patch, head)
     back = _back(old, new)
-    if back < MIN_BACK_LINES or not _mostly_old(patch, head):
+    if back < MIN_BACK_LINES or not _mostly_old(old, new):
         return []
     elsewhere = Counter(line for p in landing if p.change.path != path for h in p.hunks for line in h.removed)
     if moved(list(new.elements()), elsewhere):
@@ -354,12 +353,15 @@ def _back(old: Counter[bytes], new: Counter[bytes]) -> int:
     return sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line))
 
 
-def _mostly_old(deleted: FilePatch, head: FilePatch) -> bool:
-    """Whether the file HEAD adds is mostly the lines of the file DELETED took out, MIN_BACK_LINES of them at
-    least (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew."""
-    new = Counter(line for h in head.hunks for line in h.added)
-    total = sum(new.values())
-    back = _back(Counter(line for h in deleted.hunks for line in h.removed), new)
+def _deleted_and_added(deleted: FilePatch, head: FilePatch) -> tuple[Counter[bytes], Counter[bytes]]:
+    """The lines the deletion took out, and the lines HEAD's file of that name holds."""
+    return Counter(line for h in deleted.hunks for line in h.removed), Counter(line for h in head.hunks for line in h.added)
+
+
+def _mostly_old(old: Counter[bytes], new: Counter[bytes]) -> bool:
+    """Whether NEW (the file added) is mostly lines of OLD (the file deleted), MIN_BACK_LINES of them at least
+    (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew."""
+    total, back = sum(new.values()), _back(old, new)
     return back >= BACK_SHARE * total and back >= min(MIN_BACK_LINES, total)
 
 
