@@ -11,7 +11,7 @@ import pytest
 from conftest import Repo
 from leverguard.errors import GitError
 from leverguard.revert import hunks
-from leverguard.revert.patch import FilePatch, parse_commits
+from leverguard.revert.patch import FilePatch, bound_names, parse_commits
 
 ARGS = ("diff-tree", "--stdin", "-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-abbrev",
         "--no-renames", "--format=%x1e%H")
@@ -98,3 +98,23 @@ def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, 
                           check=True).stdout
     ((_, (patch,)),) = _parsed(data, len(data))
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
+
+
+@pytest.mark.parametrize(("line", "names"), [
+    (b"import inspect", [b"inspect"]),
+    (b"import pre_commit.constants as C", [b"C"]),  # squeezed, `constantsasC`: the `as` is only seen as written
+    (b"import os.path, sys", [b"os", b"sys"]),
+    (b"from typing import Any as A, cast", [b"A", b"cast"]),
+    (b"from typing import (Any, cast,)", [b"Any", b"cast"]),
+    (b'import React, { useState as useS } from "react";', [b"React", b"useS"]),
+    (b"import * as fs from 'fs'", [b"fs"]),
+    (b"use tauri_utils::config::BundleTypeRole;", [b"BundleTypeRole"]),
+    (b"use std::sync::{Arc, LazyLock as Lazy};", [b"Arc", b"Lazy"]),
+    (b"use rustc_type_ir::inherent::Region as _;", None),  # a trait brought in for its methods
+    (b"pub use crate::error::Error;", None),  # a re-export, for other files
+    (b"from typing import *", None),  # binds nothing a reader can look up
+    (b"import './theme.css';", None),  # an import for its side effects
+    (b"#include <stdio.h>", None),
+])
+def test_the_names_an_import_line_binds(line: bytes, names: list[bytes] | None) -> None:
+    assert bound_names(line) == names

@@ -937,9 +937,10 @@ def _import_dropped(repo: Repo, resort: bool) -> dict[str, object]:
     old = seed(repo)
     top, code = "import os\nimport sys\n", old["src/mod1.py"].splitlines(keepends=True)
     land(repo, "chore: imports", {"src/mod1.py": top + "".join(code)})
-    land(repo, "feat: json output (#301)", {"src/mod1.py": top + "".join(code[:3] + ["import json\n"] + code[3:]),
+    use = "OUTPUT = json.dumps(RESULTS)\n"  # kept by the topic: the import it drops is still needed
+    land(repo, "feat: json output (#301)", {"src/mod1.py": top + "".join(code[:3] + ["import json\n"] + code[3:]) + use,
                                             "src/mod2.py": old["src/mod2.py"] + body("m2", 3)})
-    _topic(repo, {"src/mod1.py": ("import sys\nimport os\n" if resort else top) + "".join(code) +
+    _topic(repo, {"src/mod1.py": ("import sys\nimport os\n" if resort else top) + "".join(code) + use +
                   "new_work = fresh_call(1)\n"})
     exit_code, report = check(repo, "main..topic")
     return {"exit": exit_code, "301": by_pr(report).get(301, {}).get("severity")}
@@ -2073,6 +2074,24 @@ def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str
                            f"    return list(itertools.chain(first, second))\n{tail}"})
     _topic(repo, {"src/tokens.py": f"import os\n{head}\ndef joined(first, second):\n{rewritten}{tail}",
                   "kernel.c": "int t;\n"}, subject="perf: fewer allocations in joined")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("imported", "uses", "severity"), [
+    ("import inspect", "", "notice"),  # msgspec's `Fix linter`: the import nothing uses, beside `from inspect import`
+    ("import inspect", "    return inspect.isclass(first)\n", "warning"),  # the file still calls it: lost
+    ("import tokens.constants as C", "    return C.VERSION\n", "warning"),  # bound as C, which the file uses
+    ("import inspect  # noqa: F401", "", "warning"),  # kept unused on purpose
+])
+def test_an_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str, uses: str, severity: str) -> None:
+    seed(repo)
+    head = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    body_ = f"from inspect import get_annotations\n{head}\ndef joined(first, second):\n{uses}    return first\n"
+    land(repo, "tokens: module", {"src/tokens.py": f"import os\n{body_}"})
+    land(repo, "Annotations on 3.14 (#301)", {"src/tokens.py": f"{imported}\nimport os\n{body_}"
+                                                               "ANNOTATED = get_annotations(joined)\n"})
+    _topic(repo, {"src/tokens.py": f"import os\n{body_}ANNOTATED = get_annotations(joined)\n",
+                  "kernel.c": "int t;\n"}, subject="Fix linter")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 

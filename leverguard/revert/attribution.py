@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -157,7 +157,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
-    hits = _swept(hits, landed)
+    hits = _unused_imports(_swept(hits, landed), landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
@@ -648,6 +648,36 @@ def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     return [h._replace(quiet=f"an edit the change makes in {others[h.path]} other files too")
             if h.kind in GENERATED_KINDS and not h.quiet and others.get(h.path, 0) >= MIN_SWEEP_EDITS else h
             for h in hits]
+
+
+def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """Line-level hits that only take out import lines a commit added, whose names nothing in the file as the
+    change leaves it uses (msgspec's `Fix linter` taking out the `import inspect` a commit added beside `from
+    inspect import get_annotations`): a dead import pruned loses nothing. (One put back unused is still a
+    stale copy's sign; a package's `__init__.py` re-exports, `# noqa` keeps one on purpose.) Read only for
+    such hits, both sides of the file: the patches hold lines squeezed, where `import a.b as c` loses its `as`;
+    a name found anywhere outside an import line (a call, a comment, a multi-line import's list) is used."""
+    changes = {p.change.path: p.change for p in landed.patches}
+    pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
+              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and
+              imports_only(line for line in h.undone_text() if line) and
+              posixpath.basename(h.path) != b"__init__.py"]
+    paths = {h.path for h in pruned}
+    if not paths or len(paths) > MAX_HEADER_READS:
+        return hits
+    code: dict[bytes, list[bytes]] = {}
+    imports: dict[bytes, dict[bytes, list[bytes] | None]] = {}  # per path: squeezed import line -> names it binds
+    for path in paths:
+        old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
+        code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,))]
+        imports[path] = {squeeze(line): bound_names(line) for line in old if imports_only((squeeze(line),))}
+
+    def unused(hit: PathHit) -> bool:
+        names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
+        return bool(code[hit.path]) and all(names) and \
+            not any(_used(name, code[hit.path]) for found in names if found for name in found)
+    quiet = {id(h) for h in pruned if unused(h)}
+    return [h._replace(quiet="only imports nothing in the file uses") if id(h) in quiet else h for h in hits]
 
 
 def _readable(ctx: Context, state: State | None) -> bytes:

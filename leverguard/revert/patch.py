@@ -156,6 +156,37 @@ def imported_names(line: bytes) -> list[bytes]:
     return []
 
 
+_PY_IMPORT = lazy(rb"\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*")
+_PY_FROM = lazy(rb"\s*from\s+[\w.]+\s+import\s+\(?\s*(\w+(?:\s+as\s+\w+)?(?:\s*,\s*\w+(?:\s+as\s+\w+)?)*)\s*,?\s*\)?\s*")
+_JS_IMPORT = lazy(rb"\s*import\s+(?:type\s+)?([\w$]+\s*,?\s*)?(?:\{([\w$\s,]*)\}|\*\s*as\s+([\w$]+))?\s*from\s*['\"][^'\"]+['\"]\s*;?\s*")
+_RUST_USE = lazy(rb"\s*use\s+(?:::)?(?:\w+::)*(?:\{([\w\s,]+)\}|(\w+(?:\s+as\s+\w+)?))\s*;\s*")
+_ALIAS = lazy(rb"\s+as\s+")
+
+
+def bound_names(line: bytes) -> list[bytes] | None:
+    """The names a Python, JavaScript or Rust import LINE (as written) binds in its file (`import a.b as c`:
+    c; `import a.b`: a; `from m import x as y, z`: y, z; `import d, {e as f} from 'm'`: d, f; `use a::{B,
+    C as D};`: B, D); None for any other line, or one that binds nothing a reader could look up (`from m
+    import *`, `import 'm'`, `use a::Trait as _;`, `use a::*;`)."""
+    found = _PY_IMPORT.fullmatch(line)
+    if found is not None:
+        return [_ALIAS.split(item.strip())[-1].split(b".")[0] for item in found.group(1).split(b",")]
+    found = _PY_FROM.fullmatch(line)
+    if found is not None:
+        return [_ALIAS.split(item.strip())[-1] for item in found.group(1).split(b",") if item.strip()]
+    found = _RUST_USE.fullmatch(line)  # (a `pub use` re-exports: its names are for other files)
+    if found is not None:
+        names = [_ALIAS.split(item.strip())[-1] for item in (found.group(1) or found.group(2)).split(b",") if item.strip()]
+        return None if b"_" in names or b"self" in names else names  # `Trait as _` is used by its methods
+    found = _JS_IMPORT.fullmatch(line)
+    if found is None or not any(found.groups()):
+        return None
+    default, named, star = found.groups()
+    names = [default.strip(b" \t,")] if default else []
+    names += [_ALIAS.split(item.strip())[-1] for item in (named or b"").split(b",") if item.strip()]
+    return names + ([star] if star else []) or None
+
+
 def names_pruned(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
     """One `from M import ...` line for another of the same module whose names only gain or only lose some
     (`FrameType, ModuleType` to `ModuleType`): a tool pruning an unused name, or re-adding one."""
