@@ -143,7 +143,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             found.setdefault(position, []).append((*claim, hunk))
         if drift is not None and position in found:
             undone_ids = {id(h) for _, _, h in found[position]}
-            edited[position] = sum(1 for h in hunks if id(h) not in undone_ids and _edited_in_place(h, first_removed, drift))
+            edited[position] = sum(1 for h in hunks if id(h) not in undone_ids and
+                                   _edited_in_place(h, first_removed, by_removed, drift))
         if drift is not None:
             drift += sum(h.old_count + h.new_count for h in patch.hunks)
     def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
@@ -183,13 +184,17 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     return result
 
 
-def _edited_in_place(hunk: Hunk, landing: Sequence[tuple[_Pool, frozenset[bytes]]], drift: int) -> bool:
+def _edited_in_place(hunk: Hunk, landing: Sequence[tuple[_Pool, frozenset[bytes]]],
+                     by_removed: dict[bytes, list[int]], drift: int) -> bool:
     """Whether a landing hunk where HUNK left its file (DRIFT lines give or take) removes some of HUNK's added
     lines but not all: that work edited (superagent's `if (this._noDelay)` guard cut to its call), which
-    no stale copy does; a copy from before the commit lacks every line of it."""
+    no stale copy does; a copy from before the commit lacks every line of it. Only the landing hunks that
+    remove one of those lines (BY_REMOVED, indexed before any claim) are looked at."""
     added = set(hunk.added) - set(hunk.removed)
-    return bool(added) and bool(hunk.new_start) and any(
-        0 < len(added & removed) < len(added) for pool, removed in landing if _sits_at(pool, hunk, drift))
+    if not added or not hunk.new_start:
+        return False
+    near = {k for line in added for k in by_removed.get(line, ())}
+    return any(0 < len(added & landing[k][1]) < len(added) for k in near if _sits_at(landing[k][0], hunk, drift))
 
 
 def _short_unseen(live: Sequence[Hunk], entries: Sequence[tuple[int, FilePatch]]) -> set[int] | frozenset[int]:
@@ -255,15 +260,18 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     gone, back = Counter(hunk.added), Counter(hunk.removed)
     same = gone & back  # a line only re-indented (a block unwrapped) is in no pool either
     gone, back = gone - same, back - same
+    need_gone, need_back = SHARE * sum(gone.values()), SHARE * sum(back.values())
+    hit_gone, hit_back = _hits(gone, by_removed, pools, near, "removed"), _hits(back, by_added, pools, near, "added")
     best, best_score = None, 0
     for k in sorted(near):
-        score = _covers(gone, back, [pools[k]])
+        score = hit_gone.get(k, 0) + hit_back.get(k, 0) \
+            if hit_gone.get(k, 0) >= need_gone and hit_back.get(k, 0) >= need_back else 0
         if score > best_score:
             best, best_score = [k], score
     if best is None and len(near) > 1:  # later edits split the hunk: the file's patch as a whole
-        chosen = sorted(near)
-        if _covers(gone, back, [pools[k] for k in chosen]):
-            best = chosen
+        if _together(gone, by_removed, pools, near, "removed") >= need_gone and \
+                _together(back, by_added, pools, near, "added") >= need_back:
+            best = sorted(near)
     if best is None:
         return None
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
@@ -309,18 +317,23 @@ def _survives(hunk: Hunk, text: Sequence[bytes]) -> bool:
     return added - removed <= kept and not (removed - added) & kept
 
 
-def _covers(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
-    """Lines of GONE removed and of BACK added by POOLS, or 0 when either side falls short of SHARE."""
-    removed: Counter[bytes] = Counter()
-    added: Counter[bytes] = Counter()
-    for pool in pools:
-        removed += pool.removed
-        added += pool.added
-    hit_gone = sum((gone & removed).values())
-    hit_back = sum((back & added).values())
-    if hit_gone < SHARE * sum(gone.values()) or hit_back < SHARE * sum(back.values()):
-        return 0
-    return hit_gone + hit_back
+def _hits(want: Counter[bytes], index: dict[bytes, list[int]], pools: list[_Pool], near: set[int],
+          side: str) -> dict[int, int]:
+    """Per landing hunk of NEAR: how many lines of WANT its SIDE ("removed" or "added") still holds. Counted
+    from the candidate hunk's few lines through INDEX (built before any claim, so it holds every line a pool
+    still has): a file whose hundreds of landing hunks share lines (`},`) with each candidate hunk stays linear."""
+    hits: dict[int, int] = {}
+    for line, n in want.items():
+        for k in index.get(line, ()):
+            if k in near and (have := getattr(pools[k], side).get(line, 0)):
+                hits[k] = hits.get(k, 0) + min(n, have)
+    return hits
+
+
+def _together(want: Counter[bytes], index: dict[bytes, list[int]], pools: list[_Pool], near: set[int], side: str) -> int:
+    """How many lines of WANT the landing hunks of NEAR hold on SIDE between them (a hunk later edits split)."""
+    return sum(min(n, sum(getattr(pools[k], side).get(line, 0) for k in index.get(line, ()) if k in near))
+               for line, n in want.items())
 
 
 def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> int:
@@ -328,17 +341,18 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
     taken = 0
     for pool in pools:
         for want, side in ((gone, pool.removed), (back, pool.added)):
-            hit = want & side
-            if hit:
-                side.subtract(hit)
-                want.subtract(hit)
-                for line in [line for line, n in side.items() if n <= 0]:
-                    del side[line]
-                for line in [line for line, n in want.items() if n <= 0]:
+            n = 0
+            for line in [line for line in want if line in side]:  # the candidate's few lines, not the pool's
+                hit = min(want[line], side[line])
+                want[line] -= hit
+                side[line] -= hit
+                if not want[line]:
                     del want[line]
-                n = sum(hit.values())
-                pool.claimed += n
-                taken += n
+                if not side[line]:
+                    del side[line]
+                n += hit
+            pool.claimed += n
+            taken += n
     return taken
 
 
