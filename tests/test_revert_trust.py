@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -2423,3 +2424,50 @@ def test_taking_out_a_topic_with_the_fix_up_of_its_lines(repo: Repo, fixed: str,
     _topic(repo, {"README.md": readme, ".travis.yml": "script: make test\n", "kernel.c": "int t;\n"},
            subject="remove coveralls for now since it doesnt support py3k", author=BOB)
     assert check(repo, "main..topic")[0] == code
+
+
+def _go_modules(repo: Repo, pin: str, topic: str, target: str = "../../api", path: str = "go.mod") -> dict[str, Any]:
+    """A multi-module Go repository: the release's PIN commit pins two plugins' go.mod (and PATH) to the
+    released api, dropping their local `replace`; the TOPIC change puts every one back as it was."""
+    seed(repo)
+    mods = {f"plugin/p{i}/{path}": f"module example.com/kz/plugin/p{i}\n\ngo 1.22\n\nrequire (\n"
+            f"\texample.com/kz/api v0.0.0\n\tgithub.com/pkg/errors v0.9.1\n)\n\nreplace example.com/kz/api => {target}\n"
+            for i in range(2)}
+    land(repo, "plugins: modules", {"api/go.mod": "module example.com/kz/api\n\ngo 1.22\n", **mods})
+    pinned = {p: text.replace("api v0.0.0", "api v0.8.6").replace(f"\nreplace example.com/kz/api => {target}\n", "")
+              for p, text in mods.items()}
+    land(repo, pin, pinned)
+    _topic(repo, {**mods, "kernel.c": "int t;\n"}, subject=topic)
+    exit_code, report = check(repo, "main..topic")
+    return {"exit": exit_code, "severities": sorted(f["severity"] for f in report["findings"] if not f["declared"])}
+
+
+@pytest.mark.parametrize(("pin", "topic", "expected"), [
+    ("Pin to api v0.8.6 (#301)", "Unpin modules", {"exit": 0, "severities": ["notice"]}),  # kustomize's release cycle
+    ("Merge pull request #301 from kz/pinToApi", "Back to development mode; unpin the modules",
+     {"exit": 0, "severities": ["notice"]}),  # the pin said only in the branch's name
+    ("Update api to v0.8.6 (#301)", "Unpin modules", {"exit": 1, "severities": ["error"]}),  # the commit pinned nothing
+    ("Pin to api v0.8.6 (#301)", "kernel: tune", {"exit": 1, "severities": ["error"]}),  # a stale tree says nothing
+])
+def test_go_modules_a_release_pinned_unpinned_again(repo: Repo, pin: str, topic: str, expected: dict[str, Any]) -> None:
+    assert _go_modules(repo, pin, topic) == expected
+
+
+def test_module_files_of_another_kind_unpinned_still_count(repo: Repo) -> None:
+    assert _go_modules(repo, "Pin to api v0.8.6 (#301)", "Unpin modules", path="Cargo.toml")["exit"] == 1
+
+
+@pytest.mark.parametrize(("target", "severity"), [
+    ("../../api", "notice"),  # kustomize's development mode: the module next door
+    ("../../../api", "warning"),  # a folder outside the repository: another checkout, someone's machine
+])
+def test_a_local_replace_of_a_module_of_this_repository_comes_back(repo: Repo, target: str, severity: str) -> None:
+    seed(repo)
+    mod = ("module example.com/kz/plugin/p0\n\ngo 1.22\n\nrequire (\n\texample.com/kz/api v0.0.0\n"
+           "\tgithub.com/pkg/errors v0.9.1\n\tgithub.com/stretchr/testify v1.9.0\n)\n")
+    land(repo, "plugins: modules", {"api/go.mod": "module example.com/kz/api\n\ngo 1.22\n",
+                                    "plugin/p0/go.mod": mod + f"\nreplace example.com/kz/api => {target}\n"})
+    land(repo, "Pin to api v0.8.6 (#301)", {"plugin/p0/go.mod": mod.replace("api v0.0.0", "api v0.8.6")})
+    _topic(repo, {"plugin/p0/go.mod": mod.replace("api v0.0.0", "api v0.8.6").replace("testify v1.9.0", "testify v1.10.0") +
+                  f"\nreplace example.com/kz/api => {target}\n", "kernel.c": "int t;\n"}, subject="Downgrade mergo")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

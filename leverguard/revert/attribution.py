@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -80,6 +80,9 @@ MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whol
 SQUEEZED_WORD_START = rb"(?:(?<!\w)|" + b"|".join(rb"(?<=(?<!\w)" + word + b")" for word in (
     b"as", b"new", b"typeof", b"instanceof", b"extends", b"implements", b"return", b"await", b"yield", b"in", b"is",
     b"not", b"raise", b"throw", b"case", b"else")) + b")"
+GO_MODULE_FILES = lazy(rb"go\.(?:mod|sum|work|work\.sum)")  # a Go module's requirements and checksums
+# a go.mod `replace` of a module by a folder (squeezed: `replacesigs.k8s.io/kustomize/api=>../../../api`)
+GO_LOCAL_REPLACE = lazy(rb"replace[\w./~-]+(?:v[\w.+-]+)?=>(\.\.?/[\w./-]*)")
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 # empty files whose presence is the work: a package, its type hints, a folder kept, a site served as is
@@ -881,6 +884,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
     if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
+    if level > NOTICE and all(GO_MODULE_FILES.fullmatch(h.path.rsplit(b"/", 1)[-1]) for h in hits) and \
+            pin_cycle((landed.subject, landed.title, _first_body_line(landed)), (commit.subject, pr_title(commit))):
+        # kustomize's `pin to kyaml 0.14.3` before a release and `Unpin modules` after it, across 60 go.mod files
+        return NOTICE, reason + "; Go module files a release pinned, unpinned again as the change says"
+    if level > NOTICE and lines_only and _sibling_replaces(hits):
+        return NOTICE, reason + "; only go.mod `replace` lines pointing at a module of this repository (a release's pin toggles them)"
     if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and not stale and \
@@ -1139,6 +1148,24 @@ def _pins_moved_on(hits: list[PathHit], landed: Landed) -> bool:
     if not undone.isdisjoint(line for hunk in hunks for line in hunk.added):
         return False
     return written_on(undone.intersection(line for hunk in hunks for line in hunk.removed), hunks)
+
+
+def _sibling_replaces(hits: list[PathHit]) -> bool:
+    """Every undone line is a go.mod `replace` by a folder inside the repository (kustomize's `replace
+    sigs.k8s.io/kustomize/api => ../../../api`): the development mode of a multi-module repository, which
+    releases take out and put back; Go ignores a dependency's replaces, so nothing published changes."""
+    lines = [(h.path, line) for h in hits for line in h.undone_text() if line]
+    if not lines or not all(posixpath.basename(path) == b"go.mod" for path, _ in lines):
+        return False
+    targets = [(path, GO_LOCAL_REPLACE.fullmatch(line)) for path, line in lines]
+    return all(found is not None and not posixpath.normpath(posixpath.join(posixpath.dirname(path), found.group(1)))
+               .startswith(b"..") for path, found in targets)
+
+
+def _first_body_line(landed: Landed) -> str:
+    """The first line of the change's message after its subject: a merge's PR title."""
+    lines = landed.message.split("\n", 2)
+    return lines[2].strip().split("\n", 1)[0] if len(lines) > 2 else ""
 
 
 def _edits_imports(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:

@@ -854,6 +854,20 @@ def release_step(title: str) -> bool:
     return bool(RELEASE_TITLE.match(title) or RELEASE_STEP.match(title) or RELEASE_NAMED.search(title))
 
 
+# pinning a multi-module repository's modules to their released versions for a release, and back to the
+# local copies after it: in a title (`pin to kyaml 0.14.3`, `Unpin modules`) or a merged branch's name
+# (`from natasha41575/pinkyaml`, `KnVerey/pinToApi`)
+PINS = lazy(r"(?:^|[^a-z])pin(?:s|ned|ning)?(?![a-z])|/pin", re.IGNORECASE)
+UNPINS = lazy(r"(?:^|[^a-z])unpin|/unpin|\bback to dev(?:elopment)?\b|\bdevelopment mode\b", re.IGNORECASE)
+
+
+def pin_cycle(titles: Iterable[str], undone_titles: Iterable[str]) -> bool:
+    """The change says it unpins (`Unpin modules`, `Back to development mode; unpin the modules`, a branch
+    `/unpineverything`) and the undone commit said it pins: a release's pin step taken back as planned."""
+    return any(UNPINS.search(t) for t in titles if t) and \
+        any(PINS.search(t) and not UNPINS.search(t) for t in undone_titles if t)
+
+
 def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Iterable[bytes]) -> bool:
     """Both subjects are release steps (`release 9.16.1`, `back to dev`, `Publish 6.4.8`) and every one of
     LINES but blank ones sets a version (it says `version`, holds a version number or is a changelog's `dev`
