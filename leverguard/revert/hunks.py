@@ -268,7 +268,8 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
             if hit_gone.get(k, 0) >= need_gone and hit_back.get(k, 0) >= need_back else 0
         if score > best_score:
             best, best_score = [k], score
-    if best is None and len(near) > 1:  # later edits split the hunk: the file's patch as a whole
+    if best is None and len(near) > 1 and sum(hit_gone.values()) >= need_gone and sum(hit_back.values()) >= need_back:
+        # later edits split the hunk: the file's patch as a whole (the sums bound what the pools hold together)
         if _together(gone, by_removed, pools, near, "removed") >= need_gone and \
                 _together(back, by_added, pools, near, "added") >= need_back:
             best = sorted(near)
