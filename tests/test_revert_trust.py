@@ -2471,3 +2471,20 @@ def test_a_local_replace_of_a_module_of_this_repository_comes_back(repo: Repo, t
     _topic(repo, {"plugin/p0/go.mod": mod.replace("api v0.0.0", "api v0.8.6").replace("testify v1.9.0", "testify v1.10.0") +
                   f"\nreplace example.com/kz/api => {target}\n", "kernel.c": "int t;\n"}, subject="Downgrade mergo")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("said", "severity"), [
+    ("revert: downgrade css-module-lexer to 0.0.15", "notice"),  # rspack's: the dependency named, a patch level back
+    ("revert: downgrade serde to 1.0.100", "warning"),  # another dependency named: this one is set back unsaid
+    ("", "warning"),
+])
+def test_a_dependency_the_message_downgrades_by_name(repo: Repo, said: str, severity: str) -> None:
+    seed(repo)
+    deps = ('css-module-lexer = {{ version = "{0}", default-features = false }}\n' +
+            "".join(f'crate-{i} = {{{{ version = "2.{i}.0" }}}}\n' for i in range(6)) + 'serde = {{ version = "1.0.{1}" }}\n')
+    manifest = '[workspace]\nmembers = ["crates/*"]\n\n[workspace.dependencies]\n'
+    land(repo, "workspace", {"Cargo.toml": manifest + deps.format("0.0.15", 200)})
+    land(repo, "chore(deps): update patch crates (#301)", {"Cargo.toml": manifest + deps.format("0.0.16", 201)})
+    _topic(repo, {"Cargo.toml": manifest + deps.format("0.0.15", 201), "kernel.c": "int t;\n"},
+           subject="chore(dep): css-module-lexer 0.0.16 -> 0.0.15" + (f"\n\n{said}" if said else ""))
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

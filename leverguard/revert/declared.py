@@ -122,6 +122,9 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  r"try(ing)? (if|whether|without)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
                  r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
                  re.IGNORECASE)
+# scaffolding for a hunt, taken out once it ends (kotest's `revert changes and add debug lines`)
+DEBUGGING = lazy(r"\badd(s|ed|ing)?\s+((some|more|extra|temporary)\s+)?(debug(ging)?|diagnostic)\s+(lines?|logs?|logging|prints?|"
+                 r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?investigat\w*", re.IGNORECASE)
 TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp: manual 0.0.0` (not `template`)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
@@ -791,9 +794,10 @@ def says_deletes(titles: Iterable[str]) -> bool:
 
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
-    out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`, `temp: manual 0.0.0`: a change
-    meant to be undone or reworked."""
-    return bool(TEMPORARY.search(subject) or DISABLES.match(subject) or TEMP_PREFIX.match(subject))
+    out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`, `temp: manual 0.0.0`, `add debug
+    lines`, `Investigate flaky upload`: a change meant to be undone or reworked."""
+    return bool(TEMPORARY.search(subject) or DISABLES.match(subject) or TEMP_PREFIX.match(subject) or
+                DEBUGGING.search(subject))
 
 
 def says_generates(subject: str) -> bool:
@@ -911,6 +915,21 @@ def says_lowers(titles: Iterable[str], lines: Iterable[bytes] = ()) -> bool:
             continue
         named = LOWERED_OBJECT.search(title)
         if named is None or not text or named.group(1).lower() in GENERIC_OBJECTS or named.group(1).lower().encode() in text:
+            return True
+    return False
+
+
+def downgrades_by_name(message: str, lines: Iterable[bytes]) -> bool:
+    """A line of MESSAGE downgrades or pins something by name (rspack's `revert: downgrade css-module-lexer
+    to 0.0.15`, under a title `css-module-lexer 0.0.16 → 0.0.15`) and every undone line is that one's: a
+    version set back on purpose and said so, whatever a patch level tells of order."""
+    found = [line.lower() for line in lines if line]
+    for said in message.splitlines():
+        named = LOWERED_OBJECT.search(said)
+        if named is None or named.group(1).lower() in GENERIC_OBJECTS:
+            continue
+        name = re.compile(rb"(?<![\w-])" + re.escape(named.group(1).lower().encode()) + rb"(?![\w-])")
+        if found and all(name.search(line) for line in found):
             return True
     return False
 
