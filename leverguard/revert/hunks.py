@@ -249,17 +249,20 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one).
     A hunk of a line or two is common text (`#[cfg(feature = "client")]`, `}`, an import): its undo must
     sit where it was, DRIFT lines (what later commits changed in the file) give or take."""
+    if by_removed.keys().isdisjoint(hunk.added) and by_added.keys().isdisjoint(hunk.removed):
+        return None  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
     near = {k for line in hunk.added for k in by_removed.get(line, ())} | \
         {k for line in hunk.removed for k in by_added.get(line, ())}
     if near and drift is not None and len(hunk.removed) + len(hunk.added) <= SMALL_HUNK and hunk.new_start:
         placed = {k for k in near if _sits_at(pools[k], hunk, drift)}
         # (a line replaced needs one side where it was: the other may have moved with its region)
         near = (near if placed else set()) if hunk.removed and hunk.added else placed
-    if not near:  # most candidate hunks: no landing hunk shares a line with them
+    if not near:  # none where the hunk left its file
         return None
     gone, back = Counter(hunk.added), Counter(hunk.removed)
-    same = gone & back  # a line only re-indented (a block unwrapped) is in no pool either
-    gone, back = gone - same, back - same
+    if not gone.keys().isdisjoint(back):
+        same = gone & back  # a line only re-indented (a block unwrapped) is in no pool either
+        gone, back = gone - same, back - same
     need_gone, need_back = SHARE * sum(gone.values()), SHARE * sum(back.values())
     hit_gone, hit_back = _hits(gone, by_removed, pools, near, "removed"), _hits(back, by_added, pools, near, "added")
     best, best_score = None, 0
