@@ -2488,3 +2488,30 @@ def test_a_dependency_the_message_downgrades_by_name(repo: Repo, said: str, seve
     _topic(repo, {"Cargo.toml": manifest + deps.format("0.0.15", 201), "kernel.c": "int t;\n"},
            subject="chore(dep): css-module-lexer 0.0.16 -> 0.0.15" + (f"\n\n{said}" if said else ""))
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def _one_file_of_301_back(repo: Repo, subject: str, pr_body: str = "") -> dict[str, Any]:
+    """#301 changes two modules; the topic puts one of them back as it was."""
+    old = seed(repo)
+    land(repo, "Generate native gems with -fvisibility=hidden (#301)",
+         {"src/mod1.py": old["src/mod1.py"] + body("hidden", 4), "src/mod2.py": old["src/mod2.py"] + body("vis", 4)})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, subject=subject)
+    return by_pr(check(repo, "main..topic", **({"pr_body": pr_body} if pr_body else {}))[1])[301]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Keep the old parser from GH-301 out of the fast path", "notice"),  # GitHub's other form of `#301`
+    ("Keep the old parser from gh-301 out of the fast path", "notice"),
+    ("Keep the old parser from GH-3011 out of the fast path", "error"),  # another PR
+    ("Keep the old parser from XGH-301 out of the fast path", "error"),
+])
+def test_a_message_citing_the_undone_pr_as_gh_n(repo: Repo, subject: str, severity: str) -> None:
+    assert _one_file_of_301_back(repo, subject)["severity"] == severity
+
+
+@pytest.mark.parametrize(("pr_body", "severity"), [
+    ("Partly reverted rubocop rule\n\nThe visibility flag broke the linter.", "notice"),  # rubygems' #6559
+    ("Fix up the rubocop rule\n\nThe visibility flag broke the linter.", "error"),
+])
+def test_a_pr_title_calling_itself_a_revert_under_a_merge_subject(repo: Repo, pr_body: str, severity: str) -> None:
+    assert _one_file_of_301_back(repo, "Merge pull request #400 from gems/fixup-6549", pr_body)["severity"] == severity

@@ -767,7 +767,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # `git merge --allow-unrelated-histories` is said on purpose: a rewrite or a project taken in whole,
         # with no common commit there was no stale tree and no conflict resolution (arrow's `merge of v.2`)
         return NOTICE, reason + "; a merge joining an unrelated history (no commit in common): a rewrite taken in"
-    if level > NOTICE and calls_itself_a_revert(landed.subject):
+    if level > NOTICE and any(calls_itself_a_revert(t) for t in (landed.subject, landed.title) if t):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     if level > NOTICE and not stale and says_it_reverts(landed.message):
         return NOTICE, reason + "; the change's message says it reverts (name the commit to declare it)"
