@@ -2515,3 +2515,38 @@ def test_a_message_citing_the_undone_pr_as_gh_n(repo: Repo, subject: str, severi
 ])
 def test_a_pr_title_calling_itself_a_revert_under_a_merge_subject(repo: Repo, pr_body: str, severity: str) -> None:
     assert _one_file_of_301_back(repo, "Merge pull request #400 from gems/fixup-6549", pr_body)["severity"] == severity
+
+
+def _merged_into_topic(repo: Repo, subject: str, mainline_holds_it: bool = True) -> dict[str, Any]:
+    """#301 changes src/mod1.py (on main, or only on the topic branch); main later puts that file back (a
+    change of its own); the topic branch merges main in under SUBJECT, taking main's file, and is checked as
+    the first parent's next commit (main's first-parent line running through the topic branch)."""
+    old = seed(repo)
+    if mainline_holds_it:
+        land(repo, "Support dots in named parameters (#301)", {"src/mod1.py": old["src/mod1.py"] + body("dots", 4)})
+    repo.git("checkout", "-q", "-b", "topic-x")
+    if not mainline_holds_it:
+        land(repo, "Support dots in named parameters (#301)", {"src/mod1.py": old["src/mod1.py"] + body("dots", 4)})
+    land(repo, "docs: the repositories page", {"docs/repositories.md": "# Repositories\n" + body("docs", 3)})
+    repo.git("checkout", "-q", "main")
+    fixed = old["src/mod1.py"] + ("" if mainline_holds_it else "LEXER_MODE = select_lexer(strict=True)\n")
+    land(repo, "Fix regression from the named parameters", {"src/mod1.py": fixed}, author=DAVE)
+    repo.git("checkout", "-q", "topic-x")
+    repo.git("merge", "--no-ff", "-q", "-X", "theirs", "main", "-m", subject)
+    return by_pr(check(repo, "HEAD^1..HEAD")[1]).get(301, {"severity": "none", "reason": ""})
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Merge branch 'main' into topic-x", "notice"),  # jdbi's: main's own later change, taken in
+    ("Merge branch 'main' of https://github.com/team/kernels into topic-x", "notice"),  # `git pull`'s
+    ("Merge branch 'main' into develop", "error"),  # a mainline merging: the usual judgement
+    ("Merge pull request #400 from team/topic-x", "error"),
+])
+def test_a_merge_into_a_topic_branch_taking_the_mainlines_own_change(repo: Repo, subject: str, severity: str) -> None:
+    assert _merged_into_topic(repo, subject)["severity"] == severity
+
+
+def test_a_merge_into_a_topic_branch_dropping_the_topics_own_work_still_counts(repo: Repo) -> None:
+    # (the branch's lines a resolution dropped: judged as such, here a long-lived branch merged forward)
+    finding = _merged_into_topic(repo, "Merge branch 'main' into topic-x", mainline_holds_it=False)
+    assert "dropped by the conflict resolution" in finding["reason"] and "mainline's own" not in finding["reason"]

@@ -83,6 +83,12 @@ SQUEEZED_WORD_START = rb"(?:(?<!\w)|" + b"|".join(rb"(?<=(?<!\w)" + word + b")" 
 GO_MODULE_FILES = lazy(rb"go\.(?:mod|sum|work|work\.sum)")  # a Go module's requirements and checksums
 # a go.mod `replace` of a module by a folder (squeezed: `replacesigs.k8s.io/kustomize/api=>../../../api`)
 GO_LOCAL_REPLACE = lazy(rb"replace[\w./~-]+(?:v[\w.+-]+)?=>(\.\.?/[\w./-]*)")
+# a merge whose first parent is not the mainline: `git pull`'s (`Merge branch '3.x' of https://... into 3.x`),
+# or a branch merged into a topic branch that then landed as it was (`Merge branch 'main' into fix-padding`)
+PULL_MERGE = lazy(r"Merge (?:remote-tracking )?branch '[^']+' of \S+(?: into \S+)?\s*")
+INTO_TOPIC = lazy(r"Merge (?:remote-tracking )?branch '[^']+' into (\S+)\s*")
+MAINLINE = lazy(r"(?:origin/)?(?:main|master|develop|development|dev|trunk|next|stable|release[/-]\S*|v?\d+(?:\.\d+)*(?:\.x)?)")
+MAX_MAINLINE_PATHS = 64  # paths with evidence a merge into a topic branch has compared with its second parent
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 # empty files whose presence is the work: a package, its type hints, a folder kept, a site served as is
@@ -161,6 +167,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = [h for h in hits if id(h) not in gone]
     hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
     hits = _unused_imports(_swept(hits, landed), landed, ctx)
+    hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
@@ -681,6 +688,33 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
             not any(_used(name, code[hit.path]) for found in names if found for name in found)
     quiet = {id(h) for h in pruned if unused(h)}
     return [h._replace(quiet="only imports nothing in the file uses") if id(h) in quiet else h for h in hits]
+
+
+def _taken_from_mainline(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """A merge whose first parent is a topic branch (`git pull`'s `Merge branch '3.x' of https://... into
+    3.x`, jdbi's `Merge branch 'docs-no-aop' into spring-jdbi-repositories`) brings the mainline in as its
+    second parent. A file it leaves as that side has it, past a commit that side already holds, is the
+    mainline's own later change (filament's `Fix pagination layout`), no loss; one the topic branch alone
+    held and the merge dropped is still lost. Asked of such merges only: two blob reads per path (up to
+    MAX_HEADER_READS) and one `merge-base --is-ancestor` per undone commit."""
+    topic = INTO_TOPIC.fullmatch(landed.subject)
+    if not landed.merge or not landed.head or not (PULL_MERGE.fullmatch(landed.subject) or
+                                                    (topic is not None and not MAINLINE.fullmatch(topic.group(1)))):
+        return hits
+    found = ctx.reader.read(landed.head)
+    parents = [line[7:].decode() for line in found[1].split(b"\n\n", 1)[0].split(b"\n")
+               if line.startswith(b"parent ")] if found is not None else []
+    paths = {h.path for h in hits}
+    if len(parents) != 2 or len(paths) > MAX_MAINLINE_PATHS:
+        return hits
+    taken = {path for path in paths if _blob(ctx, f"{landed.head}:{git.fsdecode(path)}") ==
+             _blob(ctx, f"{parents[1]}:{git.fsdecode(path)}")}
+    held: dict[int, bool] = {}
+    for position in {h.position for h in hits if h.path in taken}:
+        held[position] = git.run(["merge-base", "--is-ancestor", commits[position].sha, parents[1]], ctx.repo,
+                                 ok_codes=(0, 1)).returncode == 0
+    return [h._replace(quiet="the mainline's own later change, taken by a merge into a topic branch")
+            if h.path in taken and held.get(h.position) and not h.quiet else h for h in hits]
 
 
 def _readable(ctx: Context, state: State | None) -> bytes:
