@@ -2537,9 +2537,10 @@ def _merged_into_topic(repo: Repo, subject: str, mainline_holds_it: bool = True)
 
 
 @pytest.mark.parametrize(("subject", "severity"), [
-    ("Merge branch 'main' into topic-x", "notice"),  # jdbi's: main's own later change, taken in
+    ("Merge branch 'main' into topic-x", "notice"),  # filament's: main's own later change, taken in
     ("Merge branch 'main' of https://github.com/team/kernels into topic-x", "notice"),  # `git pull`'s
     ("Merge branch 'main' into develop", "error"),  # a mainline merging: the usual judgement
+    ("Merge branch 'sneaky-2' into topic-x", "error"),  # another topic branch merged in: its commits count
     ("Merge pull request #400 from team/topic-x", "error"),
 ])
 def test_a_merge_into_a_topic_branch_taking_the_mainlines_own_change(repo: Repo, subject: str, severity: str) -> None:

@@ -85,8 +85,8 @@ GO_MODULE_FILES = lazy(rb"go\.(?:mod|sum|work|work\.sum)")  # a Go module's requ
 GO_LOCAL_REPLACE = lazy(rb"replace[\w./~-]+(?:v[\w.+-]+)?=>(\.\.?/[\w./-]*)")
 # a merge whose first parent is not the mainline: `git pull`'s (`Merge branch '3.x' of https://... into 3.x`),
 # or a branch merged into a topic branch that then landed as it was (`Merge branch 'main' into fix-padding`)
-PULL_MERGE = lazy(r"Merge (?:remote-tracking )?branch '[^']+' of \S+(?: into \S+)?\s*")
-INTO_TOPIC = lazy(r"Merge (?:remote-tracking )?branch '[^']+' into (\S+)\s*")
+PULL_MERGE = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' of \S+(?: into \S+)?\s*")
+INTO_TOPIC = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' into (\S+)\s*")
 MAINLINE = lazy(r"(?:origin/)?(?:main|master|develop|development|dev|trunk|next|stable|release[/-]\S*|v?\d+(?:\.\d+)*(?:\.x)?)")
 MAX_MAINLINE_PATHS = 64  # paths with evidence a merge into a topic branch has compared with its second parent
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
@@ -691,15 +691,18 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
 
 
 def _taken_from_mainline(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """A merge whose first parent is a topic branch (`git pull`'s `Merge branch '3.x' of https://... into
-    3.x`, jdbi's `Merge branch 'docs-no-aop' into spring-jdbi-repositories`) brings the mainline in as its
-    second parent. A file it leaves as that side has it, past a commit that side already holds, is the
-    mainline's own later change (filament's `Fix pagination layout`), no loss; one the topic branch alone
-    held and the merge dropped is still lost. Asked of such merges only: two blob reads per path (up to
-    MAX_HEADER_READS) and one `merge-base --is-ancestor` per undone commit."""
-    topic = INTO_TOPIC.fullmatch(landed.subject)
-    if not landed.merge or not landed.head or not (PULL_MERGE.fullmatch(landed.subject) or
-                                                    (topic is not None and not MAINLINE.fullmatch(topic.group(1)))):
+    """A merge whose first parent is a topic branch and whose second is the mainline, by name (`git pull`'s
+    `Merge branch '3.x' of https://... into 3.x`, filament's `Merge branch '3.x' into fix-padding`): a file
+    it leaves as the mainline has it, past a commit the mainline already holds, is the mainline's own later
+    change (filament's `Fix pagination layout`), no loss; one the topic branch alone held and the merge
+    dropped is still lost. Asked of such merges only: two blob reads per path (up to MAX_MAINLINE_PATHS)
+    and one `merge-base --is-ancestor` per undone commit."""
+    # (the branch merged in must be the mainline by name: a topic branch merging another topic branch, a
+    # stale one perhaps, brings in that branch's commits, whatever they undid)
+    pulled, topic = PULL_MERGE.fullmatch(landed.subject), INTO_TOPIC.fullmatch(landed.subject)
+    mainline_in = (pulled is not None and MAINLINE.fullmatch(pulled.group(1)) is not None) or \
+        (topic is not None and MAINLINE.fullmatch(topic.group(1)) is not None and not MAINLINE.fullmatch(topic.group(2)))
+    if not landed.merge or not landed.head or not mainline_in:
         return hits
     found = ctx.reader.read(landed.head)
     parents = [line[7:].decode() for line in found[1].split(b"\n\n", 1)[0].split(b"\n")
