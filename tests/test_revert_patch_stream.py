@@ -11,7 +11,7 @@ import pytest
 from conftest import Repo
 from leverguard.errors import GitError
 from leverguard.revert import hunks
-from leverguard.revert.patch import FilePatch, bound_names, parse_commits
+from leverguard.revert.patch import FilePatch, bound_names, import_language, parse_commits
 
 ARGS = ("diff-tree", "--stdin", "-r", "--raw", "-p", "-U0", "--inter-hunk-context=0", "-z", "--no-abbrev",
         "--no-renames", "--format=%x1e%H")
@@ -100,21 +100,34 @@ def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, 
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
-@pytest.mark.parametrize(("line", "names"), [
-    (b"import inspect", [b"inspect"]),
-    (b"import pre_commit.constants as C", [b"C"]),  # squeezed, `constantsasC`: the `as` is only seen as written
-    (b"import os.path, sys", [b"os", b"sys"]),
-    (b"from typing import Any as A, cast", [b"A", b"cast"]),
-    (b"from typing import (Any, cast,)", [b"Any", b"cast"]),
-    (b'import React, { useState as useS } from "react";', [b"React", b"useS"]),
-    (b"import * as fs from 'fs'", [b"fs"]),
-    (b"use tauri_utils::config::BundleTypeRole;", [b"BundleTypeRole"]),
-    (b"use std::sync::{Arc, LazyLock as Lazy};", [b"Arc", b"Lazy"]),
-    (b"use rustc_type_ir::inherent::Region as _;", None),  # a trait brought in for its methods
-    (b"pub use crate::error::Error;", None),  # a re-export, for other files
-    (b"from typing import *", None),  # binds nothing a reader can look up
-    (b"import './theme.css';", None),  # an import for its side effects
-    (b"#include <stdio.h>", None),
+@pytest.mark.parametrize(("line", "language", "names"), [
+    (b"import inspect", "python", [b"inspect"]),
+    (b"import pre_commit.constants as C", "python", [b"C"]),  # squeezed, `constantsasC`: `as` only seen as written
+    (b"import os.path, sys", "python", [b"os", b"sys"]),
+    (b"from typing import Any as A, cast", "python", [b"A", b"cast"]),
+    (b"from typing import (Any, cast,)", "python", [b"Any", b"cast"]),
+    (b'import React, { useState as useS } from "react";', "javascript", [b"React", b"useS"]),
+    (b"import * as fs from 'fs'", "javascript", [b"fs"]),
+    (b"import java.lang.reflect.Field;", "jvm", [b"Field"]),  # jdbi's, left unused by a refactor
+    (b"import static org.junit.Assert.assertEquals;", "jvm", [b"assertEquals"]),
+    (b"import io.ktor.server.application.Application", "jvm", [b"Application"]),  # Kotlin: no `;`
+    (b"import io.ktor.server.application.Application", "python", [b"io"]),  # the same words, Python's meaning
+    (b"import java.util.*;", "jvm", None),
+    (b"use tauri_utils::config::BundleTypeRole;", "rust", [b"BundleTypeRole"]),
+    (b"use std::sync::{Arc, LazyLock as Lazy};", "rust", [b"Arc", b"Lazy"]),
+    (b"use rustc_type_ir::inherent::Region as _;", "rust", None),  # a trait brought in for its methods
+    (b"pub use crate::error::Error;", "rust", None),  # a re-export, for other files
+    (b"from typing import *", "python", None),  # binds nothing a reader can look up
+    (b"import './theme.css';", "javascript", None),  # an import for its side effects
+    (b"using System.Linq;", "", None),  # C#'s: a namespace, whose names are used unqualified
 ])
-def test_the_names_an_import_line_binds(line: bytes, names: list[bytes] | None) -> None:
-    assert bound_names(line) == names
+def test_the_names_an_import_line_binds(line: bytes, language: str, names: list[bytes] | None) -> None:
+    assert bound_names(line, language) == names
+
+
+@pytest.mark.parametrize(("path", "language"), [
+    (b"src/a.py", "python"), (b"web/App.TSX", "javascript"), (b"core/Main.kt", "jvm"), (b"lib.rs", "rust"),
+    (b"Program.cs", ""), (b"Makefile", ""), (b"v1.2/README", ""),
+])
+def test_the_import_grammar_of_a_file(path: bytes, language: str) -> None:
+    assert import_language(path) == language

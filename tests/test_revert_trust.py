@@ -2551,3 +2551,21 @@ def test_a_merge_into_a_topic_branch_dropping_the_topics_own_work_still_counts(r
     # (the branch's lines a resolution dropped: judged as such, here a long-lived branch merged forward)
     finding = _merged_into_topic(repo, "Merge branch 'main' into topic-x", mainline_holds_it=False)
     assert "dropped by the conflict resolution" in finding["reason"] and "mainline's own" not in finding["reason"]
+
+
+@pytest.mark.parametrize(("uses", "severity"), [
+    ("", "notice"),  # jdbi's: `java.lang.reflect.Field` left unused by a refactor, pruned
+    ("        Field cached = type.getDeclaredField(name);\n", "warning"),  # still used: the import is lost
+])
+def test_a_java_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, uses: str, severity: str) -> None:
+    seed(repo)
+    methods = "".join(f"    int value{i}(int x) {{ return x * {i} + OFFSET_{i}; }}\n" for i in range(8))
+    source = ("package org.jdbi.core;\n\nIMPORTSimport java.util.List;\n\npublic class Binder {\n" + methods +
+              "    void bind(Class<?> type, String name) throws Exception {\n" + uses + "        List.of(name);\n    }\n}\n")
+    path = "core/src/main/java/org/jdbi/core/Binder.java"
+    land(repo, "core: binder", {path: source.replace("IMPORTS", "")})
+    land(repo, "New @DatabaseValue for setting enum values (#301)",
+         {path: source.replace("IMPORTS", "import java.lang.reflect.Field;\n") + "// enum values bound by name\n"})
+    _topic(repo, {path: source.replace("IMPORTS", "") + "// enum values bound by name\n", "kernel.c": "int t;\n"},
+           subject="Refactor the binder")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

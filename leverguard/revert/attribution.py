@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -670,7 +670,7 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     changes = {p.change.path: p.change for p in landed.patches}
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
               h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and
-              imports_only(line for line in h.undone_text() if line) and
+              imports_only(line for line in h.undone_text() if line) and import_language(h.path) and
               posixpath.basename(h.path) != b"__init__.py"]
     paths = {h.path for h in pruned}
     if not paths or len(paths) > MAX_HEADER_READS:
@@ -680,7 +680,8 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     for path in paths:
         old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
         code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,))]
-        imports[path] = {squeeze(line): bound_names(line) for line in old if imports_only((squeeze(line),))}
+        imports[path] = {squeeze(line): bound_names(line, import_language(path)) for line in old
+                         if imports_only((squeeze(line),))}
 
     def unused(hit: PathHit) -> bool:
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
