@@ -119,6 +119,9 @@ def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, 
     (b"pub use crate::error::Error;", "rust", None),  # a re-export, for other files
     (b"from typing import *", "python", None),  # binds nothing a reader can look up
     (b"import './theme.css';", "javascript", None),  # an import for its side effects
+    (b"use Throwable;", "php", [b"Throwable"]),  # filament's, pruned unused in a merge
+    (b"use Illuminate\\Support\\Facades\\Event as Events;", "php", [b"Events"]),
+    (b"use Illuminate\\Support\\{Arr, Collection};", "php", None),
     (b"using System.Linq;", "", None),  # C#'s: a namespace, whose names are used unqualified
 ])
 def test_the_names_an_import_line_binds(line: bytes, language: str, names: list[bytes] | None) -> None:
@@ -127,7 +130,7 @@ def test_the_names_an_import_line_binds(line: bytes, language: str, names: list[
 
 @pytest.mark.parametrize(("path", "language"), [
     (b"src/a.py", "python"), (b"web/App.TSX", "javascript"), (b"core/Main.kt", "jvm"), (b"lib.rs", "rust"),
-    (b"Program.cs", ""), (b"Makefile", ""), (b"v1.2/README", ""),
+    (b"src/FilamentManager.php", "php"), (b"Program.cs", ""), (b"Makefile", ""), (b"v1.2/README", ""),
 ])
 def test_the_import_grammar_of_a_file(path: bytes, language: str) -> None:
     assert import_language(path) == language

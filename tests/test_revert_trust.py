@@ -2569,3 +2569,24 @@ def test_a_java_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, uses: str
     _topic(repo, {path: source.replace("IMPORTS", "") + "// enum values bound by name\n", "kernel.c": "int t;\n"},
            subject="Refactor the binder")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("keep_test", "severity"), [
+    (True, "notice"),  # jdbi's `Mocking makes things harder.`: the test's new case kept, only its unused import gone
+    (False, "error"),  # the test's new case gone too: every change to the test undone with the pom
+])
+def test_a_file_kept_but_for_an_unused_import_still_counts_as_kept(repo: Repo, keep_test: bool, severity: str) -> None:
+    seed(repo)
+    pom = "<project>\n  <artifactId>jdbi3-vavr</artifactId>\n  <dependencies>\n  </dependencies>\n</project>\n"
+    mocked = pom.replace("  </dependencies>", "    <dependency><artifactId>mockito-core</artifactId></dependency>\n  </dependencies>")
+    cases = "".join(f"    @Test void value{i}() {{ assertEquals({i}, factory.value({i})); }}\n" for i in range(10))
+    test = "package org.jdbi.v3.vavr;\n\nIMPORTSimport org.junit.Test;\n\npublic class TestVavr {\n" + cases + "CASE}\n"
+    path = "vavr/src/test/java/org/jdbi/v3/vavr/TestVavr.java"
+    land(repo, "vavr: tests", {"vavr/pom.xml": pom, path: test.replace("IMPORTS", "").replace("CASE", "")})
+    new_case = "    @Test void mocked() { assertEquals(7, factory.value(7)); }\n"
+    land(repo, "fix #1459 and clean up test (#301)",
+         {"vavr/pom.xml": mocked, path: test.replace("IMPORTS", "import org.mockito.Mockito;\n").replace("CASE", new_case)})
+    _topic(repo, {"vavr/pom.xml": pom,
+                  path: test.replace("IMPORTS", "").replace("CASE", new_case if keep_test else "")},
+           subject="Mocking makes things harder.")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

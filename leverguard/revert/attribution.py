@@ -88,6 +88,7 @@ GO_LOCAL_REPLACE = lazy(rb"replace[\w./~-]+(?:v[\w.+-]+)?=>(\.\.?/[\w./-]*)")
 PULL_MERGE = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' of \S+(?: into \S+)?\s*")
 INTO_TOPIC = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' into (\S+)\s*")
 MAINLINE = lazy(r"(?:origin/)?(?:main|master|develop|development|dev|trunk|next|stable|release[/-]\S*|v?\d+(?:\.\d+)*(?:\.x)?)")
+UNUSED_IMPORT = "only imports nothing in the file uses"  # why a pruned import's hit is weak (_unused_imports)
 MAX_MAINLINE_PATHS = 64  # paths with evidence a merge into a topic branch has compared with its second parent
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
@@ -688,7 +689,7 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
         return bool(code[hit.path]) and all(names) and \
             not any(_used(name, code[hit.path]) for found in names if found for name in found)
     quiet = {id(h) for h in pruned if unused(h)}
-    return [h._replace(quiet="only imports nothing in the file uses") if id(h) in quiet else h for h in hits]
+    return [h._replace(quiet=UNUSED_IMPORT) if id(h) in quiet else h for h in hits]
 
 
 def _taken_from_mainline(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
@@ -1079,7 +1080,9 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
     alone, and (outside a stale tree or a merge, whose resolution keeps one side's hunks) files where it
     undoes some of the commit's hunks but keeps others, which no stale copy of the file does. A lock or
     built file is regenerated, not edited, and its lines are no evidence: it says nothing of work kept."""
-    partly = set() if landed.merge or stale else {h.path for h in hits if _partly_kept(h)}
+    # (an unused import pruned is weak evidence, and the file's other hunks stay kept all the same)
+    partly = set() if landed.merge or stale else \
+        {h.path for h in hits if _partly_kept(h._replace(quiet="") if h.quiet == UNUSED_IMPORT else h)}
     undone = {h.path for h in hits} - partly
     edited = {c.path for c in landed.changes if not ctx.rules.regenerated(c.path)}
     return len(reported & edited - undone)

@@ -160,23 +160,25 @@ _PY_IMPORT = lazy(rb"\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as
 _PY_FROM = lazy(rb"\s*from\s+[\w.]+\s+import\s+\(?\s*(\w+(?:\s+as\s+\w+)?(?:\s*,\s*\w+(?:\s+as\s+\w+)?)*)\s*,?\s*\)?\s*")
 _JS_IMPORT = lazy(rb"\s*import\s+(?:type\s+)?([\w$]+\s*,?\s*)?(?:\{([\w$\s,]*)\}|\*\s*as\s+([\w$]+))?\s*from\s*['\"][^'\"]+['\"]\s*;?\s*")
 _JVM_IMPORT = lazy(rb"\s*import\s+(?:static\s+)?[\w.]*\.(\w+)(?:\s+as\s+(\w+))?\s*;?\s*")  # the last name, or its alias
+_PHP_USE = lazy(rb"\s*use\s+(?:function\s+|const\s+)?\\?(?:\w+\\)*(\w+)(?:\s+as\s+(\w+))?\s*;\s*")
 _RUST_USE = lazy(rb"\s*use\s+(?:::)?(?:\w+::)*(?:\{([\w\s,]+)\}|(\w+(?:\s+as\s+\w+)?))\s*;\s*")
 _ALIAS = lazy(rb"\s+as\s+")
 # which grammar a file's import lines follow, by its name's ending
 IMPORT_LANGUAGES = {**dict.fromkeys((b".py", b".pyi"), "python"), **dict.fromkeys((b".java", b".kt", b".kts"), "jvm"),
                     **dict.fromkeys((b".js", b".mjs", b".cjs", b".jsx", b".ts", b".mts", b".cts", b".tsx"), "javascript"),
-                    b".rs": "rust"}
+                    b".rs": "rust", b".php": "php"}
 
 
 def import_language(path: bytes) -> str:
-    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust"), or "" for any other."""
+    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust", "php"), or "" for any other."""
     return IMPORT_LANGUAGES.get(path[path.rfind(b"."):].lower(), "") if b"." in path.rpartition(b"/")[2] else ""
 
 
 def bound_names(line: bytes, language: str) -> list[bytes] | None:
     """The names an import LINE (as written) of LANGUAGE binds in its file: Python's `import a.b as c` c,
     `import a.b` a, `from m import x as y, z` y and z; JavaScript's `import d, {e as f} from 'm'` d and f;
-    Java's or Kotlin's `import java.lang.reflect.Field;` Field; Rust's `use a::{B, C as D};` B and D. None
+    Java's or Kotlin's `import java.lang.reflect.Field;` Field; Rust's `use a::{B, C as D};` B and D; PHP's
+    `use Illuminate\\Support\\Arr;` Arr. None
     for any other line, or one that binds nothing a reader could look up (`from m import *`, `import 'm'`,
     `import a.b.*;`, `use a::Trait as _;`, a `pub use`, whose names are for other files)."""
     if language == "python":
@@ -188,6 +190,9 @@ def bound_names(line: bytes, language: str) -> list[bytes] | None:
             [_ALIAS.split(item.strip())[-1] for item in found.group(1).split(b",") if item.strip()]
     if language == "jvm":
         found = _JVM_IMPORT.fullmatch(line)
+        return None if found is None else [found.group(2) or found.group(1)]
+    if language == "php":
+        found = _PHP_USE.fullmatch(line)
         return None if found is None else [found.group(2) or found.group(1)]
     if language == "rust":
         found = _RUST_USE.fullmatch(line)
