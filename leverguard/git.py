@@ -531,6 +531,12 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return found[0], data
 
+    def parents(self, commit: str) -> list[str]:
+        """The parent ids of COMMIT, read from its object's header; none when it does not exist."""
+        found = self.read(commit)
+        header = found[1].split(b"\n\n", 1)[0] if found is not None and found[0] == "commit" else b""
+        return [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
+
     def sizes(self, oids: Sequence[str]) -> dict[str, tuple[str, int]]:
         """(type, size) of many object ids, pipelined a chunk at a time; missing ones left out.
 

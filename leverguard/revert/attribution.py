@@ -681,8 +681,8 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     for path in paths:
         old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
         code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,))]
-        imports[path] = {squeeze(line): bound_names(line, import_language(path)) for line in old
-                         if imports_only((squeeze(line),))}
+        imports[path] = {squeezed: bound_names(line, import_language(path)) for line in old
+                         if imports_only(((squeezed := squeeze(line)),))}
 
     def unused(hit: PathHit) -> bool:
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
@@ -706,9 +706,7 @@ def _taken_from_mainline(hits: list[PathHit], commits: Sequence[Commit], landed:
         (topic is not None and MAINLINE.fullmatch(topic.group(1)) is not None and not MAINLINE.fullmatch(topic.group(2)))
     if not landed.merge or not landed.head or not mainline_in:
         return hits
-    found = ctx.reader.read(landed.head)
-    parents = [line[7:].decode() for line in found[1].split(b"\n\n", 1)[0].split(b"\n")
-               if line.startswith(b"parent ")] if found is not None else []
+    parents = ctx.reader.parents(landed.head)
     paths = {h.path for h in hits}
     if len(parents) != 2 or len(paths) > MAX_MAINLINE_PATHS:
         return hits
@@ -1082,7 +1080,7 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
     built file is regenerated, not edited, and its lines are no evidence: it says nothing of work kept."""
     # (an unused import pruned is weak evidence, and the file's other hunks stay kept all the same)
     partly = set() if landed.merge or stale else \
-        {h.path for h in hits if _partly_kept(h._replace(quiet="") if h.quiet == UNUSED_IMPORT else h)}
+        {h.path for h in hits if h.quiet in ("", UNUSED_IMPORT) and _partly_kept(h)}
     undone = {h.path for h in hits} - partly
     edited = {c.path for c in landed.changes if not ctx.rules.regenerated(c.path)}
     return len(reported & edited - undone)
@@ -1402,9 +1400,9 @@ def _partly_undone_in_each(hits: list[PathHit]) -> bool:
 
 
 def _partly_kept(hit: PathHit) -> bool:
-    """Some of the commit's hunk groups in the file undone, others kept: no stale copy of the file does that."""
-    return hit.kind == "inverse-hunk" and not hit.quiet and hit.undo is not None and \
-        0 < hit.undo.groups_undone < hit.undo.groups
+    """Some of the commit's hunk groups in the file undone, others kept: no stale copy of the file does that.
+    (Whether the hit is weak by nature is the caller's to weigh.)"""
+    return hit.kind == "inverse-hunk" and hit.undo is not None and 0 < hit.undo.groups_undone < hit.undo.groups
 
 
 def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: bool, merge: bool) -> bool:
