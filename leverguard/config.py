@@ -55,7 +55,10 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      # release notes kept as one file per change (react-router's `.changes/*.md`)
                      ".changes/*.md", "**/.changes/*.md",
                      # and AWS's changelog tool's, as JSON (chalice's, boto3's `.changes/next-release/*.json`)
-                     ".changes/next-release/*")
+                     ".changes/next-release/*",
+                     # a hidden changelog folder of one file per change (towncrier's `.changelog/5413.changed`,
+                     # HashiCorp's `.changelog/1234.txt`), and changie's pending entries (`changelog/pending/*.yaml`)
+                     "**/.changelog/*", "**/changelog/pending/*")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

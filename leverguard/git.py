@@ -1358,6 +1358,14 @@ def tree_blobs(rev: str, cwd: str | None = None) -> dict[bytes, str]:
     return found
 
 
+def tree_paths(rev: str, folders: Sequence[str], cwd: str | None = None) -> list[bytes]:
+    """The paths of every file under FOLDERS (each ending in `/`) in REV's tree; none asked, none read."""
+    if not folders:
+        return []
+    listing = run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, "--", *folders], cwd).stdout
+    return split_z(listing)
+
+
 def excluding(paths: Iterable[str]) -> list[str]:
     """Pathspecs that leave PATHS out of a git command (git 2.13+ accepts excludes alone)."""
     return [f":(exclude,literal){path}" for path in sorted(paths)]

@@ -99,6 +99,7 @@ PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+MIN_CLEARED_FRAGMENTS = 2  # fragments deleted at once, their folders left empty, beside a changelog edit: a release's clean-up
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
 # a fragment's comment lines: scriv's template (`.. A new scriv changelog fragment.`, the commented-out sections
 # in reST), Markdown's `<!-- ... -->`; no release writes them into the changelog
@@ -159,7 +160,10 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     deletions = [h for h in hits if h.kind in ("deleted-added", "deleted-changed")]
     fragments = [h for h in deletions if ctx.rules.fragment(h.path)]
     consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
-    if consumed:  # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too
+    # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too; or its
+    # clean-up empties their folders beside the changelog's reset (antsibull's `The next feature release will
+    # be 13.1.0.`, the text kept on the release branch)
+    if consumed or _fragments_cleared(fragments, landed, ctx):
         consumed.update(h.path for h in fragments)
     landed = landed._replace(notes=_notes(landed, ctx), note_lines=_note_lines(landed, ctx), logged=_logged(landed))
     modules = [c.path for c in landed.changes if c.added and c.new is not None and c.new.is_gitlink]
@@ -172,7 +176,8 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
     # (a revert the change declares is deliberate: no sign of a stale tree; one file put back past several
-    # of its commits is one file, where a stale tree puts back several)
+    # of its commits is one file, where a stale tree puts back several; nor are commits the change's tree
+    # held, each kept in more of its files than undone: a refactor putting small files back past them)
     by_position: dict[int, list[PathHit]] = {}
     for hit in hits:
         by_position.setdefault(hit.position, []).append(hit)
@@ -186,6 +191,8 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
         (_release_notes(by_position[p], ctx) and restores_released_entries((landed.subject, landed.title), commits[p].subject))}
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
+    held = {p for p in {h.position for h in recent} if _tree_held(commits[p], by_position[p], landed, ctx)}
+    recent = [h for h in recent if h.position not in held]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
         not _takes_out_a_topic(landed, {h.position for h in recent}, by_position, undone_at, commits)
     # whole files of days-old work put back: a stale tree, whose deletions are no one's choice either
@@ -541,6 +548,18 @@ def _ignored(ctx: Context, revision: str, paths: list[bytes]) -> Callable[[bytes
         if patterns:
             rules.append((prefix, gitignore_matcher(patterns)))
     return lambda path: any(path.startswith(prefix) and match(path[len(prefix):]) for prefix, match in rules)
+
+
+def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -> bool:
+    """The change deletes several changelog fragments, edits a changelog, and leaves no fragment in the
+    folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
+    leaves the changelog alone; one read of those folders in the result."""
+    folders = {h.path.rpartition(b"/")[0] for h in fragments}
+    if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS or not landed.head or \
+            not any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes):
+        return False
+    left = git.tree_paths(landed.head, [p.decode("utf-8", "surrogateescape") + "/" for p in folders if p], ctx.repo)
+    return not any(ctx.rules.fragment(path) for path in left)
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
@@ -1019,7 +1038,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     # (a merge keeps the other side's work wherever nothing conflicted: that says nothing of a file it brings back)
-    if level == ERROR and kept and not dropped and not (landed.merge and any(h.kind == "resurrected" for h in hits)):
+    if level == ERROR and kept and not dropped and \
+            not ((landed.merge or days <= TINY_DAYS) and any(h.kind == "resurrected" for h in hits)):
         # the change worked on this commit's other files with its work in place: its tree was not stale
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real; for hunks it
@@ -1084,6 +1104,16 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
     undone = {h.path for h in hits} - partly
     edited = {c.path for c in landed.changes if not ctx.rules.regenerated(c.path)}
     return len(reported & edited - undone)
+
+
+def _tree_held(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context) -> bool:
+    """The change edits more of the commit's files with its work kept (or some of its hunks kept) than it
+    undoes: the tree the change was written in held that commit, whatever few files it puts back (yazi's
+    own refactors putting back a few small files past the commits it otherwise builds on). A file the commit
+    deleted, back, says the tree lacked that deletion whatever else it held (biome's released changeset)."""
+    if any(h.kind in BROUGHT_BACK for h in hits):
+        return False
+    return _edited_and_kept(_reported(commit, ctx), hits, landed, False, ctx) > len({h.path for h in hits})
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:
