@@ -1109,10 +1109,7 @@ def _edited_and_kept(reported: set[bytes], hits: list[PathHit], landed: Landed, 
 def _tree_held(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context) -> bool:
     """The change edits more of the commit's files with its work kept (or some of its hunks kept) than it
     undoes: the tree the change was written in held that commit, whatever few files it puts back (yazi's
-    own refactors putting back a few small files past the commits it otherwise builds on). A file the commit
-    deleted, back, says the tree lacked that deletion whatever else it held (biome's released changeset)."""
-    if any(h.kind in BROUGHT_BACK for h in hits):
-        return False
+    own refactors putting back a few small files past the commits it otherwise builds on)."""
     return _edited_and_kept(_reported(commit, ctx), hits, landed, False, ctx) > len({h.path for h in hits})
 
 

@@ -1,0 +1,133 @@
+"""What the change's tree held: commits it keeps in more of their files than it undoes cast no stale-tree
+vote; a fresh file brought back beside kept work still fails; fragments a release (or its clean-up) consumed."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import CAROL, body, by_pr, check, land, seed
+
+# small files a refactor touches in passing: a two-line re-export each
+SMALL = {f"src/small{i}.py": f"from core import Path{i}\nexport = [Path{i}]\n" for i in range(2)}
+
+
+def _renamed(text: str, tag: str) -> str:
+    return text.replace("scale=", f"{tag}_scale=")
+
+
+def _two_refactors(repo: Repo) -> dict[str, str]:
+    """#301 and #302 (Carol's) each rename across six modules and the two small files."""
+    old = seed(repo)
+    land(repo, "small files", dict(SMALL))
+    first = {f"src/mod{i}.py": _renamed(old[f"src/mod{i}.py"], "a") for i in range(6)}
+    first.update({path: text.replace("Path", "Loc") for path, text in SMALL.items()})
+    land(repo, "refactor: generalize Loc (#301)", first, author=CAROL)
+    second = {f"src/mod{i}.py": _renamed(old[f"src/mod{i}.py"], "b") for i in range(6, 12)}
+    second.update({path: text.replace("Path", "Loc").replace("export", "exported") for path, text in SMALL.items()})
+    land(repo, "feat: dynamic paths (#302)", second, author=CAROL)
+    return old
+
+
+def _refactor_on_top(repo: Repo, old: dict[str, str], keeps: bool) -> dict:
+    """The change puts the small files back past #301 and #302; KEEPS: it also edits their modules, their
+    renames in place (yazi's `refine PathLike`), else it touches only other modules."""
+    edits: dict[str, str | None] = dict(SMALL)
+    modules = [*range(4), *range(6, 10)] if keeps else range(14, 20)
+    for i in modules:
+        tag = "a" if i < 6 else ("b" if i < 12 else "")
+        text = _renamed(old[f"src/mod{i}.py"], tag) if tag else old[f"src/mod{i}.py"]
+        edits[f"src/mod{i}.py"] = text + body(f"refine{i}", 2)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "refactor: refine PathLike (#303)", edits, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+def test_small_files_put_back_past_commits_the_change_builds_on_cast_no_stale_vote(repo: Repo) -> None:
+    found = _refactor_on_top(repo, _two_refactors(repo), keeps=True)
+    assert found[301]["severity"] == found[302]["severity"] == "notice"
+    assert "keeps its work there" in found[302]["reason"]
+
+
+def test_the_same_files_put_back_by_a_tree_that_kept_nothing_fail(repo: Repo) -> None:
+    found = _refactor_on_top(repo, _two_refactors(repo), keeps=False)
+    assert found[301]["severity"] == found[302]["severity"] == "error"
+
+
+def _brought_back(repo: Repo, days: int) -> dict:
+    """#301 deletes a module and edits three others; DAYS (and four commits) later the change edits two of
+    those with its work kept and brings the deleted module back whole."""
+    old = seed(repo)
+    land(repo, "fix: drop the legacy reader (#301)", {"src/mod0.py": None, **{
+        f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"new{i}", 2) for i in (1, 2, 3)}})
+    for i in range(4):  # past the very last commits, whose absence is staleness whatever their age
+        land(repo, f"docs: note {i}", {f"docs/note{i}.md": f"Note {i} on the reader's replacement.\n"})
+    repo._tick += days * 24 - 4
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: pager (#302)", {"src/mod0.py": old["src/mod0.py"], **{
+        f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"new{i}", 2) + body(f"pager{i}", 2) for i in (1, 2)}})
+    return by_pr(check(repo, "main..topic")[1])
+
+
+@pytest.mark.parametrize(("days", "severity"), [(13, "error"), (15, "notice")])
+def test_a_fresh_file_brought_back_fails_beside_kept_work(repo: Repo, days: int, severity: str) -> None:
+    # biome's stale PR bringing back a changeset the release had consumed four days before, while keeping
+    # the release's other files; vapor's `Release Candidate 1` bringing multipart back 130 days on is a notice
+    assert _brought_back(repo, days)[301]["severity"] == severity
+
+
+NEWS = "Changelog\n=========\n\n1.1.0\n-----\n\n- Fix the connector leaking a DNS resolver on early close. (#301)\n"
+
+
+def _fragments_then(repo: Repo, fragments: dict[str, str], edits: dict[str, str | None], subject: str,
+                    older: dict[str, str] | None = None) -> dict:
+    """#301 adds FRAGMENTS beside its fix (OLDER ones are there before it); the topic deletes them with EDITS."""
+    old = seed(repo)
+    land(repo, "docs: changelog", {"NEWS.rst": "Changelog\n=========\n\n1.0.0\n-----\n\n- First release.\n", **(older or {})})
+    land(repo, "Fix the resolver leak (#301)", {"src/mod1.py": old["src/mod1.py"] + body("leak", 3), **fragments})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {**{path: None for path in fragments}, **edits}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+CHANGIE = "component: cli\nkind: fix\nbody: Fix the connector leaking a DNS resolver on early close\ntime: 2026-08-19T14:28:15+02:00\n"
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    (".changelog/301.fixed", "Fix the connector leaking a DNS resolver on early close.\n"),  # towncrier's hidden folder
+    ("changelog/pending/20260819--cli--resolver-leak.yaml", CHANGIE),  # changie's pending entries (pulumi)
+])
+def test_hidden_and_pending_fragment_folders_are_consumed_by_a_release(repo: Repo, path: str, text: str) -> None:
+    assert 301 not in _fragments_then(repo, {path: text}, {"NEWS.rst": NEWS}, "Release 1.1.0")
+
+
+def test_a_hidden_folders_fragment_deleted_by_a_stale_tree_is_reported(repo: Repo) -> None:
+    found = _fragments_then(repo, {".changelog/301.fixed": "Fix the connector leaking a DNS resolver.\n"},
+                            {"kernel.c": "int t;\n"}, "kernel: tune")
+    assert found[301]["severity"] == "warning"
+
+
+ANTSIBULL = {"changelogs/fragments/301-resolver-leak.yml": "bugfixes:\n  - connector - fix the leaking DNS resolver.\n",
+             "changelogs/fragments/301-resolver-docs.yml": "minor_changes:\n  - connector - document the resolver.\n"}
+
+
+def test_a_release_clean_up_emptying_the_fragment_folder_consumes_them(repo: Repo) -> None:
+    # antsibull's `The next feature release will be 13.1.0.`: the release branch holds the text, main resets
+    # its changelog and deletes every fragment
+    found = _fragments_then(repo, ANTSIBULL, {"changelogs/changelog.yaml": "ancestor: 1.1.0\nreleases: {}\n"},
+                            "The next feature release will be 1.2.0.",
+                            older={"changelogs/changelog.yaml": "ancestor: 1.0.0\nreleases: {}\n"})
+    assert 301 not in found
+
+
+@pytest.mark.parametrize("left, changelog", [
+    ({"changelogs/fragments/299-older.yml": "bugfixes:\n  - older - a fix from before the stale base.\n"}, True),
+    ({}, False),  # the changelog left alone: a stale tree's deletions
+])
+def test_fragments_deleted_with_others_left_or_no_changelog_edit_are_reported(repo: Repo, left: dict[str, str],
+                                                                              changelog: bool) -> None:
+    edits: dict[str, str | None] = {"changelogs/changelog.yaml": "ancestor: 1.1.0\nreleases: {}\n"} if changelog \
+        else {"kernel.c": "int t;\n"}
+    found = _fragments_then(repo, ANTSIBULL, edits, "kernel: tune",
+                            older={"changelogs/changelog.yaml": "ancestor: 1.0.0\nreleases: {}\n", **left})
+    assert found[301]["severity"] == "warning"
