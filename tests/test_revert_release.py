@@ -101,6 +101,11 @@ DEV = '_version_major = 9\n_version_minor = 17\n_version_patch = 0\n# _version_e
     ("Backed version up to 9.16.  Oops.", "", True),  # junit's
     ("Retry the flaky completer test", "", False),  # a retry of something else
     ("Fix the completer", "", False),  # no release step
+    ("begin the 9.17.0 release cycle", "", True),  # zls' pin to the compiler release, and back to master
+    ("Begin the completer rewrite cycle", "", False),
+    ("back to git versioning", "", True),  # rebar3's, right after `bump to 3.7.1`
+    ("bump to 9.16.2", "", True),
+    ("bump lodash to 4.17.21", "", False),  # a dependency's bump
     ("release 9.16.2", "ENABLE_NEW_COMPLETER = True\n", False),  # a line that sets no version comes back too
 ])
 def test_release_steps_both_ways_on_the_version_file(repo: Repo, title: str, extra: str, lowered: bool) -> None:
@@ -366,3 +371,19 @@ def test_version_parts_without_the_word_version_are_release_bookkeeping(repo: Re
     land(repo, title, {"include/spdlog/version.h": _spdlog_version(8, 0), "kernel.c": "int t;\n"}, author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]
+
+
+APP_SRC = '{application, rebar,\n [{description, "Rebar: Erlang Build Tool"},\n  {vsn, "%s"},\n  {registered, [%s]}]}.\n'
+
+
+@pytest.mark.parametrize(("registered", "lowered"), [("", True), ("rebar_agent", False)])
+def test_an_erlang_applications_vsn_set_back_to_git_is_a_release_step(repo: Repo, registered: str, lowered: bool) -> None:
+    # rebar3's `back to git versioning` right after `bump to 3.7.1`; a line that sets no version coming back fails
+    seed(repo)
+    land(repo, "back to git versioning", {"src/rebar.app.src": APP_SRC % ("git", registered)})
+    land(repo, "bump to 3.7.1", {"src/rebar.app.src": APP_SRC % ("3.7.1", "")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "back to git versioning", {"src/rebar.app.src": APP_SRC % ("git", registered), "kernel.c": "int t;\n"},
+         author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered

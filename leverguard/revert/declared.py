@@ -84,7 +84,9 @@ _ROLLS_BACK_RELEASE = r"roll\w*[ -]?back the release\b"
 RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
                     r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
                     r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?(tr(y|ies|ied|ying)|do(ne|ing)?)\b.*\breleas\w*|"
-                    r"back\w* (the )?version\b|.*\d-snapshot\b)", re.IGNORECASE)
+                    r"back\w* (the )?version\b|.*\d-snapshot\b|"
+                    # zls' `begin the 0.16.0 release cycle`, rebar3's `bump to 3.7.1` and `back to git versioning`
+                    r"bump\w*\s+(to\s+)?v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
@@ -101,7 +103,8 @@ VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNOR
 # (and a docs version naming a branch between releases: antora's `version: master`, which each `Cut X` sets to X)
 VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b|"
                            rb"\bversion[\"']?[:=][\"']?(master|main|latest|develop|dev|next|unreleased)[\"']?,?$", re.IGNORECASE)
-VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d", re.IGNORECASE)  # spdlog's `SPDLOG_VER_PATCH 6`
+# spdlog's `SPDLOG_VER_PATCH 6`; an Erlang application's `{vsn, "git"}`
+VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d|^\W*\{vsn,", re.IGNORECASE)
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
 LOWERS = lazy(r"\b(lower\w*|downgrad\w*|pin(s|ned|ning)?|back to|revert\w*|roll\w*[ -]?back)\b", re.IGNORECASE)
