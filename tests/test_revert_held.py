@@ -131,3 +131,34 @@ def test_fragments_deleted_with_others_left_or_no_changelog_edit_are_reported(re
     found = _fragments_then(repo, ANTSIBULL, edits, "kernel: tune",
                             older={"changelogs/changelog.yaml": "ancestor: 1.0.0\nreleases: {}\n", **left})
     assert found[301]["severity"] == "warning"
+
+
+TOX = "jobs:\n  test:\n    env:\n      PYTEST_REQPASS: {count}\n    steps:\n      - run: tox -e {env}\n"
+
+
+def _counted(repo: Repo, counts: list[int], last_env: str = "py") -> dict:
+    """Each PR in turn sets the workflow's expected test count (COUNTS; the last one runs LAST_ENV); the change
+    writes the file as the PR before the last one left it, beside its own work."""
+    old = seed(repo)
+    for number, count in enumerate(counts, start=300):
+        env = last_env if number == 299 + len(counts) else "py"
+        land(repo, f"feat: rule {number} (#{number})", {".github/workflows/tox.yml": TOX.format(count=count, env=env),
+                                                       f"src/rule{number}.py": body(f"rule{number}", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: supported versions (#399)", {".github/workflows/tox.yml": TOX.format(count=counts[-2], env="py"),
+                                                   "src/mod1.py": old["src/mod1.py"] + body("versions", 3)}, author=CAROL)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+@pytest.mark.parametrize(("counts", "severity"), [
+    ([873, 874, 875, 876], "notice"),  # ansible-lint's PYTEST_REQPASS: two others moved it besides the undone PR
+    ([873, 873, 875, 876], "error"),  # one other did: no counter yet
+])
+def test_a_count_each_pr_sets_put_back_is_a_counter(repo: Repo, counts: list[int], severity: str) -> None:
+    found = _counted(repo, counts)
+    assert found[303]["severity"] == severity, found[303]["reason"]
+
+
+def test_a_count_put_back_with_another_line_is_no_counter(repo: Repo) -> None:
+    found = _counted(repo, [873, 874, 875, 876], last_env="py312")
+    assert found[303]["severity"] == "error"

@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -99,6 +99,9 @@ PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+COUNTER_SETTERS = 2  # other commits that moved a one-line count this recently: a counter each change writes
+COUNTER_LOOKBACK = 10  # the commits to that file nearest the undone one, read for it
+DIGITS = lazy(rb"\d+")
 MIN_CLEARED_FRAGMENTS = 2  # fragments deleted at once, their folders left empty, beside a changelog edit: a release's clean-up
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
 # a fragment's comment lines: scriv's template (`.. A new scriv changelog fragment.`, the commented-out sections
@@ -410,6 +413,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         entries = all(ctx.rules.fragment(h.path) for h in hits)
         notes = _release_notes(hits, ctx)
         gone = _folders_gone(hits, landed, ctx) if level > NOTICE else []
+        setters = _counter_setters(position, hits, commits, ctx) if level > NOTICE else 0
+        if setters >= COUNTER_SETTERS:
+            # ansible-lint's `PYTEST_REQPASS: 882`: each PR writes its own test count, and a later one's equals
+            # an older one's; a stale tree's loss is more than one number
+            level, reason = NOTICE, reason + f"; only a count on one line, which {setters} other recent commits set too (a counter each change writes)"
         level, reason = _in_context(level, reason, commit, paths, hits, landed, stale, kept, dropped, every_file,
                                     entries, notes, [sha for sha, _, _ in inner], gone, beside_rollback,
                                     position == landed.base_position, latest)
@@ -548,6 +556,36 @@ def _ignored(ctx: Context, revision: str, paths: list[bytes]) -> Callable[[bytes
         if patterns:
             rules.append((prefix, gitignore_matcher(patterns)))
     return lambda path: any(path.startswith(prefix) and match(path[len(prefix):]) for prefix, match in rules)
+
+
+def _counter_setters(position: int, hits: list[PathHit], commits: Sequence[Commit], ctx: Context) -> int:
+    """How many other commits of the window, the nearest to the one at POSITION, moved the one count that is
+    all HITS undo (one line whose integers alone differ from the line it replaced; no version `1.2`): 0 when
+    that is not the shape. Their blobs come from the run's object reader."""
+    if len(hits) != 1 or hits[0].kind not in ("rollback", "inverse-hunk") or hits[0].quiet:
+        return 0
+    replaced = hits[0].replaced_text()  # (a rollback's undone text holds the lines it replaced too)
+    undone = tuple(line for line in hits[0].undone_text() if line not in replaced)
+    if len(undone) != 1 or len(replaced) != 1 or undone == replaced or VERSION_NUMBER.search(undone[0] + b" " + replaced[0]):
+        return 0
+    key = DIGITS.sub(b"#", undone[0])
+    if key != DIGITS.sub(b"#", replaced[0]):
+        return 0
+    near = sorted(((abs(at - position), change) for at, other in enumerate(commits) if at != position
+                   for change in other.changes if change.path == hits[0].path and change.old and change.new),
+                  key=lambda pair: pair[0])
+    return sum(1 for _, change in near[:COUNTER_LOOKBACK] if _moves_count(change, key, ctx))
+
+
+def _moves_count(change: Change, key: bytes, ctx: Context) -> bool:
+    """The change writes the line KEY stands for with another count than it had."""
+    def counts(state: State | None) -> set[bytes]:
+        found = ctx.reader.read(state.oid) if state is not None else None
+        if found is None or found[0] != "blob":
+            return set()
+        return {line for line in map(squeeze, found[1].splitlines()) if DIGITS.sub(b"#", line) == key}
+    before, after = counts(change.old), counts(change.new)
+    return bool(before) and bool(after) and before != after
 
 
 def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -> bool:
