@@ -25,6 +25,10 @@ def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "docs: tune 
     ("Regenerate the API docs (#301)", ACTIONS_BOT, "notice"),
     ("Generate new screengrabs with rich-codex (#301)", "Bob <bob@example.com>", "error"),  # a person's work
     ("Update the usage example (#301)", ACTIONS_BOT, "error"),  # a bot's commit that says no tool wrote it
+    # ory's organisation bot and the identity a workflow commits as (goreleaser's `auto-update generated files`)
+    ("autogen: update license overview (#301)", "ory-bot <60093411+ory-bot@users.noreply.github.com>", "notice"),
+    ("chore: auto-update generated files (#301)", "actions-user <actions@github.com>", "notice"),
+    ("autogen: update license overview (#301)", "Rob Bot <rob@example.com>", "error"),  # a person whose name ends so
 ])
 def test_a_bots_generated_output_rolled_back_is_a_notice(repo: Repo, subject: str, author: str, severity: str) -> None:
     seed(repo)
