@@ -162,3 +162,23 @@ def test_a_count_each_pr_sets_put_back_is_a_counter(repo: Repo, counts: list[int
 def test_a_count_put_back_with_another_line_is_no_counter(repo: Repo) -> None:
     found = _counted(repo, [873, 874, 875, 876], last_env="py312")
     assert found[303]["severity"] == "error"
+
+
+@pytest.mark.parametrize(("path", "written", "subject", "severity"), [
+    # release-please's `an empty test.cfg is required for kokoro`
+    (".kokoro/node10/test.cfg", "", "build: an empty test.cfg is required", "notice"),
+    (".kokoro/node10/test.cfg", "", "build: tune the kernel", "error"),  # riding along with other work
+    (".kokoro/node10/test.cfg", "env_vars: {\n  key: \"upload\"\n  value: \"true\"\n}\n",
+     "build: an empty test.cfg is required", "warning"),  # lines back (titled after the file: a warning)
+    ("pkg/__init__.py", "", "build: an empty __init__.py is required", "warning"),  # a marker: its presence is work
+])
+def test_an_empty_file_written_where_a_commit_deleted_it(repo: Repo, path: str, written: str, subject: str,
+                                                        severity: str) -> None:
+    seed(repo)
+    land(repo, "build: kokoro config (#300)", {path: ""})
+    land(repo, "build: upload coverage (#301)", {path: "env_vars: {\n  key: \"upload\"\n  value: \"true\"\n}\n"})
+    land(repo, "build: move the upload to the common config (#302)", {path: None})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {path: written, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert max(f["severity"] for f in found.values() if f["severity"] != "info") == severity, found

@@ -387,3 +387,20 @@ def test_an_erlang_applications_vsn_set_back_to_git_is_a_release_step(repo: Repo
          author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered
+
+
+@pytest.mark.parametrize(("freeze", "release", "lowered"), [
+    ("Freeze 3.259.0 (#301)", "Changelog and go.mod updates for v3.259.0 (#302)", True),  # pulumi's release pair
+    ("Freeze the plugin API (#301)", "Changelog and go.mod updates for v3.259.0 (#302)", False),  # no release step
+    ("Freeze 3.259.0 (#301)", "Update go.mod for the new SDK (#302)", False),
+])
+def test_a_release_marker_the_freeze_writes_and_the_changelog_step_deletes(repo: Repo, freeze: str, release: str,
+                                                                            lowered: bool) -> None:
+    # pulumi's `.release-pending`: one version line a freeze adds, deleted by the release's changelog commit
+    seed(repo)
+    land(repo, "Changelog and go.mod updates for v3.258.0 (#300)", {"sdk/.version": "3.258.0\n"})
+    land(repo, freeze, {".release-pending": "v3.260.0\n", "sdk/.version": "3.259.0\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, release, {".release-pending": None, "CHANGELOG.md": "## 3.259.0\n\n- Fixes.\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]

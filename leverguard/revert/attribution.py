@@ -174,7 +174,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
-    hits = _unused_imports(_swept(hits, landed), landed, ctx)
+    hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
@@ -556,6 +556,18 @@ def _ignored(ctx: Context, revision: str, paths: list[bytes]) -> Callable[[bytes
         if patterns:
             rules.append((prefix, gitignore_matcher(patterns)))
     return lambda path: any(path.startswith(prefix) and match(path[len(prefix):]) for prefix, match in rules)
+
+
+def _empty_recreated(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+    """A file the change writes empty where its base has none, under a title naming it (release-please's `an
+    empty test.cfg is required for kokoro`, 3 minutes after a commit deleted it), puts back none of anyone's
+    lines and says so: its rollback or resurrection weighs as no work. An empty file riding along with other
+    work still counts (a stale tree's), and so does a marker whose presence is the work (`__init__.py`)."""
+    empty = {c.path for c in landed.changes if c.added and c.new is not None and c.new.oid == EMPTY_BLOB and
+             posixpath.basename(c.path) not in MARKER_FILES and
+             titled_after((landed.subject, landed.title), [display(c.path)])}
+    return [h._replace(quiet="an empty file written where it had gone, as the change's title says: none of its lines back")
+            if h.path in empty and h.kind in ("rollback", "resurrected") else h for h in hits]
 
 
 def _counter_setters(position: int, hits: list[PathHit], commits: Sequence[Commit], ctx: Context) -> int:
@@ -1075,9 +1087,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
     if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
-    # (a merge keeps the other side's work wherever nothing conflicted: that says nothing of a file it brings back)
-    if level == ERROR and kept and not dropped and \
-            not ((landed.merge or days <= TINY_DAYS) and any(h.kind == "resurrected" for h in hits)):
+    # (a file brought back says nothing of what else the tree held: a merge keeps the other side's work wherever
+    # nothing conflicted, and a file back days after its deletion comes from a tree that lacked it: biome's
+    # released changeset beside the release's other files, wasmtime's re-bless from a branch older than its
+    # author's rename bringing the old test back edited)
+    back = any(h.kind == "resurrected" for h in hits) and (landed.merge or days <= TINY_DAYS)
+    if level == ERROR and kept and not dropped and not back:
         # the change worked on this commit's other files with its work in place: its tree was not stale
         # there, so the file put back is an edit of that work more often than a stale copy (own iterations,
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real; for hunks it

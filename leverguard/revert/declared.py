@@ -85,8 +85,9 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
                     r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
                     r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?(tr(y|ies|ied|ying)|do(ne|ing)?)\b.*\breleas\w*|"
                     r"back\w* (the )?version\b|.*\d-snapshot\b|"
-                    # zls' `begin the 0.16.0 release cycle`, rebar3's `bump to 3.7.1` and `back to git versioning`
-                    r"bump\w*\s+(to\s+)?v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b)", re.IGNORECASE)
+                    # zls' `begin the 0.16.0 release cycle`, rebar3's `bump to 3.7.1` and `back to git versioning`,
+                    # pulumi's `Freeze 3.259.0 (#24388)` and `Changelog and go.mod updates for v3.259.0`
+                    r"bump\w*\s+(to\s+)?v?\d+\.\d+|changelog\b.*\bfor\s+v?\d+\.\d+|freeze\s+v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
