@@ -71,6 +71,8 @@ EXCLUDED = ("node_modules/",)
 BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.css.map",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
+               # testthat's snapshots, and the reports R's revdepcheck writes (dplyr's `revdep/problems.md`)
+               "_snaps/**", "**/_snaps/**", "revdep/*.md",
                # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`), written by the run
                "*.approved.*",
                # linters' baselines of accepted findings, written by the tool (`phpstan --generate-baseline`,

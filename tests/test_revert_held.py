@@ -182,3 +182,24 @@ def test_an_empty_file_written_where_a_commit_deleted_it(repo: Repo, path: str, 
     land(repo, subject, {path: written, "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])
     assert max(f["severity"] for f in found.values() if f["severity"] != "info") == severity, found
+
+
+WORKFLOW = "jobs:\n  test:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n{node}      - run: npm test\n"
+DOCS = "on:\n  push:\n    branches:\n      - main\njobs:\n  docs:\n    runs-on: ubuntu-latest\n"
+
+
+@pytest.mark.parametrize(("markers", "severity"), [(True, "notice"), (False, "error")])
+def test_a_repair_of_a_merge_that_committed_conflict_markers(repo: Repo, markers: bool, severity: str) -> None:
+    # mongoose's `Merge branch '7.x'` committed `<<<<<<< HEAD` in one workflow and mangled another's
+    # `branches:`; the repair puts both back: no one's work (without the markers, the same undo fails)
+    seed(repo)
+    land(repo, "ci: workflows", {".github/workflows/test.yml": WORKFLOW.format(node="          node-version: 22\n"),
+                                 ".github/workflows/docs.yml": DOCS})
+    node = ("<<<<<<< HEAD\n          node-version: 22\n=======\n          node-version: 20\n>>>>>>> 7.x\n" if markers
+            else "          node-version: 20\n")
+    land(repo, "Merge branch '7.x' (#301)", {".github/workflows/test.yml": WORKFLOW.format(node=node),
+                                            ".github/workflows/docs.yml": DOCS.replace("      - main\n", "ubuntu\n")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: fix merge", {".github/workflows/test.yml": WORKFLOW.format(node="          node-version: 22\n"),
+                                    ".github/workflows/docs.yml": DOCS, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

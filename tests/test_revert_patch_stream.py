@@ -123,6 +123,14 @@ def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, 
     (b"use Illuminate\\Support\\Facades\\Event as Events;", "php", [b"Events"]),
     (b"use Illuminate\\Support\\{Arr, Collection};", "php", None),
     (b"using System.Linq;", "", None),  # C#'s: a namespace, whose names are used unqualified
+    (b'\t"github.com/opentofu/opentofu/internal/command/format"', "go", [b"format"]),  # opentofu's, in a block
+    (b'import "fmt"', "go", [b"fmt"]),
+    (b'\tyaml "gopkg.in/yaml.v3"', "go", [b"yaml"]),
+    (b'\t"gopkg.in/yaml.v3"', "go", [b"yaml"]),
+    (b'\t"github.com/jackc/pgx/v5"', "go", [b"pgx"]),  # a major version's folder is no package name
+    (b'\t"github.com/mattn/go-sqlite3"', "go", [b"sqlite3"]),
+    (b'\t_ "github.com/lib/pq"', "go", None),  # imported for its side effects
+    (b'\t"a string in a slice",', "go", None),  # gofmt ends a composite literal's lines with a comma
 ])
 def test_the_names_an_import_line_binds(line: bytes, language: str, names: list[bytes] | None) -> None:
     assert bound_names(line, language) == names

@@ -56,7 +56,8 @@ NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line
 # from https://github.com/prometheus/prometheus`)
 MIN_DELETED_NAME = 6  # a deleted folder's or file's name this long is distinctive enough to be named by a line
 BROUGHT_BACK = ("resurrected", "kept-by-merge")  # evidence of a deleted file come back
-COMMENT_LINE = rb"^\s*(?:#|//|/\*|\*|<!--|--|;)"  # a line that opens as a comment, in any of the usual syntaxes
+# a line that opens as a comment, in any of the usual syntaxes (`%` for TeX, R's Rd pages, Erlang)
+COMMENT_LINE = rb"^\s*(?:#|//|/\*|\*|<!--|--|;|%)"
 GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
                       rb"\bthis file is managed by\b)"  # dry-rb's configs, synced from their devtools
@@ -739,8 +740,8 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     a name found anywhere outside an import line (a call, a comment, a multi-line import's list) is used."""
     changes = {p.change.path: p.change for p in landed.patches}
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
-              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and
-              imports_only(line for line in h.undone_text() if line) and import_language(h.path) and
+              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and import_language(h.path) and
+              imports_only((line for line in h.undone_text() if line), import_language(h.path)) and
               posixpath.basename(h.path) != b"__init__.py"]
     paths = {h.path for h in pruned}
     if not paths or len(paths) > MAX_HEADER_READS:
@@ -749,14 +750,17 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     imports: dict[bytes, dict[bytes, list[bytes] | None]] = {}  # per path: squeezed import line -> names it binds
     for path in paths:
         old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
-        code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,))]
-        imports[path] = {squeezed: bound_names(line, import_language(path)) for line in old
-                         if imports_only(((squeezed := squeeze(line)),))}
+        language = import_language(path)
+        code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,), language)]
+        imports[path] = {squeezed: bound_names(line, language) for line in old
+                         if imports_only(((squeezed := squeeze(line)),), language)}
 
     def unused(hit: PathHit) -> bool:
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
+        # (Go uses a package only through its selector, `format.DiffActionSymbol`: a word in a comment is no use)
+        used = _used_by_selector if import_language(hit.path) == "go" else _used
         return bool(code[hit.path]) and all(names) and \
-            not any(_used(name, code[hit.path]) for found in names if found for name in found)
+            not any(used(name, code[hit.path]) for found in names if found for name in found)
     quiet = {id(h) for h in pruned if unused(h)}
     return [h._replace(quiet=UNUSED_IMPORT) if id(h) in quiet else h for h in hits]
 
@@ -1314,6 +1318,12 @@ def _used(name: bytes, lines: list[bytes], whole: bool = True) -> bool:
     for date-fns' `} as Locale,` cast), or (not WHOLE) followed by no word character, since the patches
     squeeze whitespace out (`forxinchain(`)."""
     pattern = (SQUEEZED_WORD_START if whole else b"") + re.escape(name) + rb"(?!\w)"
+    return any(re.search(pattern, line) for line in lines)
+
+
+def _used_by_selector(name: bytes, lines: list[bytes]) -> bool:
+    """Whether a line of LINES selects from package NAME (`format.Sprintf`), as Go code uses one."""
+    pattern = rb"(?<![\w.])" + re.escape(name) + rb"\.[A-Za-z_]"
     return any(re.search(pattern, line) for line in lines)
 
 

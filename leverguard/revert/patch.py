@@ -129,10 +129,12 @@ def prints_only(lines: Iterable[bytes]) -> bool:
                                COMMENTED_DEBUG.fullmatch(line) for line in found)
 
 
-def imports_only(lines: Iterable[bytes]) -> bool:
-    """Are LINES (normalized) all import statements (`from typing import Protocol`, `#include <x.h>`)?"""
+def imports_only(lines: Iterable[bytes], language: str = "") -> bool:
+    """Are LINES (normalized) all import statements (`from typing import Protocol`, `#include <x.h>`)? In Go
+    (LANGUAGE "go") an import block's quoted paths count too."""
     found = list(lines)
-    return bool(found) and all(_IMPORT.fullmatch(line) for line in found)
+    return bool(found) and all(_IMPORT.fullmatch(line) or language == "go" and _GO_SPEC_SQUEEZED.fullmatch(line)
+                               for line in found)
 
 
 _FROM_IMPORT = lazy(rb"from([\w.]+)import\(?([\w.,*]+?),?\)?")  # normalized: `fromtypesimportA,B`
@@ -166,11 +168,16 @@ _ALIAS = lazy(rb"\s+as\s+")
 # which grammar a file's import lines follow, by its name's ending
 IMPORT_LANGUAGES = {**dict.fromkeys((b".py", b".pyi"), "python"), **dict.fromkeys((b".java", b".kt", b".kts"), "jvm"),
                     **dict.fromkeys((b".js", b".mjs", b".cjs", b".jsx", b".ts", b".mts", b".cts", b".tsx"), "javascript"),
-                    b".rs": "rust", b".php": "php"}
+                    b".rs": "rust", b".php": "php", b".go": "go"}
+# a Go import spec, as written (`\tyaml "gopkg.in/yaml.v3"`, `import "fmt"`) and squeezed (`yaml"gopkg.in/yaml.v3"`):
+# gofmt's composite literals end every line with a comma, so a quoted path alone is an import block's line
+_GO_SPEC = lazy(rb'\s*(?:import\s+)?(?:([A-Za-z_]\w*|\.)\s+)?"([^"\s]+)"\s*')
+_GO_SPEC_SQUEEZED = lazy(rb'(?:import)?(?:[A-Za-z_]\w*|\.)?"[^"]+"')
+_GO_MAJOR = lazy(rb"v\d+")
 
 
 def import_language(path: bytes) -> str:
-    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust", "php"), or "" for any other."""
+    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust", "php", "go"), or "" for any other."""
     return IMPORT_LANGUAGES.get(path[path.rfind(b"."):].lower(), "") if b"." in path.rpartition(b"/")[2] else ""
 
 
@@ -188,6 +195,15 @@ def bound_names(line: bytes, language: str) -> list[bytes] | None:
         found = _PY_FROM.fullmatch(line)
         return None if found is None else \
             [_ALIAS.split(item.strip())[-1] for item in found.group(1).split(b",") if item.strip()]
+    if language == "go":
+        found = _GO_SPEC.fullmatch(line)
+        if found is None or found.group(1) in (b"_", b"."):  # a side effect, or names dotted into the file
+            return None
+        if found.group(1):
+            return [found.group(1)]
+        parts = found.group(2).split(b"/")  # the package is the path's last part, its major version aside
+        name = parts[-2] if len(parts) > 1 and _GO_MAJOR.fullmatch(parts[-1]) else parts[-1]
+        return [name.removeprefix(b"go-").split(b".")[0].split(b"-")[0]]  # `go-sqlite3`, `yaml.v3`
     if language == "jvm":
         found = _JVM_IMPORT.fullmatch(line)
         return None if found is None else [found.group(2) or found.group(1)]
@@ -431,6 +447,7 @@ class Hunk(NamedTuple):
     new_count: int = 0
     # lines too short to compare that hold a value (`- 1.4`, `x=1`), squeezed: removed, then added
     short: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
+    markers: bool = False  # it writes git's conflict markers: a merge committed broken
 
 
 class FilePatch(NamedTuple):
@@ -466,7 +483,8 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     cosmetic = cosmetic or (not gone and not new and any(_CONFLICT_MARKER.match(line) for line in removed + added))
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
-                ((), ()) if cosmetic else (short_gone, short_new))
+                ((), ()) if cosmetic else (short_gone, short_new),
+                b"<<<<<<<" in now and any(_CONFLICT_MARKER.match(line.lstrip()) for line in added))
 
 
 def _line_references_only(old: bytes, new: bytes) -> bool:

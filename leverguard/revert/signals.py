@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 MAX_POINTER_CHECKS = 5  # a submodule's latest bumps asked about (one git process each)
 BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
 MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
+MARKERS_REPAIRED = "a merge that committed conflict markers, repaired"
 COMMENT_LINE = lazy(rb"(#|//|/\*|\*|--|<!--)")  # a comment-only line, as the patches hold it (spaces squeezed out)
 
 
@@ -128,7 +129,15 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
         if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
-    return hits
+    broken = {h.position for h in hits if _left_markers(patch_of(h.position, h.path))}
+    return [h._replace(quiet=MARKERS_REPAIRED) if not h.quiet and h.position in broken else h for h in hits]
+
+
+def _left_markers(patch: FilePatch | None) -> bool:
+    """The candidate wrote git's conflict markers into the file (mongoose's `Merge branch '7.x'` committing
+    `<<<<<<< HEAD` beside a mangled `branches:` line in another file): a broken merge, whose changes a later
+    commit takes back as a repair, whatever else it put back."""
+    return patch is not None and any(h.markers for h in patch.hunks)
 
 
 def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
