@@ -103,6 +103,7 @@ FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue
 COUNTER_SETTERS = 2  # other commits that moved a one-line count this recently: a counter each change writes
 COUNTER_LOOKBACK = 10  # the commits to that file nearest the undone one, read for it
 DIGITS = lazy(rb"\d+")
+WORD_IN_KEY = lazy(rb"[A-Za-z_]+")
 MIN_CLEARED_FRAGMENTS = 2  # fragments deleted at once, their folders left empty, beside a changelog edit: a release's clean-up
 FRAGMENT_NAME = 8  # a fragment's name this long (`quiet-pugs-invent`), written by the change, records it consumed
 # a fragment's comment lines: scriv's template (`.. A new scriv changelog fragment.`, the commented-out sections
@@ -591,12 +592,16 @@ def _counter_setters(position: int, hits: list[PathHit], commits: Sequence[Commi
 
 
 def _moves_count(change: Change, key: bytes, ctx: Context) -> bool:
-    """The change writes the line KEY stands for with another count than it had."""
+    """The change writes the line KEY stands for with another count than it had. Only lines holding KEY's
+    longest word are squeezed and compared (a word survives squeezing): a 12,000-line file costs a scan."""
+    word = max(WORD_IN_KEY.findall(key), key=len, default=b"")
+
     def counts(state: State | None) -> set[bytes]:
-        found = ctx.reader.read(state.oid) if state is not None else None
-        if found is None or found[0] != "blob":
+        text = _readable(ctx, state)
+        if word not in text:
             return set()
-        return {line for line in map(squeeze, found[1].splitlines()) if DIGITS.sub(b"#", line) == key}
+        return {line for line in map(squeeze, (raw for raw in text.splitlines() if word in raw))
+                if DIGITS.sub(b"#", line) == key}
     before, after = counts(change.old), counts(change.new)
     return bool(before) and bool(after) and before != after
 
