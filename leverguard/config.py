@@ -58,7 +58,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      ".changes/next-release/*",
                      # a hidden changelog folder of one file per change (towncrier's `.changelog/5413.changed`,
                      # HashiCorp's `.changelog/1234.txt`), and changie's pending entries (`changelog/pending/*.yaml`)
-                     "**/.changelog/*", "**/changelog/pending/*")
+                     "**/.changelog/*", "**/changelog/pending/*",
+                     # OpenTelemetry's chloggen entries (`.chloggen/*.yaml`), folded in by `Prepare release`
+                     "**/.chloggen/*")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

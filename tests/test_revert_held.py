@@ -96,6 +96,7 @@ CHANGIE = "component: cli\nkind: fix\nbody: Fix the connector leaking a DNS reso
 @pytest.mark.parametrize(("path", "text"), [
     (".changelog/301.fixed", "Fix the connector leaking a DNS resolver on early close.\n"),  # towncrier's hidden folder
     ("changelog/pending/20260819--cli--resolver-leak.yaml", CHANGIE),  # changie's pending entries (pulumi)
+    (".chloggen/resolver-leak.yaml", CHANGIE.replace("body:", "note:")),  # OpenTelemetry's chloggen
 ])
 def test_hidden_and_pending_fragment_folders_are_consumed_by_a_release(repo: Repo, path: str, text: str) -> None:
     assert 301 not in _fragments_then(repo, {path: text}, {"NEWS.rst": NEWS}, "Release 1.1.0")
@@ -203,3 +204,20 @@ def test_a_repair_of_a_merge_that_committed_conflict_markers(repo: Repo, markers
     land(repo, "chore: fix merge", {".github/workflows/test.yml": WORKFLOW.format(node="          node-version: 22\n"),
                                     ".github/workflows/docs.yml": DOCS, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+CHLOGGEN = ("# Use this changelog template to create an entry for release notes.\n"
+            "# One of 'breaking', 'deprecation', 'new_component', 'enhancement', 'bug_fix'\n"
+            "change_type: bug_fix\n\n# The name of the component, or a single word describing the area of concern\n"
+            "component: connector\n\n# A brief description of the change.\nnote: Stop leaking the DNS resolver\n\n"
+            "# Mandatory: One or more tracking issues related to the change.\nissues: [301]\n\n"
+            "# Optional: The change log or logs in which this entry should be included.\nchange_logs: [user]\n")
+
+
+@pytest.mark.parametrize(("cited", "consumed"), [("301", True), ("999", False)])
+def test_a_fragment_whose_own_issue_list_the_release_cites_is_consumed(repo: Repo, cited: str, consumed: bool) -> None:
+    # the collector's `Prepare release`: chloggen's template comments outnumber the note, written reworded
+    notes = f"## v1.1.0\n\n### Bug fixes\n\n- `connector`: No longer leak a resolver on close (#{cited})\n"
+    found = _fragments_then(repo, {".chloggen/resolver-leak.yaml": CHLOGGEN}, {"NEWS.rst": "Changelog\n\n" + notes},
+                            "[chore] Prepare release v1.1.0")
+    assert (301 not in found) is consumed

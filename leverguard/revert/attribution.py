@@ -115,6 +115,8 @@ FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # a JSON fragment's field, `"description":"Fix X (#759)",` (AWS's `.changes/next-release/*.json`): its value is
 # the text a release writes
 JSON_FIELD = lazy(rb'^"\w+":"(.*)",?$')
+# a YAML fragment's own issue list, squeezed (chloggen's `issues: [13372]`): a release cites them by number
+FRAGMENT_ISSUES = lazy(rb"^(?:issues?|prs?|pull_requests?):\[?([\d,]+)\]?$")
 # the undone commit was itself a revert: its repair takes the reverted work out again (alembic's re-landed fix)
 REVERT_REPAIR_NOTE = ("the undone commit is itself a revert: the repair takes the work it reverted out again; if that "
                       "work belongs, say so in the message (`Reland ...`) or acknowledge it")
@@ -336,6 +338,9 @@ class _Written:
         issue = FRAGMENT_ISSUE.match(name)
         if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
             return True
+        cited = [n for line in lines if (found := FRAGMENT_ISSUES.match(line)) for n in found.group(1).split(b",") if n]
+        if cited and all(re.search(rb"[#/]" + n + rb"(?!\d)", self._text) for n in cited):
+            return True  # its own issue list cited where the release writes (chloggen's `issues: [13372]` as `(#13372)`)
         stem = name.partition(b".")[0]
         # (a list item's dash kept, as the lines have it squeezed: `-quiet-pugs-invent`)
         if len(stem) >= FRAGMENT_NAME and re.search(rb"(?m)(?:^-|(?<![\w-]))" + re.escape(stem) + rb"(?![\w-])", self._text):
