@@ -221,3 +221,26 @@ def test_a_fragment_whose_own_issue_list_the_release_cites_is_consumed(repo: Rep
     found = _fragments_then(repo, {".chloggen/resolver-leak.yaml": CHLOGGEN}, {"NEWS.rst": "Changelog\n\n" + notes},
                             "[chore] Prepare release v1.1.0")
     assert (301 not in found) is consumed
+
+
+APIDIFF = "Comparing source compatibility of exporter-1.49.0-SNAPSHOT.jar against exporter-1.48.0.jar\n"
+DETAILS = "".join(f"***  MODIFIED CLASS: PUBLIC FINAL io.exporter.Builder{i}\n+++  NEW METHOD: PUBLIC setExecutor{i}(Service)\n"
+                  for i in range(3))
+
+
+@pytest.mark.parametrize(("versioned", "found"), [(DETAILS, False), ("No changes.\n", True)])
+def test_a_block_restored_where_the_change_writes_it_into_another_file_moved(repo: Repo, versioned: str,
+                                                                               found: bool) -> None:
+    # the OpenTelemetry bot's `Post release for version 1.49.0`: the API diff of the release moves from
+    # `current_vs_latest` into the release's own file, `No changes.` back in its place
+    seed(repo)
+    path = "docs/apidiffs/current_vs_latest/exporter.txt"
+    land(repo, "docs: api diffs", {path: APIDIFF + "No changes.\n"})
+    land(repo, "Add support for setting the exporter's executor (#301)", {path: APIDIFF + DETAILS})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Post release for version 1.49.0", {path: APIDIFF.replace("1.49.0-SNAPSHOT", "1.50.0-SNAPSHOT")
+                                                   .replace("1.48.0", "1.49.0") + "No changes.\n",
+                                                   "docs/apidiffs/1.49.0_vs_1.48.0/exporter.txt": APIDIFF + versioned,
+                                                   "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found

@@ -31,6 +31,7 @@ MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); 
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
+MIN_MOVED_BLOCK = 3  # non-trivial lines a replaced block needs for its lines elsewhere to say it moved (a value is everywhere)
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
 # (PHP's and Kotlin's methods open with their modifiers: `publicfunctionwriting_a_file(`, `privatefunload(`)
 MODIFIERS = rb"(?:(?:public|private|protected|internal|static|final|abstract|override|open|suspend)(?=\w))+"
@@ -113,6 +114,10 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
     # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
     taken_out = Counter(line for hunk in head.hunks for line in hunk.removed) if prose(head.change.path) else None
+    own = Counter(line for hunk in head.hunks for line in hunk.added)
+
+    def elsewhere() -> Counter[bytes]:  # what the change adds to its other files (asked of a few hunks only)
+        return elsewhere_added - own
     live = [h for h in head.hunks if not h.cosmetic]
     regions = _groups(live)
     pools = [_Pool(h, regions[id(h)]) for h in live]
@@ -163,7 +168,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out) and \
+            elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 amid_new = any(pools[k].added for k in used)
                 in_place = amid_new and not any(pools[k].rewrapped for k in used)
@@ -361,12 +366,17 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
 
 
 def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes],
-            taken_out: Counter[bytes] | None = None) -> bool:
+            taken_out: Counter[bytes] | None = None, other_files: Callable[[], Counter[bytes]] = Counter) -> bool:
     """An undo counts only when the landing hunk did little else: lines put back (a replacement restored
     on both sides, or a deletion undone) must not sit in mostly new text, which is a rewrite of that
     region that happens to hold old lines; a removed addition must leave no new text in its place
     (a rewrite), take no larger cut of older code with it, and not reappear elsewhere (a move)."""
     if undo.kind == "restored" and taken_out is not None and _moved_back(hunk.removed, taken_out):
+        return False
+    if undo.kind == "replaced" and len(hunk.added) >= MIN_MOVED_BLOCK and moved(hunk.added, other_files()):
+        # the old text back where a block stood that the change writes into another file: moved on (the
+        # OpenTelemetry bot's `Post release` emptying `apidiffs/current_vs_latest/*.txt` into the release's own;
+        # lines written back into the same file are that file edited, judged as they are)
         return False
     if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
