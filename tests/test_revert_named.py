@@ -194,6 +194,9 @@ def test_a_title_naming_again_what_the_undone_title_removed(repo: Repo, title: s
     ("Remove Travis config (#441)", "Use Travis CI", "notice"),  # history's CI experiment undone
     ("Pin tox to fix CI (#441)", "Remove the flake8 pin", "error"),  # another object
     ("Pin tox to fix CI (#441)", "Bump tox", "error"),  # no opposite verb
+    ("Delete tox.ini and the tox setup (#441)", "Create tox.ini", "notice"),  # GitHub's web editor, both ways
+    ("Quarantine the tox e2e tests (#441)", "Unquarantine tox e2e tests", "notice"),  # workers-sdk's
+    ("Quarantine the tox e2e tests (#441)", "Create the coverage report", "error"),  # another object
 ])
 def test_a_title_doing_the_opposite_of_the_undone_title(repo: Repo, undone: str, title: str, severity: str) -> None:
     seed(repo)

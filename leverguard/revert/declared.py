@@ -211,8 +211,11 @@ OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all
 # a title's opening verb, turning something on (`Pin tox`, `Use Travis CI`, `Add back warnings`) or off (`Remove
 # tox pin`, `Silence warnings`), after a conventional prefix (`fix(ci):`, `[ci]`)
 ACTION = lazy(r"^\s*(?:\[[^\]]*\]\s*)?(?:\w+(?:\([^)]*\))?!?:\s*)?(?:(?P<on>(?:re-?)?add(?:s|ed)?(?:\s+back)?|use[sd]?|"
-              r"pin(?:s|ned)?|(?:re-?)?enabl\w*|restor\w*|reinstat\w*|bring\s+back|un-?skip\w*|un-?silenc\w*|switch(?:es|ed)?\s+to)|"
-              r"(?P<off>remov\w*|drop\w*|delet\w*|disabl\w*|silenc\w*|skip(?:s|ped)?|un-?pin\w*|stop\w*|get\s+rid\s+of))\s+"
+              r"pin(?:s|ned)?|(?:re-?)?enabl\w*|restor\w*|reinstat\w*|bring\s+back|un-?skip\w*|un-?silenc\w*|switch(?:es|ed)?\s+to|"
+              # (GitHub's web editor: `Create CNAME` after `Delete CNAME`; workers-sdk's `Unquarantine ... tests`)
+              r"(?:re-?)?creat(?:e|es|ed)|un-?quarantin\w*)|"
+              r"(?P<off>remov\w*|drop\w*|delet\w*|disabl\w*|silenc\w*|skip(?:s|ped)?|un-?pin\w*|stop\w*|get\s+rid\s+of|"
+              r"quarantin\w*))\s+"
               r"(?P<what>.+)$", re.IGNORECASE)
 OBJECT_WORD = lazy(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]")  # a word of what a title names, versions whole (`python3.11`)
 OBJECT_END = lazy(r"\s+(?:to|for|in|on|from|with|since|because|until|when|as|after|before|via|by|so)\s+|[,;:(]")
