@@ -1347,23 +1347,16 @@ def sized_tree(pending: Process, suffixes: Sequence[str], limit: int) -> dict[st
     return found
 
 
-def tree_blobs(rev: str, cwd: str | None = None) -> dict[bytes, str]:
-    """Path -> object id of every file in REV's tree (`ls-tree -r`: headers only, no content read)."""
+def tree_blobs(rev: str, cwd: str | None = None, folders: Sequence[str] = ()) -> dict[bytes, str]:
+    """Path -> object id of every file in REV's tree, or under FOLDERS (each ending in `/`) when given
+    (`ls-tree -r`: headers only, no content read)."""
     found = {}
-    for record in split_z(run(["ls-tree", "-r", "-z", "--full-tree", rev], cwd).stdout):
+    for record in split_z(run(["ls-tree", "-r", "-z", "--full-tree", rev, "--", *folders], cwd).stdout):
         meta, _, path = record.partition(b"\t")
         parts = meta.split(b" ")
         if len(parts) == 3 and parts[1] == b"blob":
             found[path] = parts[2].decode("ascii")
     return found
-
-
-def tree_paths(rev: str, folders: Sequence[str], cwd: str | None = None) -> list[bytes]:
-    """The paths of every file under FOLDERS (each ending in `/`) in REV's tree; none asked, none read."""
-    if not folders:
-        return []
-    listing = run(["ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, "--", *folders], cwd).stdout
-    return split_z(listing)
 
 
 def excluding(paths: Iterable[str]) -> list[str]:

@@ -615,12 +615,11 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
     """The change deletes several changelog fragments, edits a changelog, and leaves no fragment in the
     folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
     leaves the changelog alone; one read of those folders in the result."""
-    folders = {h.path.rpartition(b"/")[0] for h in fragments}
     if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS or not landed.head or \
             not any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes):
         return False
-    left = git.tree_paths(landed.head, [p.decode("utf-8", "surrogateescape") + "/" for p in folders if p], ctx.repo)
-    return not any(ctx.rules.fragment(path) for path in left)
+    folders = sorted({git.fsdecode(h.path.rpartition(b"/")[0]) + "/" for h in fragments if b"/" in h.path})
+    return bool(folders) and not any(ctx.rules.fragment(path) for path in git.tree_blobs(landed.head, ctx.repo, folders))
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:

@@ -114,10 +114,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
     # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
     taken_out = Counter(line for hunk in head.hunks for line in hunk.removed) if prose(head.change.path) else None
-    own = Counter(line for hunk in head.hunks for line in hunk.added)
 
     def elsewhere() -> Counter[bytes]:  # what the change adds to its other files (asked of a few hunks only)
-        return elsewhere_added - own
+        return elsewhere_added - Counter(line for hunk in head.hunks for line in hunk.added)
     live = [h for h in head.hunks if not h.cosmetic]
     regions = _groups(live)
     pools = [_Pool(h, regions[id(h)]) for h in live]

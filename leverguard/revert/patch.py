@@ -484,7 +484,7 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new),
-                b"<<<<<<<" in now and any(_CONFLICT_MARKER.match(line.lstrip()) for line in added))
+                CONFLICT_MARKERS[0] in now and any(_CONFLICT_MARKER.match(line) for line in added))
 
 
 def _line_references_only(old: bytes, new: bytes) -> bool:
