@@ -131,35 +131,38 @@ def test_the_same_branch_merged_again_after_its_revert_is_a_re_land(repo: Repo) 
     assert code == 0 and reverted and all(f["severity"] == "info" and "re-land" in f["explanation"] for f in reverted)
 
 
-@pytest.mark.parametrize(("subject", "severity"), [
-    ("Only avoid pointer casts when using miri (#545)", "info"),  # bytes': the pushed commit re-landed by PR
-    ("kernel: tune (#545)", "error"),  # another subject: a stale tree from before the revert
+@pytest.mark.parametrize(("subject", "author", "severity"), [
+    ("Only avoid pointer casts when using miri (#545)", BOB, "info"),  # bytes': the pushed commit re-landed by PR
+    ("kernel: tune (#545)", CAROL, "error"),  # another subject: a stale tree from before the revert
+    ("kernel: tune (#545)", BOB, "warning"),  # unsaid, by who wrote the reverted work: a re-land
 ])
-def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str, severity: str) -> None:
+def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str, author: str, severity: str) -> None:
     old = seed(repo)
     new = old["src/mod1.py"] + body("miri", 5)
-    pushed = land(repo, "Only avoid pointer casts when using miri", {"src/mod1.py": new})
+    pushed = land(repo, "Only avoid pointer casts when using miri", {"src/mod1.py": new}, author=BOB)
     land(repo, f"Revert accidental push directly to master\n\nThis reverts commit {pushed}.",
          {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"})
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=author)
     (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["subject"].startswith("Revert")]
     assert finding["severity"] == severity
 
 
-@pytest.mark.parametrize(("form", "subject", "severity"), [
+@pytest.mark.parametrize(("form", "subject", "author", "severity"), [
     # Google's exports: a rollback naming the commit's URL, rolled forward under the original's subject
-    ("Rollback of https://github.com/google/dagger/commit/{sha}", "Fix nullability in KSP (#545)", "info"),
-    ("Automated rollback of commit {sha}.", "Roll forward with fixes and an extra test.", "info"),
-    ("Automated rollback of commit {sha}.", "kernel: tune", "error"),  # a stale tree from before the rollback
+    ("Rollback of https://github.com/google/dagger/commit/{sha}", "Fix nullability in KSP (#545)", BOB, "info"),
+    ("Automated rollback of commit {sha}.", "Roll forward with fixes and an extra test.", BOB, "info"),
+    ("Automated rollback of commit {sha}.", "kernel: tune", CAROL, "error"),  # a stale tree from before the rollback
+    ("Automated rollback of commit {sha}.", "kernel: tune", BOB, "warning"),  # its author rolling forward, unsaid
 ])
-def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject: str, severity: str) -> None:
+def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject: str, author: str,
+                                                 severity: str) -> None:
     old = seed(repo)
     new = old["src/mod1.py"] + body("ksp", 5)
-    pushed = land(repo, "Fix nullability in KSP", {"src/mod1.py": new})
+    pushed = land(repo, "Fix nullability in KSP", {"src/mod1.py": new}, author=BOB)
     land(repo, form.format(sha=pushed), {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"})
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=author)
     (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "ollback" in f["subject"]]
     assert finding["severity"] == severity, finding["reason"]
 

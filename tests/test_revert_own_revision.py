@@ -23,11 +23,11 @@ def _undo(repo: Repo, tuner: str, tuned: dict[str, list[int]], undone: dict[str,
     modules = {path: body("m", LINES).splitlines(keepends=True) for path in tuned}
     land(repo, "feat: the modules", {path: "".join(lines) for path, lines in modules.items()})
     land(repo, "tune: constants (#301)", {p: "".join(tune(lines, tuned[p])) for p, lines in modules.items()}, author=tuner)
-    land(repo, "fix: mod3 (#302)", {"src/mod3.py": body("fixed3", 6)}, author=DAVE)  # Carol's topic is not on top of #301
+    land(repo, "fix: mod3 (#302)", {"src/mod3.py": body("fixed3", 6)}, author=DAVE)
     repo.git("checkout", "-q", "-b", "topic")
     kept = {p: "".join(tune(lines, [i for i in tuned[p] if i not in undone.get(p, [])])) + "new_work = fresh_call(1)\n"
             for p, lines in modules.items()}
-    land(repo, "kernel: retune", {**kept, **(extra or {})}, author=CAROL)
+    land(repo, "kernel: retune (#303)", {**kept, **(extra or {})}, author=CAROL)  # a PR: no direct follow-up
     return by_pr(check(repo, "main..topic")[1])[301]
 
 

@@ -57,21 +57,24 @@ def keys(email: str, name: str) -> set[str]:
 
 
 class Identities:
-    """The people behind a set of commits."""
+    """The people behind a set of commits: who committed them, and who their `Co-authored-by` trailers name."""
 
-    __slots__ = ("_keys",)
+    __slots__ = ("_authors", "_keys")
 
     def __init__(self, people: Iterable[tuple[str, str]] = (), messages: Iterable[str] = ()) -> None:
-        self._keys: set[str] = set()
+        self._authors: set[str] = set()
         for email, name in people:
             if not is_bot(name, email):
-                self._keys |= keys(email, name)
+                self._authors |= keys(email, name)
+        self._keys = set(self._authors)
         for message in messages:
             for name, email in CO_AUTHOR.findall(message):
                 self._keys |= keys(email, name)
 
-    def matches(self, email: str, name: str) -> bool:
-        return bool(self._keys & keys(email, name))
+    def matches(self, email: str, name: str, co_authors: bool = True) -> bool:
+        """Whether EMAIL/NAME is one of these people; CO_AUTHORS False: one who committed, not a trailer's
+        name (GitHub's squash names everyone who pushed to the branch, an `Update branch` merge included)."""
+        return bool((self._keys if co_authors else self._authors) & keys(email, name))
 
     def __bool__(self) -> bool:
         return bool(self._keys)
