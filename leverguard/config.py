@@ -60,7 +60,10 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      # HashiCorp's `.changelog/1234.txt`), and changie's pending entries (`changelog/pending/*.yaml`)
                      "**/.changelog/*", "**/changelog/pending/*",
                      # OpenTelemetry's chloggen entries (`.chloggen/*.yaml`), folded in by `Prepare release`
-                     "**/.chloggen/*")
+                     "**/.chloggen/*",
+                     # Rush's change files (`common/changes/@scope/pkg/branch_date.json`), folded into each
+                     # package's CHANGELOG.json and CHANGELOG.md by `rush publish` (rushstack's `Update changelogs`)
+                     "common/changes/**/*.json")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
               "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",

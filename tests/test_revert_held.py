@@ -102,6 +102,26 @@ def test_hidden_and_pending_fragment_folders_are_consumed_by_a_release(repo: Rep
     assert 301 not in _fragments_then(repo, {path: text}, {"NEWS.rst": NEWS}, "Release 1.1.0")
 
 
+RUSH_CHANGE = ('{\n  "changes": [\n    {\n      "comment": "Fix the connector leaking a DNS resolver on early close",\n'
+               '      "type": "patch",\n      "packageName": "@acme/connector"\n    }\n  ],\n'
+               '  "packageName": "@acme/connector"\n}\n')
+RUSH_LOG = '{\n  "name": "@acme/connector",\n  "entries": [\n    {\n      "version": "1.1.0",\n      "comments": {\n' \
+           '        "patch": [\n          {\n            "comment": "Fix the connector leaking a DNS resolver on early close"\n' \
+           '          }\n        ]\n      }\n    }\n  ]\n}\n'
+RUSH_PATH = "common/changes/@acme/connector/fix-resolver-leak_2026-08-19-14-28.json"
+
+
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
+    ({"libraries/connector/CHANGELOG.json": RUSH_LOG}, "Update changelogs [skip ci]", False),  # `rush publish`
+    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
+])
+def test_rush_change_files_folded_into_the_changelog_are_consumed(repo: Repo, edits: dict[str, str | None],
+                                                                  subject: str, reported: bool) -> None:
+    # rushstack's Rushbot `Update changelogs`: 327 false warnings in one history before Rush's folder counted
+    found = _fragments_then(repo, {RUSH_PATH: RUSH_CHANGE}, edits, subject)
+    assert (301 in found) is reported
+
+
 def test_a_hidden_folders_fragment_deleted_by_a_stale_tree_is_reported(repo: Repo) -> None:
     found = _fragments_then(repo, {".changelog/301.fixed": "Fix the connector leaking a DNS resolver.\n"},
                             {"kernel.c": "int t;\n"}, "kernel: tune")
