@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from revert_helpers import BOB, CAROL, by_pr, check, seed
 
@@ -137,3 +139,20 @@ def test_lines_too_far_apart_to_read_every_patch_leave_the_pointer_a_warning(rep
     _point(repo, far, "deps: the far line", CAROL)
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["severity"] == "warning", by_pr(report)[301]["reason"]
+
+
+@pytest.mark.parametrize("days", [13, 20])
+def test_a_pointer_put_back_weeks_later_is_no_one_line_toggle(repo: Repo, tmp_path: Path, days: int) -> None:
+    # h2o's `Merge pull request #3046`: its branch's stale `misc/h2get` pointer put back 36 days after #3097
+    # moved it on; a pointer is a whole checkout, never a one-line toggle (the lines its patch shows aside)
+    shas = _superproject(repo, tmp_path)
+    repo.git("checkout", "-q", "main")
+    for i in range(4):  # past the very last commits, whose age never counts
+        repo.write(f"docs/note{i}.md", f"note {i}\n")
+        repo.commit(f"docs: note {i}", f"docs/note{i}.md")
+    repo._tick += days * 24
+    repo.git("checkout", "-q", "-B", "topic")
+    _point(repo, shas["c2"], "feat: zero-copy TLS", CAROL)
+    code, report = check(repo, "main..topic")
+    finding = by_pr(report)[301]
+    assert (code, finding["severity"], finding["kinds"]) == (1, "error", ["rollback"]), finding["reason"]

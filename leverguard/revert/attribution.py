@@ -1110,7 +1110,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
-    if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back:
+    # (a submodule pointer's patch is two lines, but it is a whole checkout: h2o's stale `misc/h2get`)
+    if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back and \
+            not pointer:
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     # (a file brought back says nothing of what else the tree held: a merge keeps the other side's work wherever
     # nothing conflicted, and a file back days after its deletion comes from a tree that lacked it: biome's
