@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
 
 # small files a refactor touches in passing: a two-line re-export each
 SMALL = {f"src/small{i}.py": f"from core import Path{i}\nexport = [Path{i}]\n" for i in range(2)}
@@ -298,3 +298,31 @@ def test_a_co_author_trailer_does_not_make_the_commit_the_changes_own(repo: Repo
     # #1911, co-authored by the author of the `.pre-commit-config.yaml` change it overwrote
     found = _own_hunk_put_back(repo, 11, BOB, f"\n\nCo-authored-by: {CAROL}")[301]
     assert found["severity"] == "warning"
+
+
+def _block_moved_out(repo: Repo, moved: bool) -> dict:
+    """#301 adds a config check to mod1, #302 renames its variable; the change takes the block out of mod1
+    (mod1 as it was before #301) and writes it, as #302 left it, into mod2 (MOVED), or new lines there."""
+    old = seed(repo)
+    check_block = "".join(f"    if config.limit_{i} is not None and config.limit_{i} != {i}.0:\n"
+                          f"        config.sample_{i} = True\n" for i in range(3))
+    land(repo, "fix: check the generation config (#301)",
+         {"src/mod1.py": old["src/mod1.py"] + "def export(config):\n" + check_block}, author=BOB)
+    renamed = check_block.replace("config.", "gen_config.")
+    land(repo, "refactor: gen_config (#302)",
+         {"src/mod1.py": old["src/mod1.py"] + "def export(config):\n" + renamed}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    written = "def patch(gen_config):\n" + (renamed if moved else body("patched", 6))
+    land(repo, "fix: patch the model's config (#303)",
+         {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"] + written}, author=BOB)
+    return by_pr(check(repo, "main..topic")[1])
+
+
+def test_a_block_moved_whole_into_another_file_as_later_commits_left_it_is_no_rollback(repo: Repo) -> None:
+    # LLaMA-Factory's generation-config check, renamed after its PR, moved into `patcher.py`: not #301 undone
+    found = _block_moved_out(repo, moved=True)
+    assert 301 not in found and 302 not in found
+
+
+def test_the_file_put_back_while_other_lines_are_written_elsewhere_fails(repo: Repo) -> None:
+    assert _block_moved_out(repo, moved=False)[301]["severity"] == "error"

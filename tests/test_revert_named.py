@@ -39,6 +39,8 @@ def test_a_long_plain_word_of_the_undone_lines_counts_outside_a_stale_tree(repo:
 @pytest.mark.parametrize(("title", "severity"), [
     ("Most of the retry_budget nonsense gone", "notice"),  # junit's `Most of the plans and mark2 nonsense gone`
     ("Yank out retry_budget", "notice"),  # picasso's `Yank out one of the target wrappers`
+    ("One retry_budget too many", "notice"),  # simdjson's `One unlikely too many`
+    ("One retry_budget more", "error"),
     ("Most of the retry_budget nonsense here", "error"),  # named, but nothing says it goes
 ])
 def test_gone_and_yank_are_removal_wording(repo: Repo, title: str, severity: str) -> None:
@@ -397,7 +399,8 @@ SKIPPED = ("#ifdef CPPHTTPLIB_MBEDTLS_SUPPORT\n  // TODO: mbedTLS reports a clea
 @pytest.mark.parametrize(("message", "skipped", "severity"), [
     # cpp-httplib's fix, 34 minutes after its author skipped the test on one backend
     ("Translate PeerClosed into a clean end of file\n\nThis re-enables the connection close test.", SKIPPED, "notice"),
-    ("Translate PeerClosed into a clean end of file\n\nThe body was complete.", SKIPPED, "error"),  # says nothing of it
+    # said or not: a skip taken out alone loses no work (the test runs again, loudly if still broken)
+    ("Translate PeerClosed into a clean end of file\n\nThe body was complete.", SKIPPED, "notice"),
     ("Translate PeerClosed into a clean end of file\n\nThis re-enables the connection close test.",
      SKIPPED.replace("#endif", "  cli.set_read_timeout(5);\n#endif"), "error"),  # work beside the skip
 ])
@@ -496,4 +499,26 @@ def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, me
 ])
 def test_a_body_saying_the_change_reverts(repo: Repo, message: str, severity: str) -> None:
     finding = _rollback_titled(repo, message)
+    assert finding["severity"] == severity, finding["reason"]
+
+
+PYTEST = "def test_stream_{0}(client):\n    body = client.get('/stream/{0}')\n    assert body.complete\n"
+MARKED = '@pytest.mark.skip(reason="flaky on CI")\n'
+
+
+@pytest.mark.parametrize(("marker", "beside", "severity"), [
+    (MARKED, "", "notice"),  # axolotl's `rmv skip`: the skip gone with the fix, nothing said
+    ('#[ignore = "Flaky test"]\n', "", "notice"),  # rolldown's, gone with its race fix
+    (MARKED, "TIMEOUT = 30\n", "error"),  # work beside the skip: more than a skip goes
+    ("@pytest.mark.usefixtures('db')\n", "", "error"),  # no skip: a fixture taken out
+])
+def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside: str, severity: str) -> None:
+    tests = "import pytest\n\n" + "".join(PYTEST.format(i) for i in range(4))
+    seed(repo)
+    land(repo, "test: streams", {"tests/test_stream.py": tests})
+    marked = tests.replace("def test_stream_2", marker + beside + "def test_stream_2")
+    land(repo, "ci: quarantine a test (#301)", {"tests/test_stream.py": marked, "src/mod1.py": body("ci", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix: the stream race", {"tests/test_stream.py": tests, "src/stream.py": body("race", 4)}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]

@@ -575,10 +575,18 @@ def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, 
     return finding
 
 
-@pytest.mark.parametrize("line", ["2.0.x", "v0.8.x"])  # axum's `Merge branch 'v0.8.x'`
-def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo, line: str) -> None:
-    finding = _undo_a_merge_of(repo, line, f"Merge branch '{line}'", whole=False)
+@pytest.mark.parametrize(("line", "subject"), [
+    ("2.0.x", "Merge branch '2.0.x'"), ("v0.8.x", "Merge branch 'v0.8.x'"),  # axum's `Merge branch 'v0.8.x'`
+    ("v3.7", "Merge branch v3.7 into master"), ("v3.7", "Merge current branch v3.7 into master"),  # traefik's
+])
+def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo, line: str, subject: str) -> None:
+    finding = _undo_a_merge_of(repo, line, subject, whole=False)
     assert finding["severity"] == "notice" and "release line" in finding["reason"]
+
+
+def test_a_topic_branch_merged_unquoted_is_no_release_line(repo: Repo) -> None:
+    finding = _undo_a_merge_of(repo, "faster-prep", "Merge branch faster-prep into master", whole=False)
+    assert finding["severity"] == "warning"
 
 
 def test_a_file_a_release_line_merged_forward_changed_put_back_whole_fails(repo: Repo) -> None:

@@ -16,7 +16,7 @@ from leverguard.revert.declared import (VERSION_NUMBER, downgrades_by_name, pin_
                                        names_bumped, names_undone, pr_number, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       runs_go_tool, says_generates, says_regenerates, titled_after, removes_debug_output)
+                                       runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -948,6 +948,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone, landed.message) or
                                          unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
+    if level > NOTICE and not stale and _only_takes_out(hits) and skips_only(_added_and_taken_out(hits)):
+        # a skip taken out is no work lost: the test runs again and a failure is loud (axolotl's `rmv skip`,
+        # rolldown's `#[ignore = "Flaky test"]` gone with its race fix, narwhals' xfails once a backend has it)
+        return NOTICE, reason + "; only test skips taken out: those tests run again, and fail loudly if still broken"
     if level > NOTICE and not stale and formats(commit.subject):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
@@ -1259,6 +1263,13 @@ def _undoes_set_backs(hits: list[PathHit]) -> bool:
 def _taken_out(hits: list[PathHit]) -> list[bytes]:
     """The lines of the commit's undone hunks that the change takes out (what it had added), normalized."""
     return [line for h in hits if h.undo is not None for u in h.undo.undone for line in u.added]
+
+
+def _only_takes_out(hits: list[PathHit]) -> bool:
+    """The change only takes the commit's added lines out (hunks or a rollback of a file it only added to):
+    nothing of older text is put back."""
+    return all(h.undo is not None and h.kind == "inverse-hunk" and all(u.kind == "deleted" for u in h.undo.undone)
+               or h.undo is None and h.kind == "rollback" and h.additions_only for h in hits)
 
 
 def _added_and_taken_out(hits: list[PathHit]) -> list[bytes]:

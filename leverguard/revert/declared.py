@@ -44,7 +44,7 @@ GOES_AWAY = lazy(
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
     r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
-    r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous)\b",
+    r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous|too many)\b",
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject)
 SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
@@ -60,13 +60,15 @@ AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the wa
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
-BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '")  # `Merge tag '4.16.4'`: a released line's tip
+BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '|"  # `Merge tag '4.16.4'`: a released line's tip
+                    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into ")  # traefik's `Merge current branch v3.7 into master`
 WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+(branch|into)\b)", re.IGNORECASE)
 # a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
     r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(v?\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
-    r"tag 'v?\d+(\.\d+)+[^']*)'",
+    r"tag 'v?\d+(\.\d+)+[^']*)'|"
+    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into ",  # unquoted, as traefik's tooling writes it
     re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
@@ -194,7 +196,7 @@ REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|su
 CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
 TEST_AFFIX = lazy(r"^tests?_|(_test|_spec|\.test|\.spec)$")  # a test file's name around what it tests
-COMMENT_MARK = lazy(rb"^(#+|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`)
+COMMENT_MARK = lazy(rb"^(#+(?!\[)|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`; not Rust's `#[...]`)
 # a test marked skipped (whitespace squeezed): RSpec's `:pending`, mocha's `it.skip(`, JUnit's `@Ignore`, pytest's
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
                  rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
@@ -766,9 +768,15 @@ def unskips(titles: Iterable[str], added: Sequence[bytes], message: str = "") ->
     skipped: each of its added lines a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`, `GTEST_SKIP()`) or
     a comment (a preprocessor line too). The message may say it in a sentence (cpp-httplib's `This re-enables
     SSLTest.ResponseBodyTerminatedByConnectionClose on mbedTLS.`), in words that say nothing else."""
-    code = [line for line in added if line and not COMMENT_MARK.match(line)]
-    return bool(code) and all(SKIP_MARK.search(line) for line in code) and \
+    return skips_only(added) and \
         (any(ENABLES.search(title) for title in titles if title) or REENABLES.search(message) is not None)
+
+
+def skips_only(added: Sequence[bytes]) -> bool:
+    """Each of ADDED a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`, `#[ignore]`, `GTEST_SKIP()`) or a
+    comment (a preprocessor line too), one skip at least."""
+    code = [line for line in added if line and not COMMENT_MARK.match(line)]
+    return bool(code) and all(SKIP_MARK.search(line) for line in code)
 
 
 def backs_out(message: str, sha: str) -> bool:

@@ -12,7 +12,7 @@ from functools import partial
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
-from leverguard.revert.hunks import RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
+from leverguard.revert.hunks import MIN_MOVED_BLOCK, RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import (FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
@@ -111,7 +111,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             continue
         regenerated = rules.regenerated(path)
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
-                 if not _moved_out(h, patch_of(h.position, path), added_outside)]
+                 if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
         if exact and _reformats_only(head):  # the file was that text already, formatting aside
             exact = [h._replace(quiet=h.quiet or "formatting only") for h in exact]
         hits += exact
@@ -378,14 +378,19 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, added_outside: Callable[[int], Counter[bytes]]) -> bool:
-    """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. Lines added
-    to files the undone commit itself changed do not count: that is the same commit undone there too
-    (a stale copy of a refactoring puts its code back where it came from)."""
+def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
+               added_outside: Callable[[int], Counter[bytes]]) -> bool:
+    """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
+    the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
+    have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
+    into `patcher.py`). Lines added to files the undone commit itself changed do not count: that is the
+    same commit undone there too (a stale copy of a refactoring puts its code back where it came from)."""
     if hit.kind != "rollback" or patch is None:
         return False
     added = [line for h in patch.hunks for line in h.added]
-    return bool(added) and moved(added, added_outside(hit.position))
+    taken = [line for h in head.hunks for line in h.removed]
+    elsewhere = added_outside(hit.position)
+    return bool(added) and moved(added, elsewhere) or len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)
 
 
 def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
