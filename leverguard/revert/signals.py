@@ -390,7 +390,7 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
     added = [line for h in patch.hunks for line in h.added]
     taken = [line for h in head.hunks for line in h.removed]
     elsewhere = added_outside(hit.position)
-    return bool(added) and moved(added, elsewhere) or len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)
+    return (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere))
 
 
 def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
