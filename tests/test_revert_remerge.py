@@ -467,6 +467,8 @@ def test_lines_undone_in_a_file_put_back_past_another_commit_are_the_same_old_co
     ("merge from dev-exp (numa support)", "notice"),  # mimalloc's own words for its lines merged into each other
     ("merge with dev-exp", "notice"),
     ("Merge pull request #9 from team/dev-exp", "warning"),  # a pull request's branch: its edits are judged
+    ("Merge #3769 into 3.7.0-M1", "notice"),  # reactor's bot, a maintenance fix merged forward into a version line
+    ("Merge #3769 into main", "warning"),  # into a branch that names no version: a pull request's merge
     ("merge conflicts fixed", "warning"),
 ])
 def test_a_long_lived_branch_merged_in_its_authors_words_carries_its_own_changes(repo: Repo, subject: str,

@@ -889,3 +889,30 @@ def test_a_php_test_method_moved_into_a_shared_test_case_is_a_move(repo: Repo, s
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {})
     assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))
+
+
+@pytest.mark.parametrize(("change", "kind"), [
+    ("block", None),  # kamal's: the reworded `say` gone with the block around it, its old text not back
+    ("old", "rollback"),  # the old wording back, re-indented: a rollback ignoring formatting
+])
+def test_a_reworded_line_taken_out_with_its_block_is_no_rollback(repo: Repo, change: str, kind: str | None) -> None:
+    """The topic, branched before #301, deletes the block #301 reworded a line of; merging main in, its
+    resolution keeps the topic's side (kamal's `Remove bootstrap from deploy`, through merge b7877c5)."""
+    seed(repo)
+    block = ('    say "Ensure curl and Docker are installed...", :magenta\n'
+             '    invoke "mrsk:cli:server:bootstrap", [], invoke_options\n')
+    tail = '    say "Log into image registry...", :magenta\n    invoke "mrsk:cli:registry:login"\n'
+    land(repo, "cli: deploy", {"lib/main.rb": "def deploy\n" + block.splitlines(True)[0] + tail + "end\n"})
+    land(repo, "cli: bootstrap the servers (#300)", {"lib/main.rb": "def deploy\n" + block + tail + "end\n"})
+    repo.git("branch", "topic")
+    land(repo, "cli: say where (#301)", {"lib/main.rb": "def deploy\n" + block.replace("installed...",
+                                         "installed on servers...") + tail + "end\n"}, author=DAVE)
+    repo.git("checkout", "-q", "topic")
+    text = "def deploy\n" + (tail if change == "block" else block.replace("    say", "      say") + tail) + "end\n"
+    land(repo, "deploy: drop the bootstrap step", {"lib/main.rb": text, "kernel.c": "int t;\n"}, author=CAROL)
+    repo.git("merge", "-q", "main", check=False)  # a conflict in lib/main.rb
+    repo.write("lib/main.rb", text)  # resolved by keeping the topic's side
+    repo.commit("Merge branch 'main' into topic", "lib/main.rb", author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301)
+    kinds = [] if found is None else [e["kind"] for e in found["evidence"]]
+    assert (kind in kinds) if kind else ("rollback" not in kinds), found

@@ -578,10 +578,26 @@ def _undo_a_merge_of(repo: Repo, branch: str, subject: str, whole: bool = True, 
 @pytest.mark.parametrize(("line", "subject"), [
     ("2.0.x", "Merge branch '2.0.x'"), ("v0.8.x", "Merge branch 'v0.8.x'"),  # axum's `Merge branch 'v0.8.x'`
     ("v3.7", "Merge branch v3.7 into master"), ("v3.7", "Merge current branch v3.7 into master"),  # traefik's
+    ("3.6.x", "Merge #3754 into 3.6.5"),  # reactor's: a maintenance fix merged forward into a version line
 ])
 def test_what_a_release_line_merged_forward_brings_main_adapts(repo: Repo, line: str, subject: str) -> None:
     finding = _undo_a_merge_of(repo, line, subject, whole=False)
     assert finding["severity"] == "notice" and "release line" in finding["reason"]
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("sync release branches", "notice"), ("sync `release-63` to `master`", "notice"),  # emqx's, 210 in 2,000 commits
+    ("sync the release notes", "warning"),  # no release branch named
+])
+def test_a_pull_request_titled_as_a_release_sync_merges_a_release_line(repo: Repo, title: str, severity: str) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "release-58")
+    land(repo, "pin: sphinx < 5 for the old line", {"src/mod1.py": old["src/mod1.py"] + body("pin", 4)})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "release-58", "-m", "Merge pull request #13583 from id/sync-release", "-m", title)
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n", "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[13583]
+    assert finding["severity"] == severity, finding["reason"]
 
 
 def test_a_topic_branch_merged_unquoted_is_no_release_line(repo: Repo) -> None:

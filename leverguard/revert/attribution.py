@@ -1091,19 +1091,21 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and is_merge_of_branch(landed.subject, landed.merge) and not kept_deleted and \
-            (not versions_back or merges_a_release_line(landed.subject)):
+            (not versions_back or merges_a_release_line(landed.subject, landed.title)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     # (a tool's output regenerated rolls back several commits' outputs at once, a stale tree's shape)
     if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths, landed.message):
         return NOTICE, reason + "; the change says it regenerates those files"
     if stale:
         return level, reason
-    if level > NOTICE and merges_a_release_line(commit.subject) and merges_a_release_line(landed.subject):
+    if level > NOTICE and merges_a_release_line(commit.subject, pr_title(commit)) and \
+            merges_a_release_line(landed.subject, landed.title):
         return NOTICE, reason + "; both merge a release line forward: that line's own changes, flowing on"
     if level > NOTICE and commit.is_merge and \
             any(repairs_a_merge(title) for title in (landed.subject, landed.title, *landed.subjects) if title):
         return NOTICE, reason + "; the change says it repairs a merge"
-    if level > NOTICE and merges_a_release_line(commit.subject) and not any(h.kind in WHOLE_FILE_KINDS for h in hits):
+    if level > NOTICE and merges_a_release_line(commit.subject, pr_title(commit)) and \
+            not any(h.kind in WHOLE_FILE_KINDS for h in hits):
         # lines a maintenance branch brings forward (its pins, its docs wording) main adapts on purpose
         # afterwards; whole files it changed, added or took out put back adapt nothing: a stale tree's
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"

@@ -68,8 +68,13 @@ WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
     r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(v?\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
     r"tag 'v?\d+(\.\d+)+[^']*)'|"
-    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into ",  # unquoted, as traefik's tooling writes it
+    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into |"  # unquoted, as traefik's tooling writes it
+    r"^Merge #\d+ into v?\d+(\.(\d+|x))+",  # a fix merged forward into the next version line (reactor's bot)
     re.IGNORECASE)
+# a pull request that merges a release branch forward, by its title: emqx's `sync release-58`, `sync release
+# branches`, `` sync `release-63` to `master` `` (210 of them in 2,000 commits)
+SYNCED_RELEASE = lazy(r"^sync\w*\s+[`'\"]?(release|stable|maint\w*)[\w./-]*[`'\"]?(\s+branch(es)?)?"
+                      r"(\s+(to|into)\s+[`'\"]?[\w./-]+[`'\"]?)?\s*$", re.IGNORECASE)
 # a release or a version bump: `Release 8.0.0`, `chore(release): 1.2.0`, `Bump version to 8.3.dev`, `start version 2.3.0`,
 # `Version to 0.17.0`
 # (libuv's `2026.03.06, Version 1.52.1 (Stable)` and `Now working on version 1.52.2`; a release snapshot named
@@ -561,7 +566,8 @@ def same_work(subject: str, other: str) -> bool:
 def is_merge_of_branch(subject: str, merge: bool = False) -> bool:
     """`Merge branch 'x.y'` / `Merge remote-tracking branch`: a long-lived branch forward-merged, not a PR; for a
     MERGE commit, in its author's own words too (mimalloc's `merge from dev`, `merge with dev-exp`)."""
-    return bool(BRANCH_MERGE.match(subject) or merge and WORDED_BRANCH_MERGE.match(subject))
+    return bool(BRANCH_MERGE.match(subject) or merge and WORDED_BRANCH_MERGE.match(subject)) or \
+        merge and merges_a_release_line(subject)  # reactor's `Merge #3769 into 3.7.0-M1`
 
 
 def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes]]]) -> bool:
@@ -1015,9 +1021,10 @@ def says_regenerates(titles: Iterable[str], paths: Iterable[str], message: str =
     return bool(names) and bool(wanted) and all(any(name in path for name in names) for path in wanted)
 
 
-def merges_a_release_line(subject: str) -> bool:
-    """`Merge branch '2.0.x'`: a maintenance line merged forward, whose pins and wording main then adapts."""
-    return bool(MAINTENANCE_MERGE.match(subject))
+def merges_a_release_line(subject: str, title: str = "") -> bool:
+    """`Merge branch '2.0.x'`: a maintenance line merged forward, whose pins and wording main then adapts; or a
+    pull request titled so (emqx's `sync release-58`, `` sync `release-63` to `master` ``)."""
+    return bool(MAINTENANCE_MERGE.match(subject) or title and SYNCED_RELEASE.match(title))
 
 
 def _names(line: str, path: str) -> bool:

@@ -181,11 +181,20 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         if undone:
             count, lines = counted[position]
             groups = group_of[position]
-            whole = complete and len(undone) == count and position not in unseen
+            # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
+            # kamal's reworded `say` taken out with the block around it, no rollback)
+            whole = complete and len(undone) == count and position not in unseen and \
+                all(_inverted(undo, hunk) for undo, hunk in undone)
             result[position] = PathUndo(tuple(u for u, _ in undone), count, lines, whole,
                                         len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}),
                                         edited.get(position, 0))
     return result
+
+
+def _inverted(undo: HunkUndo, hunk: Hunk) -> bool:
+    """Whether UNDO takes HUNK back whole: both sides of a replacement, an addition removed, a deletion restored."""
+    return undo.kind == "replaced" or (undo.kind == "deleted" and not hunk.removed) or \
+        (undo.kind == "restored" and not hunk.added)
 
 
 def _edited_in_place(hunk: Hunk, landing: Sequence[tuple[_Pool, frozenset[bytes]]],
