@@ -1736,6 +1736,11 @@ def test_a_fragment_line_whose_placeholder_was_filled_in_is_consumed(repo: Repo,
     ("# FIXME: Remove `broken_on: :prism` after https://github.com/ruby/prism/issues/3820 is resolved.", "notice"),
     ("<!-- TODO: Remove the commons-io exclusion when no longer needed -->", "notice"),  # git-plugin's pom.xml
     ("# FIXME: Remove `retry: 2`, it hides failures", "error"),  # to go, on no condition met
+    ("# temp fix: pin tornado < 5", "notice"),  # ipykernel's, unpinned the next day
+    ("# Install docstring-to-markdown until we release PyLSP 1.6.0", "notice"),  # spyder's
+    ("# TODO Change to https://copier.readthedocs.io/ when fixed", "notice"),  # copier's, no colon after TODO
+    ("# tempo and template settings", "error"),  # `temp` inside a word calls nothing temporary
+    ("# stays until the end of the loop", "error"),  # `until` of no release or fix
 ])
 def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note: str, severity: str) -> None:
     seed(repo)

@@ -148,12 +148,16 @@ REGENERATES_LINE = lazy(r"\s*(?:[-*]\s+)?(?:" + _REGENERATING + r")\b", re.IGNOR
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
 GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|" + _REGENERATING + r")\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
-TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
+TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded|"
                  rb"resolved|closed|updated)|nolonger(needed|required|necessary))|"  # rubocop's `FIXME: Remove X after <issue> is resolved`
                  rb"notyet(been)?(updated|ported|migrated|implemented|supported)|"  # a placeholder
-                 rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)", re.IGNORECASE)  # vuex's `Skipping for now`
+                 rb"(skip|disabl|commentingout|commentedout)\w*?(fornow|temporar|until)|"  # vuex's `Skipping for now`
+                 # a comment calling what follows temporary (ipykernel's `# temp fix: pin tornado < 5`), or kept until a
+                 # release (spyder's `# Install docstring-to-markdown until we release PyLSP 1.6.0`)
+                 rb"(#|//|--|/\*)\W*(temp(orar\w*)?|tmp)(fix|workaround|hack|pin|\W|$)|"
+                 rb"(#|//)\S*until\w*(release|fix|merge|land|upgrad|support)", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
                 re.IGNORECASE)  # `add logger back`, `bring the old tests back`
