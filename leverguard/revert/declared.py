@@ -60,16 +60,17 @@ AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the wa
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
 REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(revert|rollback|undo|back-?out)",
                           re.IGNORECASE)
+VERSION_LINE = r"v?\d+(\.(\d+|x))+"  # a release line's name: `2.0.x`, `v0.8.x`, `3.7`
 BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '|"  # `Merge tag '4.16.4'`: a released line's tip
-                    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into ")  # traefik's `Merge current branch v3.7 into master`
+                    r"^Merge (current )?branch " + VERSION_LINE + " into ")  # traefik's `Merge current branch v3.7 into master`
 WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+(branch|into)\b)", re.IGNORECASE)
 # a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
-    r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(v?\d+(\.(\d+|x))+|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
+    r"^Merge ((remote-tracking )?branch '((origin|upstream)/)?(" + VERSION_LINE + r"|([\w.-]+-)?(stable|maint\w*)(-[\w.-]+)?)|"
     r"tag 'v?\d+(\.\d+)+[^']*)'|"
-    r"^Merge (current )?branch v?\d+(\.(\d+|x))+ into |"  # unquoted, as traefik's tooling writes it
-    r"^Merge #\d+ into v?\d+(\.(\d+|x))+",  # a fix merged forward into the next version line (reactor's bot)
+    r"^Merge (current )?branch " + VERSION_LINE + " into |"  # unquoted, as traefik's tooling writes it
+    r"^Merge #\d+ into " + VERSION_LINE,  # a fix merged forward into the next version line (reactor's bot)
     re.IGNORECASE)
 # a pull request that merges a release branch forward, by its title: emqx's `sync release-58`, `sync release
 # branches`, `` sync `release-63` to `master` `` (210 of them in 2,000 commits)
