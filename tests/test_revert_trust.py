@@ -1831,14 +1831,14 @@ def test_ones_own_two_file_push_put_back_fails(repo: Repo) -> None:
     assert _own_direct_push_put_back(repo, files=2)["severity"] == "error"
 
 
-def _revert_undone(repo: Repo, author: str) -> dict[str, str | int]:
-    """CAROL's #300 lands; BOB reverts it as #301; AUTHOR's change puts #300's file back beside new work."""
+def _revert_undone(repo: Repo, author: str, subject: str = "kernel: tune") -> dict[str, str | int]:
+    """CAROL's #300 lands; BOB reverts it as #301; AUTHOR's change (SUBJECT) puts #300's file back beside new work."""
     old = seed(repo)
     sampled = old["src/mod1.py"] + body("sampler", 5)
     land(repo, "feat: a sampler (#300)", {"src/mod1.py": sampled}, author=CAROL)
     land(repo, 'Revert "feat: a sampler" (#301)', {"src/mod1.py": old["src/mod1.py"]},
          author=BOB)
-    _topic(repo, {"src/mod1.py": sampled, "kernel.c": old["kernel.c"] + "int t;\n"}, author=author)
+    _topic(repo, {"src/mod1.py": sampled, "kernel.c": old["kernel.c"] + "int t;\n"}, subject=subject, author=author)
     code, report = check(repo, "main..topic")
     finding = by_pr(report)[301]
     return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
@@ -1871,13 +1871,8 @@ def test_who_wrote_the_reverted_work_putting_it_back_is_a_warning(repo: Repo) ->
 
 def test_a_co_author_of_the_reverted_work_putting_it_back_fails(repo: Repo) -> None:
     # a trailer names whoever pushed to the branch: DAVE's change, co-authored by CAROL, is DAVE's tree
-    old = seed(repo)
-    sampled = old["src/mod1.py"] + body("sampler", 5)
-    land(repo, "feat: a sampler (#300)", {"src/mod1.py": sampled}, author=CAROL)
-    land(repo, 'Revert "feat: a sampler" (#301)', {"src/mod1.py": old["src/mod1.py"]}, author=BOB)
-    _topic(repo, {"src/mod1.py": sampled, "kernel.c": old["kernel.c"] + "int t;\n"}, author=DAVE,
-           subject=f"kernel: fuse the prep loop\n\nCo-authored-by: {CAROL}")
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"
+    found = _revert_undone(repo, DAVE, subject=f"kernel: fuse the prep loop\n\nCo-authored-by: {CAROL}")
+    assert found["severity"] == "error"
 
 
 def test_someone_else_undoing_a_revert_fails(repo: Repo) -> None:

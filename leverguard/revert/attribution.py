@@ -761,8 +761,8 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     a name found anywhere outside an import line (a call, a comment, a multi-line import's list) is used."""
     changes = {p.change.path: p.change for p in landed.patches}
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
-              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and import_language(h.path) and
-              imports_only((line for line in h.undone_text() if line), import_language(h.path)) and
+              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and
+              (language := import_language(h.path)) and imports_only((line for line in h.undone_text() if line), language) and
               posixpath.basename(h.path) != b"__init__.py"]
     paths = {h.path for h in pruned}
     if not paths or len(paths) > MAX_HEADER_READS:
