@@ -761,6 +761,40 @@ def test_a_method_moved_with_a_new_signature(repo: Repo, name: str, severity: st
     assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))
 
 
+BLOCK = ["cache_limit = configure_cache(entries=512, policy='lru')\n",
+         "retry_budget = compute_budget(attempts=3, backoff=2.0)\n",
+         "trace_sampler = make_sampler(rate=0.25, seed=7)\n",
+         "pool_workers = spawn_pool(size=8, daemon=True)\n"]
+REWORKED = ["cache_limit = configure_cache(entries=1024, policy='lfu')\n",
+            "retry_budget = compute_budget(attempts=5, backoff=1.5)\n",
+            "trace_sampler = make_sampler(rate=0.5, seed=11)\n"]
+
+
+@pytest.mark.parametrize(("reworked", "severity"), [
+    (2, None),  # half the lines #301 added written again, edited, in another file: reworked (REWORDED_SHARE)
+    (1, "warning"),  # a quarter: the rest is gone, nothing written in its place
+    (0, "warning"),
+])
+def test_lines_written_again_edited_elsewhere_were_reworked(repo: Repo, reworked: int, severity: str | None) -> None:
+    # LLaMA-Factory's `tiny fix about badam` turning scripts into yaml examples, mfem's rewritten readers:
+    # the lines a commit added taken out and written again, edited, where the change puts them
+    lines = _module(repo)
+    land(repo, "feat: runtime knobs (#301)", {"src/m.py": "".join(lines[:20] + BLOCK + lines[20:])})
+    _stale_topic(repo, lines, extra={"src/settings.py": "".join(REWORKED[:reworked]) + "fresh_setting = 1\n"})
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {})
+    assert found.get("severity") == severity, (found.get("reason"), found.get("evidence"))
+
+
+def test_lines_only_re_written_with_other_line_endings_are_no_rework(repo: Repo) -> None:
+    # a file whose lines resemble the ones taken out, re-written whole with CRLF endings: only lines the
+    # change writes anew can be a rework, not old ones it takes out and writes back
+    lines = _module(repo)
+    land(repo, "feat: defaults", {"src/knobs.py": "".join(REWORKED)})
+    land(repo, "feat: runtime knobs (#301)", {"src/m.py": "".join(lines[:20] + BLOCK + lines[20:])})
+    _stale_topic(repo, lines, extra={"src/knobs.py": "".join(REWORKED).replace("\n", "\r\n")})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"
+
+
 @pytest.mark.parametrize(("path", "moved_back", "severity"), [
     ("README.md", True, "notice"),  # fastify's maintainers list back in its old order: the file as it was
     ("README.md", False, None),  # one entry taken out below and put back where it was, new work beside it

@@ -31,6 +31,10 @@ MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); 
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
+REWORDED_SIMILARITY = 0.5  # trigram Jaccard of two lines: one reads as the other edited (a renamed argument, a reworded note)
+REWORDED_SHARE = 0.5  # of a removed addition's lines found edited among the lines the change writes: reworked, not lost
+MIN_REWORDED_LINE = 8  # non-blank characters a line needs to be told apart from others (`});`, `end` are everywhere)
+MAX_REWORDED_POOL = 20000  # distinct lines written, at most, compared that way (a larger change is a rewrite anyway)
 MIN_MOVED_BLOCK = 3  # non-trivial lines a replaced block needs for its lines elsewhere to say it moved (a value is everywhere)
 # a line that names what it defines (normalized: no whitespace), the part of moved code edits keep
 # (PHP's and Kotlin's methods open with their modifiers: `publicfunctionwriting_a_file(`, `privatefunload(`)
@@ -43,6 +47,51 @@ DEFINED = lazy(rb"(?:async)?def(\w+)\(|class(\w+)[(:{<]|(?:export(?:default)?)?(
                + MODIFIERS + rb"fun(?:ction)?(\w+)\(")
 WORD = lazy(rb"\w+")
 Signature = tuple[tuple[bytes, ...], tuple[bytes, ...]]
+
+
+class Written(Counter[bytes]):
+    """The lines a landing change writes (normalized), counted, and read for edited copies of given lines
+    through a trigram index of its new lines, built on first use (only a removed addition no exact move
+    explains asks)."""
+
+    _index: dict[bytes, list[int]] | None = None
+    _new: list[tuple[bytes, set[bytes]]]
+
+    def __init__(self, added: Counter[bytes], removed: Counter[bytes]) -> None:
+        super().__init__(added)
+        self._removed = removed
+
+    def reworded(self, lines: Sequence[bytes], old: frozenset[bytes]) -> bool:
+        """Whether most of LINES reappear edited among the change's new lines (none it also takes out, as
+        re-indenting or line endings do, and none of the OLD text a candidate replaced, which a stale copy
+        writes back): code reworked or moved with edits, prose reworded. A definition must come back under
+        its name (another function with the same body lines is no rework of this one)."""
+        wanted = [line for line in lines if len(line) >= MIN_REWORDED_LINE]
+        if not wanted or len(self) > MAX_REWORDED_POOL:
+            return False
+        first = next((match for line in wanted if (match := DEFINED.match(line))), None)
+        if first is not None and not any((again := DEFINED.match(line)) and again.groups() == first.groups()
+                                         for line in self):
+            return False
+        if self._index is None:
+            self._new, self._index = [], {}
+            for line, n in self.items():
+                if len(line) >= MIN_REWORDED_LINE and n > self._removed[line]:
+                    grams = _line_trigrams(line)
+                    for gram in grams:
+                        self._index.setdefault(gram, []).append(len(self._new))
+                    self._new.append((line, grams))
+        found = sum(1 for line in wanted if self._copied(_line_trigrams(line), self._index, old))
+        return found >= REWORDED_SHARE * len(wanted)
+
+    def _copied(self, grams: set[bytes], index: dict[bytes, list[int]], old: frozenset[bytes]) -> bool:
+        shared = Counter(k for gram in grams for k in index.get(gram, ()))
+        return any(n >= REWORDED_SIMILARITY * (len(grams) + len(self._new[k][1]) - n) and self._new[k][0] not in old
+                   for k, n in shared.items())
+
+
+def _line_trigrams(line: bytes) -> set[bytes]:
+    return {line[i:i + 3] for i in range(len(line) - 2)}
 
 
 class HunkUndo(NamedTuple):
@@ -98,7 +147,7 @@ class _Pool:
         return not self.removed and not self.added
 
 
-def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Counter[bytes],
+def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Written,
           relands: Callable[[int, int], bool] = lambda position, older: True,
           dropped: Callable[[], Mapping[bytes, str]] | None = None, placed: bool = True) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
@@ -161,13 +210,15 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         return undo._replace(merge=merges[0]) if len(merges) >= SHARE * len(hunk.added) else None
 
     standing: dict[int, list[tuple[HunkUndo, Hunk]]] = {}
+    patches = dict(entries)
     for position, claims in found.items():
         kept = standing.setdefault(position, [])
+        replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
         for undo, used, hunk in claims:
             by_merge = resolved_away(undo, hunk)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif _stands(undo, used, hunk, pools, elsewhere_added, taken_out, elsewhere) and \
+            elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 amid_new = any(pools[k].added for k in used)
                 in_place = amid_new and not any(pools[k].rewrapped for k in used)
@@ -373,8 +424,8 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
     return taken
 
 
-def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Counter[bytes],
-            taken_out: Counter[bytes] | None = None, other_files: Callable[[], Counter[bytes]] = Counter) -> bool:
+def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Written,
+            replaced_by_it: frozenset[bytes], taken_out: Counter[bytes] | None = None, other_files: Callable[[], Counter[bytes]] = Counter) -> bool:
     """An undo counts only when the landing hunk did little else: lines put back (a replacement restored
     on both sides, or a deletion undone) must not sit in mostly new text, which is a rewrite of that
     region that happens to hold old lines; a removed addition must leave no new text in its place
@@ -388,8 +439,8 @@ def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], els
         return False
     if undo.kind in ("replaced", "restored"):  # old lines amid mostly new text: a rewrite, or common lines
         return all(sum(pools[k].added.values()) <= pools[k].claimed for k in used)
-    if moved(hunk.added, elsewhere_added):
-        return False
+    if moved(hunk.added, elsewhere_added) or elsewhere_added.reworded(hunk.added, replaced_by_it):
+        return False  # moved, or reworked: its lines written again edited (as a stale copy writes nothing)
     if any(sum(pools[k].removed.values()) > pools[k].claimed for k in used):
         return False  # a deliberate cut of older code with it
     if any(pools[k].values - frozenset(hunk.short[0]) for k in used):

@@ -12,7 +12,7 @@ from functools import partial
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
-from leverguard.revert.hunks import MIN_MOVED_BLOCK, RELAND_COMMITS, PathUndo, judge, moved  # one re-land rule for files and hunks
+from leverguard.revert.hunks import MIN_MOVED_BLOCK, RELAND_COMMITS, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import (FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
@@ -89,7 +89,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             return False
         return not (cites_commit(f"{later.subject}\n{later.body}", earlier.sha) or repairs_the_last_commit(later.subject))
 
-    added_anywhere = _added_lines(landing)
+    added_anywhere = Written(_added_lines(landing), _added_lines(landing, "removed"))
     outside: dict[int, Counter[bytes]] = {}
 
     def added_outside(position: int) -> Counter[bytes]:
@@ -444,7 +444,7 @@ def _gitlink(change: Change) -> bool:
 
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
-             added_anywhere: Counter[bytes], relands: Callable[[int, int], bool],
+             added_anywhere: Written, relands: Callable[[int, int], bool],
              dropped: Callable[[], Mapping[bytes, str]] | None = None) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
@@ -494,12 +494,13 @@ def _moved_on(patch: FilePatch, line: bytes) -> bool:
                for _, written, old, new in version_pairs(h.removed, h.added))
 
 
-def _added_lines(landing: Iterable[FilePatch]) -> Counter[bytes]:
-    added: Counter[bytes] = Counter()
+def _added_lines(landing: Iterable[FilePatch], side: str = "added") -> Counter[bytes]:
+    """The lines the LANDING patches add (or, with SIDE "removed", take out), counted."""
+    found: Counter[bytes] = Counter()
     for patch in landing:
         for hunk in patch.hunks:
-            added.update(hunk.added)
-    return added
+            found.update(getattr(hunk, side))
+    return found
 
 
 def moved_away(deleted: Change, landing: Sequence[FilePatch]) -> bool:
