@@ -84,6 +84,13 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # `rubocop --auto-gen-config`, `detekt --create-baseline`, Android lint, Psalm)
                "phpstan-baseline.neon", "phpstan-baseline.php", "baseline.neon", ".rubocop_todo.yml",
                "detekt-baseline.xml", "lint-baseline.xml", "psalm-baseline.xml",
+               # and split into a folder (PHP-CS-Fixer's `dev-tools/phpstan/baseline/*.php`)
+               "**/phpstan/baseline/*",
+               # screenshot tests' recorded images (matomo's `tests/UI/expected-screenshots/`, Playwright's
+               # `*.spec.ts-snapshots/`, jest-image-snapshot's, swift-snapshot-testing's, Paparazzi's), re-recorded
+               # whenever the UI changes: back to an older image when the UI goes back
+               "**/expected-screenshots/**", "**/__screenshots__/**", "**/__image_snapshots__/**", "**/__Snapshots__/**",
+               "**/*-snapshots/*.png", "**/snapshots/images/**", "**/screenshots/**/*.png",
                # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update
                "vendor/**", "**/vendor/**",
                # binary-compatibility dumps (Kotlin's validator: `apiDump` writes `api/<module>.api`, `.klib.api`)

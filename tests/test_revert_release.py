@@ -106,6 +106,8 @@ DEV = '_version_major = 9\n_version_minor = 17\n_version_patch = 0\n# _version_e
     ("back to git versioning", "", True),  # rebar3's, right after `bump to 3.7.1`
     ("bump to 9.16.2", "", True),
     ("bump lodash to 4.17.21", "", False),  # a dependency's bump
+    ("Change application's version to v9.16.1", "", True),  # Sylius' tag step, and `... to v2.0.0-DEV` after it
+    ("Update lodash version to 4.17.21", "", False),
     ("release 9.16.2", "ENABLE_NEW_COMPLETER = True\n", False),  # a line that sets no version comes back too
 ])
 def test_release_steps_both_ways_on_the_version_file(repo: Repo, title: str, extra: str, lowered: bool) -> None:

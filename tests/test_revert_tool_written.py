@@ -43,6 +43,8 @@ def test_a_bots_generated_output_rolled_back_is_a_notice(repo: Repo, subject: st
     (".rubocop_todo.yml", "notice"),  # rubocop --auto-gen-config
     ("config/detekt-baseline.xml", "notice"),
     ("phpstan/rules.neon", "error"),  # the linter's configuration is people's work
+    ("dev-tools/phpstan/baseline/offsetAccess.php", "notice"),  # PHP-CS-Fixer's baseline, split by error kind
+    ("dev-tools/phpstan/rules/offsetAccess.php", "error"),
 ])
 def test_a_linters_baseline_is_written_by_the_linter(repo: Repo, path: str, severity: str) -> None:
     seed(repo)
@@ -63,6 +65,23 @@ def test_a_binary_compatibility_dump_is_written_by_its_validator(repo: Repo, pat
     land(repo, "chore: api", {path: body("public_fun", 8)})
     land(repo, "Set languageVersion to KOTLIN_2_0 (#301)", {path: body("public_fun", 4)})
     assert _topic(repo, {path: body("public_fun", 8)})[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("path", "severity"), [
+    ("tests/UI/expected-screenshots/Dashboard_loaded.png", "notice"),  # matomo's UI tests, re-recorded
+    ("plugins/Goals/tests/UI/expected-screenshots/Goals_overview.png", "notice"),
+    ("tests/e2e/home.spec.ts-snapshots/home-chromium-linux.png", "notice"),  # Playwright's
+    ("src/__image_snapshots__/button-test-tsx-renders-1-snap.png", "notice"),  # jest-image-snapshot's
+    ("tests/__Snapshots__/ButtonTests/testDefault.1.png", "notice"),  # swift-snapshot-testing's
+    ("tests/uitests/src/test/snapshots/images/ui_S_t[l.home_HomeView].png", "notice"),  # Paparazzi's
+    ("docs/screenshots/dashboard.png", "notice"),
+    ("docs/images/dashboard.png", "error"),  # a picture someone drew or took: people's work
+])
+def test_a_screenshot_tests_recorded_images_are_written_by_the_run(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "tests: record", {path: body("pixels", 8)})
+    land(repo, "UI: the new header (#301)", {path: body("pixels", 4)})
+    assert _topic(repo, {path: body("pixels", 8)})[301]["severity"] == severity
 
 
 def _team(names: list[str], marker: str, role: str = "of the team") -> str:

@@ -2559,6 +2559,10 @@ def _one_file_of_301_back(repo: Repo, subject: str, pr_body: str = "") -> dict[s
     ("Keep the old parser from gh-301 out of the fast path", "notice"),
     ("Keep the old parser from GH-3011 out of the fast path", "error"),  # another PR
     ("Keep the old parser from XGH-301 out of the fast path", "error"),
+    # FreshRSS' `Regression from https://github.com/FreshRSS/FreshRSS/pull/5830`: a link to the PR
+    ("Fix the fast path\n\nRegression from https://github.com/team/app/pull/301", "notice"),
+    ("Fix the fast path\n\nRegression from https://github.com/team/app/pull/3011", "error"),
+    ("Fix the fast path\n\nSee https://example.com/301 for the numbers", "error"),  # no PR link
 ])
 def test_a_message_citing_the_undone_pr_as_gh_n(repo: Repo, subject: str, severity: str) -> None:
     assert _one_file_of_301_back(repo, subject)["severity"] == severity

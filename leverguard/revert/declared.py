@@ -83,6 +83,8 @@ SYNCED_RELEASE = lazy(r"^sync\w*\s+[`'\"]?(release|stable|maint\w*)[\w./-]*[`'\"
 # gson-parent-2.10`)
 RELEASE_TITLE = lazy(
     r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|set(ting)?\s+up\b.*\brelease\s*$|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
+    # Sylius' `Change application's version to v2.0.0-ALPHA.3`, and back `to v2.0.0-DEV` after the tag
+    r"(change|update)\w*\s+(the\s+)?([\w-]+'s\s+)?version\s+to\s+v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
@@ -614,12 +616,12 @@ def repairs_a_merge(subject: str) -> bool:
 
 
 def cites_pr(message: str, number: int) -> bool:
-    """Does MESSAGE name the PR NUMBER by `#N` (cors' `#30: use the vary module`) or GitHub's other form
-    `GH-N` (rubygems' `Partly reverted GH-6541`)? Not as a squash suffix `(#N)` or in `Merge pull request
+    """Does MESSAGE name the PR NUMBER by `#N` (cors' `#30: use the vary module`), GitHub's other form
+    `GH-N` (rubygems' `Partly reverted GH-6541`) or its link (`.../pull/5830`)? Not as a squash suffix `(#N)` or in `Merge pull request
     #N`, which name the change itself."""
     for line in message.splitlines():
         line = PR_SUBJECT.sub("", line)  # (its `(#N)$` alternative is the squash suffix)
-        if re.search(rf"(?<![\w/&])(?:#|GH-){number}\b", line, re.IGNORECASE):
+        if re.search(rf"(?:(?<![\w/&])(?:#|GH-)|/pull/){number}\b", line, re.IGNORECASE):
             return True
     return False
 
