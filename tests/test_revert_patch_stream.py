@@ -138,7 +138,7 @@ def test_the_names_an_import_line_binds(line: bytes, language: str, names: list[
 
 @pytest.mark.parametrize(("path", "language"), [
     (b"src/a.py", "python"), (b"web/App.TSX", "javascript"), (b"core/Main.kt", "jvm"), (b"lib.rs", "rust"),
-    (b"src/FilamentManager.php", "php"), (b"Program.cs", ""), (b"Makefile", ""), (b"v1.2/README", ""),
+    (b"src/FilamentManager.php", "php"), (b"Program.cs", "csharp"), (b"Makefile", ""), (b"v1.2/README", ""),
 ])
 def test_the_import_grammar_of_a_file(path: bytes, language: str) -> None:
     assert import_language(path) == language

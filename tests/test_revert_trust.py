@@ -2148,6 +2148,58 @@ def test_an_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+PHP_HEAD = "".join(f"    public const LIMIT_{i} = {i * 5};\n" for i in range(8))
+
+
+@pytest.mark.parametrize(("imported", "uses", "severity"), [
+    ("use App\\Models\\Invoice;", "", "notice"),  # Sylius' `[CS] Refactor`: an import nothing uses, pruned
+    ("use App\\Models\\Invoice;", "        return Invoice::find($id);\n", "warning"),  # the class still calls it
+])
+def test_a_php_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str, uses: str, severity: str) -> None:
+    seed(repo)
+    cls = f"class Totals\n{{\n{PHP_HEAD}    public function total($id)\n    {{\n{uses}        return 0;\n    }}\n}}\n"
+    land(repo, "totals", {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{cls}"})
+    land(repo, "Invoices in totals (#301)", {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{imported}\n\n{cls}"
+                                                               "const INVOICES = true;\n"})
+    _topic(repo, {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{cls}const INVOICES = true;\n",
+                  "kernel.c": "int t;\n"}, subject="[CS] Refactor")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+@pytest.mark.parametrize(("code_too", "severity"), [
+    (False, "notice"),  # quartznet's `using FakeItEasy;` pruned: the compiler refuses a missing namespace
+    (True, "error"),  # the code #301 wrote with it goes too: the file put back whole
+])
+def test_a_csharp_using_taken_out_alone_loses_nothing(repo: Repo, code_too: bool, severity: str) -> None:
+    seed(repo)
+    cls = "namespace App\n{\n" + "".join(f"    const int Limit{i} = {i * 5};\n" for i in range(8)) + "}\n"
+    land(repo, "app", {"src/App.cs": f"using System;\n\n{cls}"})
+    added = "static class Totals { static int Sum(int[] xs) => xs.Sum(); }\n"
+    land(repo, "Totals with LINQ (#301)", {"src/App.cs": f"using System;\nusing System.Linq;\n\n{cls}{added}"})
+    _topic(repo, {"src/App.cs": f"using System;\n\n{cls}{'' if code_too else added}", "kernel.c": "int t;\n"},
+           subject="Code cleanup")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+GO_HEAD = "".join(f"const limit{i} = {i * 5}\n" for i in range(8))
+
+
+@pytest.mark.parametrize(("new_code", "severity"), [
+    ("func dial() *tls.Config { return &tls.Config{MinVersion: tls.VersionTLS12} }\n", "notice"),  # traefik's healthcheck
+    ("func dial() int { return limit0 }\n", "warning"),  # put back, and nothing new uses it: a stale copy's sign
+])
+def test_an_import_put_back_for_the_changes_new_code_loses_nothing(repo: Repo, new_code: str, severity: str) -> None:
+    seed(repo)
+    imports = 'import (\n\t"crypto/tls"\n\t"net/http"\n)\n'
+    pruned = imports.replace('\t"crypto/tls"\n', "")
+    uses = "func client() *http.Client { return &http.Client{} }\n"
+    land(repo, "cmd", {"cmd/health.go": f"package cmd\n\n{imports}\n{GO_HEAD}{uses}func old() *tls.Config {{ return nil }}\n"})
+    land(repo, "Drop the old TLS helper (#301)", {"cmd/health.go": f"package cmd\n\n{pruned}\n{GO_HEAD}{uses}"})
+    _topic(repo, {"cmd/health.go": f"package cmd\n\n{imports}\n{GO_HEAD}{uses}{new_code}", "kernel.c": "int t;\n"},
+           subject="feat: healthcheck command")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("later", "ignore", "severity"), [
     ("*.egg-info*\n", "*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations, ignored from now on
     ("*.egg-info*\n", "*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone

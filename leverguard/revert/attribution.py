@@ -90,7 +90,7 @@ GO_LOCAL_REPLACE = lazy(rb"replace[\w./~-]+(?:v[\w.+-]+)?=>(\.\.?/[\w./-]*)")
 PULL_MERGE = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' of \S+(?: into \S+)?\s*")
 INTO_TOPIC = lazy(r"Merge (?:remote-tracking )?branch '([^']+)' into (\S+)\s*")
 MAINLINE = lazy(r"(?:origin/)?(?:main|master|develop|development|dev|trunk|next|stable|release[/-]\S*|v?\d+(?:\.\d+)*(?:\.x)?)")
-UNUSED_IMPORT = "only imports nothing in the file uses"  # why a pruned import's hit is weak (_unused_imports)
+UNUSED_IMPORT = "only imports, unused where taken out, used by new lines where put back"  # (_unused_imports)
 MAX_MAINLINE_PATHS = 64  # paths with evidence a merge into a topic branch has compared with its second parent
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
 EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
@@ -753,36 +753,49 @@ def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
 
 
 def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """Line-level hits that only take out import lines a commit added, whose names nothing in the file as the
-    change leaves it uses (msgspec's `Fix linter` taking out the `import inspect` a commit added beside `from
-    inspect import get_annotations`): a dead import pruned loses nothing. (One put back unused is still a
-    stale copy's sign; a package's `__init__.py` re-exports, `# noqa` keeps one on purpose.) Read only for
-    such hits, both sides of the file: the patches hold lines squeezed, where `import a.b as c` loses its `as`;
-    a name found anywhere outside an import line (a call, a comment, a multi-line import's list) is used."""
+    """Line-level hits on import lines only, that lose nothing: ones a commit added taken out when nothing in
+    the file as the change leaves it uses their names (msgspec's `Fix linter` taking out the `import inspect` a
+    commit added beside `from inspect import get_annotations`), and ones a commit took out put back when lines
+    the change writes use them (traefik's healthcheck command needing `crypto/tls` again). (One put back
+    unused is still a stale copy's sign; a package's `__init__.py` re-exports, `# noqa` keeps one on purpose.)
+    C#'s `using` binds a namespace whose use no name tells, and the compiler refuses a missing one: either
+    way it loses nothing. Read only for such hits, both sides of the file: the patches hold lines squeezed,
+    where `import a.b as c` loses its `as`; a name found anywhere outside an import line (a call, a comment, a
+    multi-line import's list) is used."""
     changes = {p.change.path: p.change for p in landed.patches}
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
-              h.undo is not None and all(u.kind == "deleted" for u in h.undo.undone) and
+              h.undo is not None and (all(u.kind == "deleted" for u in h.undo.undone) or
+                                      all(u.kind == "restored" for u in h.undo.undone)) and
               (language := import_language(h.path)) and imports_only((line for line in h.undone_text() if line), language) and
               posixpath.basename(h.path) != b"__init__.py"]
-    paths = {h.path for h in pruned}
-    if not paths or len(paths) > MAX_HEADER_READS:
+    paths = {h.path for h in pruned if import_language(h.path) != "csharp"}
+    if len(paths) > MAX_HEADER_READS:
         return hits
     code: dict[bytes, list[bytes]] = {}
+    written: dict[bytes, list[bytes]] = {}  # per path: its code lines the change writes anew
     imports: dict[bytes, dict[bytes, list[bytes] | None]] = {}  # per path: squeezed import line -> names it binds
     for path in paths:
         old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
         language = import_language(path)
         code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,), language)]
-        imports[path] = {squeezed: bound_names(line, language) for line in old
+        before = set(old)
+        written[path] = [line for line in code[path] if line not in before]
+        imports[path] = {squeezed: bound_names(line, language) for line in old + new
                          if imports_only(((squeezed := squeeze(line)),), language)}
 
-    def unused(hit: PathHit) -> bool:
+    def loses_nothing(hit: PathHit) -> bool:
+        if import_language(hit.path) == "csharp":
+            return True
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
         # (Go uses a package only through its selector, `format.DiffActionSymbol`: a word in a comment is no use)
         used = _used_by_selector if import_language(hit.path) == "go" else _used
-        return bool(code[hit.path]) and all(names) and \
-            not any(used(name, code[hit.path]) for found in names if found for name in found)
-    quiet = {id(h) for h in pruned if unused(h)}
+        put_back = hit.undo is not None and hit.undo.undone[0].kind == "restored"
+        lines = written[hit.path] if put_back else code[hit.path]
+        uses = [any(used(name, lines) for name in found) for found in names if found]
+        if not (bool(code[hit.path]) and all(names)):
+            return False
+        return all(uses) if put_back else not any(uses)
+    quiet = {id(h) for h in pruned if loses_nothing(h)}
     return [h._replace(quiet=UNUSED_IMPORT) if id(h) in quiet else h for h in hits]
 
 

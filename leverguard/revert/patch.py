@@ -99,7 +99,10 @@ def _lint_list(lines: tuple[bytes, ...]) -> bool:
 # Java. Formatters and linters sort, prune and re-add them (isort, ruff, pycln), so alone they prove little.
 _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
                rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
-               rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?)")
+               rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?"
+               # PHP's `use App\Models\User;` (a namespace path: a trait's `use HasFactory;` in a class is code),
+               # C#'s `using System.Linq;`, `global using`, `using static`
+               rb"|use\\?\w+(?:\\\w+)+(?:as\w+)?;|(?:global)?using(?:static)?[\w.]+;)")
 
 
 # Debug output, on normalized lines: a dump or a breakpoint only someone debugging writes (`var_dump($x);`,
@@ -168,7 +171,7 @@ _ALIAS = lazy(rb"\s+as\s+")
 # which grammar a file's import lines follow, by its name's ending
 IMPORT_LANGUAGES = {**dict.fromkeys((b".py", b".pyi"), "python"), **dict.fromkeys((b".java", b".kt", b".kts"), "jvm"),
                     **dict.fromkeys((b".js", b".mjs", b".cjs", b".jsx", b".ts", b".mts", b".cts", b".tsx"), "javascript"),
-                    b".rs": "rust", b".php": "php", b".go": "go"}
+                    b".rs": "rust", b".php": "php", b".go": "go", b".cs": "csharp"}
 # a Go import spec, as written (`\tyaml "gopkg.in/yaml.v3"`, `import "fmt"`) and squeezed (`yaml"gopkg.in/yaml.v3"`):
 # gofmt's composite literals end every line with a comma, so a quoted path alone is an import block's line
 _GO_SPEC = lazy(rb'\s*(?:import\s+)?(?:([A-Za-z_]\w*|\.)\s+)?"([^"\s]+)"\s*')
@@ -177,7 +180,8 @@ _GO_MAJOR = lazy(rb"v\d+")
 
 
 def import_language(path: bytes) -> str:
-    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust", "php", "go"), or "" for any other."""
+    """The import grammar of PATH's language ("python", "javascript", "jvm", "rust", "php", "go", "csharp"), or "" for
+    any other."""
     return IMPORT_LANGUAGES.get(path[path.rfind(b"."):].lower(), "") if b"." in path.rpartition(b"/")[2] else ""
 
 
