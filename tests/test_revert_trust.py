@@ -2130,6 +2130,15 @@ def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+def _import_taken_out(repo: Repo, path: str, head: str, imported: str, body: str, tail: str, subject: str) -> str:
+    """#301 adds IMPORTED after HEAD (and TAIL at the end of the module); the topic takes the import out."""
+    seed(repo)
+    land(repo, "module", {path: head + body})
+    land(repo, "Annotations on 3.14 (#301)", {path: f"{head}{imported}\n{body}{tail}"})
+    _topic(repo, {path: head + body + tail, "kernel.c": "int t;\n"}, subject=subject)
+    return str(by_pr(check(repo, "main..topic")[1])[301]["severity"])
+
+
 @pytest.mark.parametrize(("imported", "uses", "severity"), [
     ("import inspect", "", "notice"),  # msgspec's `Fix linter`: the import nothing uses, beside `from inspect import`
     ("import inspect", "    return inspect.isclass(first)\n", "warning"),  # the file still calls it: lost
@@ -2137,18 +2146,10 @@ def test_an_import_taken_out_with_its_uses_is_no_loss(repo: Repo, rewritten: str
     ("import inspect  # noqa: F401", "", "warning"),  # kept unused on purpose
 ])
 def test_an_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str, uses: str, severity: str) -> None:
-    seed(repo)
-    head = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
-    body_ = f"from inspect import get_annotations\n{head}\ndef joined(first, second):\n{uses}    return first\n"
-    land(repo, "tokens: module", {"src/tokens.py": f"import os\n{body_}"})
-    land(repo, "Annotations on 3.14 (#301)", {"src/tokens.py": f"{imported}\nimport os\n{body_}"
-                                                               "ANNOTATED = get_annotations(joined)\n"})
-    _topic(repo, {"src/tokens.py": f"import os\n{body_}ANNOTATED = get_annotations(joined)\n",
-                  "kernel.c": "int t;\n"}, subject="Fix linter")
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
-
-
-PHP_HEAD = "".join(f"    public const LIMIT_{i} = {i * 5};\n" for i in range(8))
+    values = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    body_ = f"import os\nfrom inspect import get_annotations\n{values}\ndef joined(first, second):\n{uses}    return first\n"
+    assert _import_taken_out(repo, "src/tokens.py", "", imported, body_, "ANNOTATED = get_annotations(joined)\n",
+                             "Fix linter") == severity
 
 
 @pytest.mark.parametrize(("imported", "uses", "severity"), [
@@ -2156,14 +2157,10 @@ PHP_HEAD = "".join(f"    public const LIMIT_{i} = {i * 5};\n" for i in range(8))
     ("use App\\Models\\Invoice;", "        return Invoice::find($id);\n", "warning"),  # the class still calls it
 ])
 def test_a_php_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str, uses: str, severity: str) -> None:
-    seed(repo)
-    cls = f"class Totals\n{{\n{PHP_HEAD}    public function total($id)\n    {{\n{uses}        return 0;\n    }}\n}}\n"
-    land(repo, "totals", {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{cls}"})
-    land(repo, "Invoices in totals (#301)", {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{imported}\n\n{cls}"
-                                                               "const INVOICES = true;\n"})
-    _topic(repo, {"src/Totals.php": f"<?php\n\nnamespace App;\n\n{cls}const INVOICES = true;\n",
-                  "kernel.c": "int t;\n"}, subject="[CS] Refactor")
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+    limits = "".join(f"    public const LIMIT_{i} = {i * 5};\n" for i in range(8))
+    cls = f"class Totals\n{{\n{limits}    public function total($id)\n    {{\n{uses}        return 0;\n    }}\n}}\n"
+    assert _import_taken_out(repo, "src/Totals.php", "<?php\n\nnamespace App;\n\n", imported, cls,
+                             "const INVOICES = true;\n", "[CS] Refactor") == severity
 
 
 @pytest.mark.parametrize(("code_too", "severity"), [

@@ -787,13 +787,13 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
         if import_language(hit.path) == "csharp":
             return True
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
+        if not (code[hit.path] and all(names)):
+            return False
         # (Go uses a package only through its selector, `format.DiffActionSymbol`: a word in a comment is no use)
         used = _used_by_selector if import_language(hit.path) == "go" else _used
         put_back = hit.undo is not None and hit.undo.undone[0].kind == "restored"
         lines = written[hit.path] if put_back else code[hit.path]
         uses = [any(used(name, lines) for name in found) for found in names if found]
-        if not (bool(code[hit.path]) and all(names)):
-            return False
         return all(uses) if put_back else not any(uses)
     quiet = {id(h) for h in pruned if loses_nothing(h)}
     return [h._replace(quiet=UNUSED_IMPORT) if id(h) in quiet else h for h in hits]

@@ -617,8 +617,8 @@ def repairs_a_merge(subject: str) -> bool:
 
 def cites_pr(message: str, number: int) -> bool:
     """Does MESSAGE name the PR NUMBER by `#N` (cors' `#30: use the vary module`), GitHub's other form
-    `GH-N` (rubygems' `Partly reverted GH-6541`) or its link (`.../pull/5830`)? Not as a squash suffix `(#N)` or in `Merge pull request
-    #N`, which name the change itself."""
+    `GH-N` (rubygems' `Partly reverted GH-6541`) or its link (FreshRSS' `Regression from .../pull/5830`)?
+    Not as a squash suffix `(#N)` or in `Merge pull request #N`, which name the change itself."""
     for line in message.splitlines():
         line = PR_SUBJECT.sub("", line)  # (its `(#N)$` alternative is the squash suffix)
         if re.search(rf"(?:(?<![\w/&])(?:#|GH-)|/pull/){number}\b", line, re.IGNORECASE):

@@ -425,7 +425,8 @@ def _claim(gone: Counter[bytes], back: Counter[bytes], pools: list[_Pool]) -> in
 
 
 def _stands(undo: HunkUndo, used: list[int], hunk: Hunk, pools: list[_Pool], elsewhere_added: Written,
-            replaced_by_it: frozenset[bytes], taken_out: Counter[bytes] | None = None, other_files: Callable[[], Counter[bytes]] = Counter) -> bool:
+            replaced_by_it: frozenset[bytes], taken_out: Counter[bytes] | None = None,
+            other_files: Callable[[], Counter[bytes]] = Counter) -> bool:
     """An undo counts only when the landing hunk did little else: lines put back (a replacement restored
     on both sides, or a deletion undone) must not sit in mostly new text, which is a rewrite of that
     region that happens to hold old lines; a removed addition must leave no new text in its place

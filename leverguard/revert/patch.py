@@ -100,8 +100,7 @@ def _lint_list(lines: tuple[bytes, ...]) -> bool:
 _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[\w.*]+;"
                rb"|import.*from['\"][^'\"]+['\"];?|import['\"][^'\"]+['\"];?|#include[<\"].+[>\"]"
                rb"|(?:pub)?use[\w:{},*]+;|(?:const|let|var)[\w{},]+=require\(['\"][^'\"]+['\"]\);?"
-               # PHP's `use App\Models\User;` (a namespace path: a trait's `use HasFactory;` in a class is code),
-               # C#'s `using System.Linq;`, `global using`, `using static`
+               # PHP's `use App\Models\User;`, C#'s `using System.Linq;`, `global using`, `using static`
                rb"|use\\?\w+(?:\\\w+)+(?:as\w+)?;|(?:global)?using(?:static)?[\w.]+;)")
 
 
