@@ -49,6 +49,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      "**/changes/*.bugfix", "**/changes/*.feature", "**/changes/*.misc", "**/changes/*.removal",
                      "**/changes/*.doc", "**/changes/*.bugfix.*", "**/changes/*.feature.*", "**/changes/*.misc.*",
                      "**/changes/*.removal.*", "**/changes/*.doc.*",
+                     # any towncrier-named one, in a sub-folder per subpackage too (astropy's
+                     # `docs/changes/io.fits/18882.bugfix.rst`, `docs/changes/18374.other.rst`)
+                     "**/changes/**/[0-9]*.*.rst", "**/changes/**/[0-9]*.*.md",
                      # one file per change in a whatsnew folder, folded into the version's page (IPython's
                      # `docs/source/whatsnew/pr/*.rst`)
                      "**/whatsnew/pr/*",

@@ -437,12 +437,15 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                      b"docs/source/whatsnew/pr/incompat-remove-old-apis.rst",  # IPython's
                      b"731.added.rst",  # pytest-asyncio's, left at the top
                      # gevent's `docs/changes/`, towncrier's type word before or as the extension
-                     b"docs/changes/1898.misc", b"docs/changes/+69dc8df4.feature.rst", b"docs/changes/2049.bugfix"):
+                     b"docs/changes/1898.misc", b"docs/changes/+69dc8df4.feature.rst", b"docs/changes/2049.bugfix",
+                     # astropy's, in a sub-folder per subpackage, its own type words
+                     b"docs/changes/io.fits/18882.bugfix.rst", b"docs/changes/18374.other.rst", b"docs/changes/wcs/18692.api.rst"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
         assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
                  b"docs/changelog/v1.0.rst", b"docs/changelog/2024.rst", b"src/changelog/parse.py",
                  b"docs/changelog/v1.0.0.rst", b"docs/changelog/template.jinja2", b"1.0.rst", b"docs/731.added.rst",
                  b"src/changelog/bugfix.py", b"docs/source/whatsnew/version9.rst",
-                 b"db/changes/001_init.sql", b"features/login.feature"):  # a migration, a Gherkin feature
+                 b"db/changes/001_init.sql", b"features/login.feature",  # a migration, a Gherkin feature
+                 b"docs/changes/index.rst", b"docs/changes/io.fits/overview.rst"):
         assert path_rules.reported(kept) and not path_rules.fragment(kept), kept
