@@ -331,6 +331,8 @@ def test_a_change_titled_back_to_where_it_was_calls_itself_a_revert(repo: Repo) 
     ("fix: 🐛 rollback last release", True),  # svelte-preprocess' gitmoji title
     (":rewind: Revert to setuptools", True),  # the shortcode form
     ("fix: 🐛 keep the last release", False),  # an emoji before other words
+    ("[BUGFIX] Revert relative links (#9343)", True),  # great_expectations' bracketed type prefix
+    ("[BUGFIX] Reverse the order of the setup hooks", False),
 ])
 def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, calls: bool) -> None:
     assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls

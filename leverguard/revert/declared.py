@@ -46,8 +46,9 @@ GOES_AWAY = lazy(
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
     r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous|too many)\b",
     re.IGNORECASE)
-# (Google's `Automated rollback.`; pb's `going back`, all of the subject)
-SELF_REVERT = lazy(r"^(\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
+# (Google's `Automated rollback.`; pb's `going back`, all of the subject; after a one-word type tag, great_expectations'
+# `[BUGFIX] Revert relative links`, not a tool's `[maven-release-plugin] rollback the release of ...`)
+SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
                    # stb's `reverse some of the public-domain-license changes that I didn't actually want`
                    r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
@@ -169,7 +170,8 @@ RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(
 SUBSTITUTION = lazy(r"s([/|#])([^/|#]+)\1([^/|#]*)\1[gi]*$")
 MIN_SUBSTITUTED = 3  # characters: shorter old text (`s/a/b/`) matches lines by chance
 # (a merge's own leftovers too: uuid's `fix merge artifact` deleting the block the merge had doubled)
-STRAY = lazy(r"\b(stray|spurious|accidental\w*|unintended|unwanted|junk|duplicated?|"
+# (kestra's `remove merge namespace mistake`, react-native-firebase's `fix inadvertently commented out tests`)
+STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwanted|junk|duplicated?|mistakes?|"
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
