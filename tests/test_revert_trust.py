@@ -2154,6 +2154,19 @@ def test_an_import_nothing_in_the_file_uses_is_no_loss(repo: Repo, imported: str
                              "Fix linter") == severity
 
 
+@pytest.mark.parametrize(("opening", "uses", "severity"), [
+    ("from inspect import (", "", "notice"),  # a name of a `from m import (` list, one a line, nothing uses
+    ("from inspect import (", "    return isclass(first)\n", "warning"),  # the file still calls it
+    ("HELPERS = (", "", "warning"),  # a tuple's item, no import
+])
+def test_a_name_of_an_import_list_nothing_uses_is_no_loss(repo: Repo, opening: str, uses: str, severity: str) -> None:
+    values = "".join(f"VALUE_{i} = compute_value({i}, scale={i * 3})\n" for i in range(8))
+    head = f"import os\n{opening}\n    getdoc,\n"
+    body_ = f"    signature,\n)\n{values}\ndef joined(first, second):\n{uses}    return first\n"
+    assert _import_taken_out(repo, "src/tokens.py", head, "    isclass,", body_, "ANNOTATED = signature(joined)\n",
+                             "Fix linter") == severity
+
+
 @pytest.mark.parametrize(("imported", "uses", "severity"), [
     ("use App\\Models\\Invoice;", "", "notice"),  # Sylius' `[CS] Refactor`: an import nothing uses, pruned
     ("use App\\Models\\Invoice;", "        return Invoice::find($id);\n", "warning"),  # the class still calls it

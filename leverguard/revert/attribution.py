@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_item, import_list_items, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -766,7 +766,8 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
               h.undo is not None and (all(u.kind == "deleted" for u in h.undo.undone) or
                                       all(u.kind == "restored" for u in h.undo.undone)) and
-              (language := import_language(h.path)) and imports_only((line for line in h.undone_text() if line), language) and
+              (language := import_language(h.path)) and
+              all(imports_only((line,), language) or import_list_item(line) for line in h.undone_text() if line) and
               posixpath.basename(h.path) != b"__init__.py"]
     paths = {h.path for h in pruned if import_language(h.path) != "csharp"}
     if len(paths) > MAX_HEADER_READS:
@@ -775,13 +776,16 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     written: dict[bytes, list[bytes]] = {}  # per path: its code lines the change writes anew
     imports: dict[bytes, dict[bytes, list[bytes] | None]] = {}  # per path: squeezed import line -> names it binds
     for path in paths:
-        old, new = (_readable(ctx, changes[path].old).split(b"\n"), _readable(ctx, changes[path].new).split(b"\n"))
+        texts = (_readable(ctx, changes[path].old), _readable(ctx, changes[path].new))
+        old, new = (text.split(b"\n") for text in texts)
         language = import_language(path)
         code[path] = [line for line in new if (squeezed := squeeze(line)) and not imports_only((squeezed,), language)]
         before = set(old)
         written[path] = [line for line in code[path] if line not in before]
         imports[path] = {squeezed: bound_names(line, language) for line in old + new
                          if imports_only(((squeezed := squeeze(line)),), language)}
+        for text in texts:  # and the names of `from m import (` lists, one a line
+            imports[path].update(import_list_items(text, language))
 
     def loses_nothing(hit: PathHit) -> bool:
         if import_language(hit.path) == "csharp":

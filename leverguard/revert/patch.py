@@ -228,6 +228,40 @@ def bound_names(line: bytes, language: str) -> list[bytes] | None:
     return names + ([star] if star else []) or None
 
 
+# an import statement whose names follow on lines of their own, one per line, to its closing bracket
+_LIST_OPENS = {"python": lazy(rb"\s*from\s+[\w.]+\s+import\s*\(\s*(#.*)?"),
+               "javascript": lazy(rb"\s*(import|export)\s+(type\s+)?\{\s*"),
+               "rust": lazy(rb"\s*(pub\s+)?use\s+[\w:]+::\{\s*")}
+_LIST_ITEM = lazy(rb"\s*(?:type\s+)?(\w+)(?:\s+as\s+(\w+))?\s*,?\s*(#.*|//.*)?")
+_LIST_ITEM_SQUEEZED = lazy(rb"\w+,?(#.*|//.*)?")
+
+
+def import_list_items(text: bytes, language: str) -> dict[bytes, list[bytes]]:
+    """The lines of TEXT (squeezed) that name one import of a statement spread over lines (Python's
+    `from m import (`, JavaScript's `import {`, Rust's `use a::{`), each with the name it binds (`a as b`: b)."""
+    opens = _LIST_OPENS.get(language)
+    if opens is None:
+        return {}
+    found: dict[bytes, list[bytes]] = {}
+    inside = False
+    for line in text.split(b"\n"):
+        if not inside:
+            inside = opens.fullmatch(line) is not None
+            continue
+        item = _LIST_ITEM.fullmatch(line)
+        if item is None:
+            inside = False  # the closing bracket, or a line that is no single name
+            continue
+        # (one kept with a comment, a linter's `noqa`, is kept on purpose: it binds nothing a reader looks up)
+        found[squeeze(line)] = [] if item.group(3) else [item.group(2) or item.group(1)]
+    return found
+
+
+def import_list_item(line: bytes) -> bool:
+    """Whether LINE (squeezed) can name one import of a statement spread over lines (`x,`, `yasz,`)."""
+    return _LIST_ITEM_SQUEEZED.fullmatch(line) is not None
+
+
 def names_pruned(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
     """One `from M import ...` line for another of the same module whose names only gain or only lose some
     (`FrameType, ModuleType` to `ModuleType`): a tool pruning an unused name, or re-adding one."""
