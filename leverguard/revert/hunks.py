@@ -56,6 +56,7 @@ class Written(Counter[bytes]):
 
     _index: dict[bytes, list[int]] | None = None
     _new: list[tuple[bytes, set[bytes]]]
+    _defined: set[tuple[bytes | None, ...]] | None = None  # what the written lines define, by name
 
     def __init__(self, added: Counter[bytes], removed: Counter[bytes]) -> None:
         super().__init__(added)
@@ -70,9 +71,11 @@ class Written(Counter[bytes]):
         if not wanted or len(self) > MAX_REWORDED_POOL:
             return False
         first = next((match for line in wanted if (match := DEFINED.match(line))), None)
-        if first is not None and not any((again := DEFINED.match(line)) and again.groups() == first.groups()
-                                         for line in self):
-            return False
+        if first is not None:
+            if self._defined is None:
+                self._defined = {defined.groups() for line in self if (defined := DEFINED.match(line))}
+            if first.groups() not in self._defined:
+                return False
         if self._index is None:
             self._new, self._index = [], {}
             for line, n in self.items():
