@@ -247,6 +247,25 @@ def test_a_whole_file_rollback_of_work_older_than_90_days_is_a_notice(repo: Repo
     assert _rollback_at_age(repo, 90 * 24 + 1) == {"exit": 0, "301": "notice"}
 
 
+@pytest.mark.parametrize(("written_before", "severity"), [
+    (True, "error"),  # bcc's: authored before #301 landed, rebased and landed months later: a stale tree
+    (False, "notice"),  # written when #301 was months old: the age rule stands
+])
+def test_a_change_written_before_the_work_it_undoes_landed_does_not_age_it(repo: Repo, written_before: bool,
+                                                                           severity: str) -> None:
+    old = seed(repo)
+    written = f"{1_700_000_000 + 3600} +0000"  # with the initial import, before #301 (one hour a commit)
+    land(repo, "feat: step (#301)", {"src/mod0.py": old["src/mod0.py"] + body("s0", 4)})
+    _later_work(repo, 91 * 24)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("src/mod0.py", old["src/mod0.py"])
+    repo.write("kernel.c", "int t;\n")
+    env = {"GIT_AUTHOR_DATE": written} if written_before else {}
+    repo.commit("Fix incorrect DSO information", author=CAROL, env=env)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_several_recent_commits_rolled_back_at_once_fail_whatever_the_shape(repo: Repo) -> None:
     assert _rollback_at_age(repo, 30 * 24, commits=2) == {"exit": 1, "301": "error", "302": "error"}
 

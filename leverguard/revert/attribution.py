@@ -302,6 +302,12 @@ def _fresh(position: int, commit: Commit, landed: Landed) -> bool:
     return _recent(position, landed) or (bool(landed.time) and _age_days(commit, landed) <= TINY_DAYS)
 
 
+def _written_before(commit: Commit, landed: Landed) -> bool:
+    """The change (not a merge: a branch's first commit says nothing of its last) was authored before COMMIT
+    landed: a rebase or a cherry-pick applied it since, and what it undoes of COMMIT its tree never held."""
+    return not landed.merge and 0 < landed.authored < commit.time
+
+
 def _age_days(commit: Commit, landed: Landed) -> float:
     """How old the undone work was when the change landed (0 when the change's time is unknown)."""
     return (landed.time - commit.time) / 86400 if landed.time else 0.0
@@ -1127,8 +1133,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # afterwards; whole files it changed, added or took out put back adapt nothing: a stale tree's
         return NOTICE, reason + "; the undone commit merged a release line forward, which main then adapts"
     # age counts beyond the last few commits: in a quiet project the commit just before the base can be
-    # months old, and a tree that lacks it is as stale as can be (the commits since, not the days, say so)
-    days = _age_days(commit, landed) if not latest else 0.0
+    # months old, and a tree that lacks it is as stale as can be (the commits since, not the days, say so);
+    # nor when the change was written before the undone work landed, which its tree never held however long
+    # it waited (bcc's rebased `Fix incorrect DSO information` setting the libbpf pointer back past a sync
+    # landed a month after it was written, four months before it landed)
+    days = _age_days(commit, landed) if not (latest or _written_before(commit, landed)) else 0.0
     if level == WARNING and days > OLD_DAYS and not dropped and not versions_back:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
@@ -1646,7 +1655,7 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
         # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
         # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
-    if _reverts(commit) and not landed.merge and 0 < landed.authored < commit.time:
+    if _reverts(commit) and _written_before(commit, landed):
         # written before the revert it undoes, applied since by a rebase or a cherry-pick (django-oauth-toolkit's
         # `OpenID: Claims: Add claims inside well-known`, authored months before `Revert #967`): the very work
         # the revert took out, landed again; a stale tree is committed when it is written
