@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_item, import_list_items, imported_names, imports_only, moves_versions_back, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -773,7 +773,7 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
               h.undo is not None and (all(u.kind == "deleted" for u in h.undo.undone) or
                                       all(u.kind == "restored" for u in h.undo.undone)) and
               (language := import_language(h.path)) and
-              all(imports_only((line,), language) or import_list_item(line) for line in h.undone_text() if line) and
+              all(imports_only((line,), language) or names_one_import(line) for line in h.undone_text() if line) and
               posixpath.basename(h.path) != b"__init__.py"]
     paths = {h.path for h in pruned if import_language(h.path) != "csharp"}
     if len(paths) > MAX_HEADER_READS:
@@ -794,13 +794,14 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
             imports[path].update(import_list_items(text, language))
 
     def loses_nothing(hit: PathHit) -> bool:
-        if import_language(hit.path) == "csharp":
+        language = import_language(hit.path)
+        if language == "csharp":
             return True
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
         if not (code[hit.path] and all(names)):
             return False
         # (Go uses a package only through its selector, `format.DiffActionSymbol`: a word in a comment is no use)
-        used = _used_by_selector if import_language(hit.path) == "go" else _used
+        used = _used_by_selector if language == "go" else _used
         put_back = hit.undo is not None and hit.undo.undone[0].kind == "restored"
         lines = written[hit.path] if put_back else code[hit.path]
         uses = [any(used(name, lines) for name in found) for found in names if found]

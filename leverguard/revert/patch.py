@@ -257,7 +257,7 @@ def import_list_items(text: bytes, language: str) -> dict[bytes, list[bytes]]:
     return found
 
 
-def import_list_item(line: bytes) -> bool:
+def names_one_import(line: bytes) -> bool:
     """Whether LINE (squeezed) can name one import of a statement spread over lines (`x,`, `yasz,`)."""
     return _LIST_ITEM_SQUEEZED.fullmatch(line) is not None
 
