@@ -40,6 +40,13 @@ def path(git_dir: str, name: str) -> str:
     return os.path.join(git_dir, "leverguard", name)
 
 
+def user_folder() -> str | None:
+    """`$XDG_CACHE_HOME/leverguard` (else `~/.cache/leverguard`): the user's own, never a checked repository;
+    None when neither is an absolute path (a relative one would land in the current directory)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "leverguard") if os.path.isabs(base) else None
+
+
 def read(cache_path: str, key: Any, max_age: float | None = None) -> Any:
     """The cached value stored under `key`, or None (absent, stale, too old, or from another version).
 

@@ -89,12 +89,13 @@ def _crash_log(exc: BaseException) -> str | None:
     import time
     import traceback
 
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    from leverguard.cache import user_folder
+
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     header = f"leverguard {_version()} on Python {sys.version.split()[0]}\nargv: {sys.argv!r}\n\n"
-    for folder in (os.path.join(cache, "leverguard"), tempfile.gettempdir()):
-        if not os.path.isabs(folder):  # a relative XDG_CACHE_HOME or an unknown home would land in the cwd
+    for folder in (user_folder(), tempfile.gettempdir()):
+        if folder is None or not os.path.isabs(folder):
             continue
         try:
             os.makedirs(folder, exist_ok=True)

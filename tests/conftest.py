@@ -71,6 +71,7 @@ def hermetic_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "alice@example.com")
     monkeypatch.setenv("GIT_EDITOR", "true")
     monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path_factory.getbasetemp() / "pre-commit-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "user-cache"))  # shared, as a user's is
     for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "SKIP", "LEVERGUARD_PYTHON"):
         monkeypatch.delenv(name, raising=False)
     (home / ".gitconfig").write_text(
