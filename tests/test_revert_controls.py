@@ -137,6 +137,29 @@ def test_a_debug_dump_taken_out_loses_nothing(repo: Repo, lines: str, severity: 
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("focused", "printed", "severity"), [
+    ("    it.only('fills two triangles', () => {\n", "    console.log(fill);\n", "notice"),  # pixijs's `clean up test`
+    ("    fit('fills two triangles', () => {\n", "", "notice"),  # jasmine's focus
+    ("    it('fills two triangles', () => {\n", "    console.log(fill);\n", "warning"),  # a print alone is output
+    ("    fit(model, triangles, () => {\n", "", "warning"),  # a function named fit, no test title
+])
+def test_a_focused_test_taken_out_with_its_prints_loses_nothing(repo: Repo, focused: str, printed: str,
+                                                              severity: str) -> None:
+    old = seed(repo)
+    spec = "describe('Graphics', () => {\nFOCUSPRINT" + "".join(f"    expect(step{i}(fill)).toEqual({i});\n" for i in range(6)) \
+        + "EXPECT  });\n});\n"
+    plain = spec.replace("FOCUS", "    it('fills two triangles', () => {\n")
+    land(repo, "test: graphics", {"tests/graphics.test.ts": plain.replace("PRINT", "").replace("EXPECT", "")})
+    debugging = plain.replace("    it('fills two triangles', () => {\n", focused).replace("PRINT", printed)
+    land(repo, "fix test (#301)", {"tests/graphics.test.ts": debugging.replace("EXPECT", "    expect(fill).toBe(2);\n"),
+                                   "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "clean up test", {"tests/graphics.test.ts": plain.replace("PRINT", "").replace(
+        "EXPECT", "    expect(fill).toBe(2);\n"), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 @pytest.mark.parametrize(("subject", "line", "severity"), [
     ("remove log", '      console.log("rendering keyed", structuredClone(rendered));\n', "notice"),  # phoenix_live_view's
     ("remove log", "      rendered.keyed = true;\n", "error"),  # the line is no print

@@ -109,19 +109,27 @@ _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[
 _DUMP = rb"(?:(?:var_dump|print_r|debug_zval_dump|dbg!)\(.*|debugger;?)"
 _HALT = rb"(?:die|exit)(?:\(\))?;"
 _PRINT = rb"(?:console\.(?:log|debug|dir|trace)|print(?:ln|f)?!?|e?println!|fmt\.Print\w*|System\.(?:out|err)\.print\w*|NSLog)\(.*"
-DUMP, HALT, PRINT = lazy(_DUMP), lazy(_HALT), lazy(_PRINT)
+# a test focused while debugging, which no suite keeps: mocha's and jest's `it.only(`, jasmine's `fit(`
+_FOCUSED = rb"(?:(it|describe|test|context|suite|specify)\.only|f(it|describe))(\(['\"`].*)"
+DUMP, HALT, PRINT, FOCUSED = lazy(_DUMP), lazy(_HALT), lazy(_PRINT), lazy(_FOCUSED)
 COMMENTED_DEBUG = lazy(rb"(?:#|//|/\*|--)+(?:" + _DUMP + b"|" + _PRINT + b")")
 
 
 def debug_only(lines: Iterable[bytes]) -> bool:
     """Are LINES (normalized) debug output no one keeps: prints commented out (eslint-plugin-react's
-    `// console.log(require('util').inspect(t, { depth: null }));`), or a dump with its halt and the imports
-    it needed (flysystem's `CS` taking out `var_dump($x); die();`)? Taking it out or back loses nothing."""
+    `// console.log(require('util').inspect(t, { depth: null }));`), or a dump or a focused test with the
+    prints, halts and imports around it (flysystem's `CS` taking out `var_dump($x); die();`, pixijs's `clean
+    up test` putting `it(` back for `it.only(` and taking out the `console.log(fill2Data);` beside it)? Taking
+    it out or back loses nothing; a print alone is a program's output."""
     found = [line for line in lines if line]
+    focused = [match for line in found if (match := FOCUSED.fullmatch(line))]
+    unfocused = {(m[1] or m[2]) + m[3] for m in focused}  # the same test's line before it was focused
     if not found or not all(DUMP.fullmatch(line) or HALT.fullmatch(line) or COMMENTED_DEBUG.fullmatch(line) or
-                            _IMPORT.fullmatch(line) for line in found):  # most: the first line is code
+                            FOCUSED.fullmatch(line) or PRINT.fullmatch(line) or _IMPORT.fullmatch(line) or
+                            line in unfocused for line in found):  # most: the first line is code
         return False
-    return all(COMMENTED_DEBUG.fullmatch(line) for line in found) or any(DUMP.fullmatch(line) for line in found)
+    return all(COMMENTED_DEBUG.fullmatch(line) for line in found) or bool(focused) or \
+        any(DUMP.fullmatch(line) for line in found)
 
 
 def prints_only(lines: Iterable[bytes]) -> bool:
