@@ -52,6 +52,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfrag
                      # any towncrier-named one, in a sub-folder per subpackage too (astropy's
                      # `docs/changes/io.fits/18882.bugfix.rst`, `docs/changes/18374.other.rst`)
                      "**/changes/**/[0-9]*.*.rst", "**/changes/**/[0-9]*.*.md",
+                     # and in a `release-notes/` folder beside the versions' pages (scverse's
+                     # `docs/release-notes/4013.perf.md` folded into `docs/release-notes/1.13.0.md`)
+                     "**/release-notes/[0-9]*.[a-z]*[a-z].md", "**/release-notes/[0-9]*.[a-z]*[a-z].rst",
                      # one file per change in a whatsnew folder, folded into the version's page (IPython's
                      # `docs/source/whatsnew/pr/*.rst`)
                      "**/whatsnew/pr/*",

@@ -326,3 +326,15 @@ def test_a_block_moved_whole_into_another_file_as_later_commits_left_it_is_no_ro
 
 def test_the_file_put_back_while_other_lines_are_written_elsewhere_fails(repo: Repo) -> None:
     assert _block_moved_out(repo, moved=False)[301]["severity"] == "error"
+
+
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
+    ({"docs/release-notes/1.1.0.md": "### 1.1.0\n\n- Fix the connector leaking a DNS resolver on early close {pr}`301`\n"},
+     "docs: generate 1.1.0 release notes", False),  # scanpy's release folds them into the version's page
+    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
+])
+def test_release_notes_folder_fragments_folded_into_the_versions_page_are_consumed(
+        repo: Repo, edits: dict[str, str | None], subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, {"docs/release-notes/301.fix.md": "Fix the connector leaking a DNS resolver on early close\n"},
+                            edits, subject)
+    assert (301 in found) is reported
