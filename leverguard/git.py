@@ -821,16 +821,32 @@ def _write_all(fd: int, data: bytes) -> None:
 MAX_CHERRY = 2000  # commits on the two sides of a submodule pointer moved off its line that `git cherry` reads
 
 
+MAX_POINTER_HISTORY = 2000  # a submodule's moves read back to tell which of two pointers came first
+
+
 class Submodules:
     """The histories of a working repository's submodules, where `git submodule update` keeps them
     (GIT_DIR/modules/PATH, a working clone's `.git` given as the repository too): whether a pointer's new
     commit still holds the one it replaces. A bare mirror or a submodule never initialised has none, and
     answers None."""
 
-    __slots__ = ("modules",)
+    __slots__ = ("modules", "git_dir")
 
     def __init__(self, git_dir: str | None) -> None:
+        self.git_dir = git_dir
         self.modules = os.path.join(git_dir, "modules") if git_dir else None
+
+    def first_recorded(self, path: bytes, rev: str, limit: int = MAX_POINTER_HISTORY) -> dict[str, float]:
+        """When the superproject first recorded each pointer at PATH, as how many of the (at most LIMIT)
+        first-parent commits of REV that moved it lie after that: one more than the commit that replaced a
+        pointer, which was recorded before it. Read from the superproject alone (one `log` on the path)."""
+        found = run(["--git-dir", self.git_dir or ".", "log", "--first-parent", "--no-renames", "--raw", "--no-abbrev",
+                     "--format=", f"--max-count={limit}", rev, "--", fsdecode(path)])
+        first: dict[str, float] = {}
+        moves = [line.split() for line in found.stdout.decode("ascii", "replace").splitlines() if line.startswith(":")]
+        for age, fields in enumerate(moves):
+            first[fields[3]], first[fields[2]] = age, age + 0.5
+        return first
 
     def contains(self, path: bytes, ancestor: str, descendant: str) -> bool | None:
         """Whether ANCESTOR is in DESCENDANT's history in the submodule at PATH (None: not known here)."""

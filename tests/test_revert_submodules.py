@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Repo, run_leverguard
-from revert_helpers import BOB, CAROL, by_pr, check, seed
+from revert_helpers import BOB, CAROL, DAVE, by_pr, check, seed
 
 LIB = "third_party/lib"
 
@@ -156,3 +156,42 @@ def test_a_pointer_put_back_weeks_later_is_no_one_line_toggle(repo: Repo, tmp_pa
     code, report = check(repo, "main..topic")
     finding = by_pr(report)[301]
     assert (code, finding["severity"], finding["kinds"]) == (1, "error", ["rollback"]), finding["reason"]
+
+
+def _flip_flops(repo: Repo, tmp_path: Path) -> dict[str, str]:
+    """main: the library at c2, #301 bumps it to c3, a stale checkout sets c2 back (#302), and #303 moves it
+    on to c3 again; no submodule history is kept here (a bare mirror's case), so only the superproject's
+    record tells which pointer came first."""
+    shas = _superproject(repo, tmp_path)
+    repo.git("checkout", "-q", "main")
+    _point(repo, shas["c2"], "chore: update changelog (#302)", CAROL)
+    shutil.rmtree(repo.path / ".git" / "modules")
+    return shas
+
+
+def test_a_pointer_moved_forward_again_repairs_the_stale_one_and_undoes_nothing(repo: Repo, tmp_path: Path) -> None:
+    # zwave-js's `chore: update specs` the day after `chore: update changelog` committed a stale `specs`
+    shas = _flip_flops(repo, tmp_path)
+    repo.git("checkout", "-q", "-B", "topic")
+    _point(repo, shas["c3"], "chore: update specs", DAVE)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and report["findings"] == []
+
+
+def test_a_pointer_set_back_again_after_its_repair_still_fails(repo: Repo, tmp_path: Path) -> None:
+    # the two pointers alternate: the repair exactly undid the stale move a commit before, yet setting the
+    # older one back once more is another stale checkout, not a re-land of the first
+    shas = _flip_flops(repo, tmp_path)
+    _point(repo, shas["c3"], "chore: update specs (#303)", DAVE)
+    repo.git("checkout", "-q", "-B", "topic")
+    _point(repo, shas["c2"], "feat: add a device", BOB)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[303]["severity"] == "error"
+
+
+def test_a_stale_pointer_set_back_fails_without_the_submodules_history(repo: Repo, tmp_path: Path) -> None:
+    shas = _superproject(repo, tmp_path)
+    shutil.rmtree(repo.path / ".git" / "modules")
+    _point(repo, shas["c2"], "chore: update changelog", CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 1 and by_pr(report)[301]["kinds"] == ["rollback"]

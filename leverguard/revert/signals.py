@@ -109,6 +109,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         entries = index.touching(path, lo, hi)
         if not entries:
             continue
+        if _moves_forward(head, entries, pointers, index.commits[entries[0][0]].sha):
+            continue  # a submodule pointer moved on undoes nothing
         regenerated = rules.regenerated(path)
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
                  if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
@@ -158,7 +160,8 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
     for k, (position, change) in enumerate(entries):
         if change.old != target:
             continue
-        if _relanded(change, position, entries[k + 1:k + 2]) and relands(position, entries[k + 1][0]):
+        if _relanded(change, position, entries[k + 1:k + 2]) and relands(position, entries[k + 1][0]) \
+                and not _gitlink(change):  # a pointer's direction tells which move repairs (`_moves_forward`)
             return []
         undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
@@ -278,6 +281,25 @@ def _uncancelled(later: list[tuple[int, Change]]) -> list[tuple[int, Change]]:
         else:
             del kept[undid:]
     return kept[::-1]
+
+
+def _moves_forward(head: FilePatch, entries: list[tuple[int, Change]], pointers: Submodules | None, rev: str) -> bool:
+    """HEAD moves a submodule pointer forward, to a commit holding the one it replaces or, without the
+    submodule's history at hand, to one the superproject (REV's history) first recorded after it: a stale
+    checkout holds an older pointer, never a newer one, so HEAD repairs the commit that had set it back
+    (zwave-js's `chore: update specs` the day after `chore: update changelog` committed a stale `specs`). A
+    pointer put back to an older one stays a rollback, however often the two alternated. Asked only of a
+    pointer put back to one a candidate replaced."""
+    old, new = head.change.old, head.change.new
+    if pointers is None or old is None or new is None or not (old.is_gitlink and new.is_gitlink) or \
+            not any(c.old is not None and c.old.oid == new.oid for _, c in entries):
+        return False
+    path = head.renamed_from or head.change.path
+    holds = pointers.contains(path, old.oid, new.oid)
+    if holds is not None:
+        return holds
+    first = pointers.first_recorded(path, rev)
+    return new.oid in first and old.oid in first and first[new.oid] < first[old.oid]
 
 
 def _pointer_dropped(head: FilePatch, path: bytes, entries: list[tuple[int, Change]],
