@@ -529,3 +529,25 @@ def test_a_conflict_note_names_a_path_with_spaces_and_non_ascii_as_the_patch_doe
     repo.commit("Merge branch 'main' into topic", author=CAROL)
     with git.ObjectReader(str(repo.path)) as reader:
         assert b"bravomainside" in Resolutions(str(repo.path), "main..topic", reader).dropped(path.encode())
+
+
+def test_a_resolution_drops_only_what_the_other_side_did_after_the_merge_base(repo: Repo) -> None:
+    # pydicom's `Merge experimental speed branch`: the branch had rewritten lines both sides held since the
+    # fork; the resolution taking that rewrite dropped main's newer edit beside them, not the older work
+    seed(repo)
+    reload = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n"
+    land(repo, "feat: settings", {"src/settings.py": _settings()})
+    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(reload)})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "perf: a deeper last level (#302)",
+         {"src/settings.py": _settings(reload).replace("level=7)", "level=70)")}, author=DAVE)
+    repo.git("checkout", "-q", "topic")
+    rewrite = _settings().replace("    option_7 = configure(level=7)\n", "    filters = configure(kind='relevant')\n")
+    land(repo, "feat: filters replace the reload", {"src/settings.py": rewrite}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("src/settings.py", rewrite)  # the branch's text, main's newer edit dropped
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert "conflict resolution of merge" in found[302]["reason"]
+    assert 301 not in found or "conflict resolution" not in found[301]["reason"], found[301]["reason"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import partial
 
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
@@ -152,14 +153,15 @@ class _Pool:
 
 def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_added: Written,
           relands: Callable[[int, int], bool] = lambda position, older: True,
-          dropped: Callable[[], Mapping[bytes, str]] | None = None, placed: bool = True) -> dict[int, PathUndo]:
+          dropped: Callable[[int], Mapping[bytes, str]] | None = None, placed: bool = True) -> dict[int, PathUndo]:
     """Per candidate position (newest first in ENTRIES): the hunks of its patch that HEAD undoes.
 
     ELSEWHERE_ADDED holds the lines the landing change adds anywhere: a deletion whose lines
     reappear there is a move, not an undo. RELANDS(position, older) tells whether undoing a candidate's
     hunk that had itself undone an older commit's re-lands that one (not when either is a declared
     revert, nor when the candidate names the older one as what it repairs). DROPPED gives the
-    path's lines that a merge's conflict resolution threw away: an addition removed that way is lost
+    path's lines that a merge's conflict resolution threw away, as the candidate at a position can have
+    lost them: an addition removed that way is lost
     work whatever else the landing hunk does (asked only when such a hunk exists). PLACED tells that ENTRIES
     hold every later change to the path, so where a line sits can be told within what they moved.
     """
@@ -190,7 +192,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         for hunk in hunks:
             claim = _match(hunk, pools, by_removed, by_added, drift)
             if claim is None and dropped is not None:
-                claim = _dropped(hunk, pools, by_removed, dropped, elsewhere_added)
+                claim = _dropped(hunk, pools, by_removed, partial(dropped, position), elsewhere_added)
             if claim is None:
                 continue
             undid = older[position].get(_signature(hunk))
@@ -203,12 +205,12 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                                    _edited_in_place(h, first_removed, by_removed, drift))
         if drift is not None:
             drift += sum(h.old_count + h.new_count for h in patch.hunks)
-    def resolved_away(undo: HunkUndo, hunk: Hunk) -> HunkUndo | None:
+    def resolved_away(undo: HunkUndo, hunk: Hunk, position: int) -> HunkUndo | None:
         if dropped is None or undo.kind == "restored" or not hunk.added:
             return None
         if moved(hunk.added, elsewhere_added) or (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
             return None  # the resolution moved those lines (a changelog section re-ordered): nothing lost
-        lost = dropped()
+        lost = dropped(position)
         merges = [lost[line] for line in hunk.added if line in lost]
         return undo._replace(merge=merges[0]) if len(merges) >= SHARE * len(hunk.added) else None
 
@@ -218,7 +220,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         kept = standing.setdefault(position, [])
         replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
         for undo, used, hunk in claims:
-            by_merge = resolved_away(undo, hunk)
+            by_merge = resolved_away(undo, hunk, position)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
             elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \

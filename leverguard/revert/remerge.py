@@ -37,11 +37,16 @@ class Resolutions:
         self._repo, self._range, self._reader, self._isolation = repo, rev_range, reader, isolation
         self._dropped: dict[bytes, dict[bytes, str]] | None = None
         self._kept: dict[bytes, str] = {}
+        self._bases: dict[str, tuple[str, ...]] = {}  # per merge that dropped lines, its parents' merge bases
 
     def dropped(self, path: bytes) -> Mapping[bytes, str]:
         if self._dropped is None:
             self._dropped = self._read()
         return self._dropped.get(path, {})
+
+    def bases(self, merge: str) -> tuple[str, ...]:
+        """The merge bases of the parents of MERGE, one of the merges `dropped` names."""
+        return self._bases.get(merge, ())
 
     def kept_deleted(self, path: bytes) -> str:
         """The merge whose re-merge found PATH deleted on one side and edited on the other (a modify/delete
@@ -70,6 +75,7 @@ class Resolutions:
             if not dropped:
                 continue
             bases = git.merge_bases(parents[0], parents[-1], self._repo)
+            self._bases[merge] = tuple(bases)
             if set(bases) & set(parents):
                 # one parent already held the other: git's re-merge is that parent's tree, nothing was there to
                 # resolve, and what the commit changed is its own edit (smol's `Refactor`, committed as a merge

@@ -100,6 +100,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
         return outside[position]
 
+    positions = _Positions(index)
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and p.change.new is None)
     hits: list[PathHit] = []
     for head in landing:
@@ -127,12 +128,35 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             hits += _brought_back_edited(head, path, entries, patch_of, landing)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
-            lost = None if resolutions is None else partial(resolutions.dropped, path)
+            lost = None if resolutions is None else partial(_lost_at, resolutions, path, positions)
             hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
         if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     broken = {h.position for h in hits if _left_markers(patch_of(h.position, h.path))}
     return [h._replace(quiet=MARKERS_REPAIRED) if not h.quiet and h.position in broken else h for h in hits]
+
+
+class _Positions(dict[str, int]):
+    """A window commit's position by its id, built on first use (only a merge's resolution asks)."""
+
+    def __init__(self, index: PathIndex) -> None:
+        super().__init__()
+        self._index = index
+
+    def __missing__(self, sha: str) -> int:
+        if not self:
+            self.update((commit.sha, position) for position, commit in enumerate(self._index.commits))
+        return self.get(sha, -1)
+
+
+def _lost_at(resolutions: Resolutions, path: bytes, positions: _Positions, position: int) -> Mapping[bytes, str]:
+    """The lines of PATH that merges' resolutions dropped, as the candidate at POSITION can have lost them:
+    not through a merge whose parents' merge base already held the candidate. Both sides had its lines then,
+    and the side that took them out since did so knowingly (pydicom's `Merge experimental speed branch`
+    taking its rewrite of `filereader.py` over lines both sides had for months)."""
+    lines = resolutions.dropped(path)
+    return {line: merge for line, merge in lines.items()
+            if not any(0 <= positions[base] <= position for base in resolutions.bases(merge))}
 
 
 def _left_markers(patch: FilePatch | None) -> bool:
@@ -467,7 +491,7 @@ def _gitlink(change: Change) -> bool:
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
              added_anywhere: Written, relands: Callable[[int, int], bool],
-             dropped: Callable[[], Mapping[bytes, str]] | None = None) -> list[PathHit]:
+             dropped: Callable[[int], Mapping[bytes, str]] | None = None) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
     undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
