@@ -459,3 +459,27 @@ def test_a_rollback_of_python2_unicode_prefixes_is_cosmetic(repo: Repo, marked: 
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "Python 3 compatibility", {"src/fields.py": plain + "raw_data = ['v']\n", "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+INSTALL = "#!/bin/sh\nset -e\n" + "".join(f"python -m pip install --upgrade package_{i}\n" for i in range(8))
+
+
+@pytest.mark.parametrize(("comment", "whole", "severity"), [
+    # mne's `Install SciPy pre` taking out the pin its comment dated
+    ("# Until https://github.com/acme/solver/issues/33616 is fixed\n", False, "notice"),
+    ("# TODO: remove this pin when the solver has a release supporting NumPy 2\n", True, "notice"),
+    ("# Temporary workaround for the flaky mirror\n", False, "notice"),
+    ("# the solver's wheels are built against this release\n", False, "warning"),  # no end in sight: a pin like any
+    ("# the solver's wheels are built against this release\n", True, "error"),
+])
+def test_a_workaround_its_comment_calls_temporary_taken_out_is_a_notice(repo: Repo, comment: str, whole: bool,
+                                                                       severity: str) -> None:
+    old = seed(repo)
+    land(repo, "ci: install script", {"tools/install.sh": INSTALL})
+    pinned = INSTALL.replace("package_3\n", "package_3\n" + comment + 'python -m pip install "solver==1.17.1"\n')
+    land(repo, "ci: pin the solver (#301)", {"tools/install.sh": pinned, "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    script = INSTALL if whole else INSTALL + "echo \"the environment is ready\"\n"
+    land(repo, "ci: install the solver's pre-release", {"tools/install.sh": script, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

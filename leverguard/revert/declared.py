@@ -161,7 +161,8 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|reve
                  # a comment calling what follows temporary (ipykernel's `# temp fix: pin tornado < 5`), or kept until a
                  # release (spyder's `# Install docstring-to-markdown until we release PyLSP 1.6.0`)
                  rb"(#|//|--|/\*)\W*(temp(orar\w*)?|tmp)(fix|workaround|hack|pin|\W|$)|"
-                 rb"(#|//)\S*until\w*(release|fix|merge|land|upgrad|support)", re.IGNORECASE)
+                 # (mne's `# Until https://github.com/scikit-learn/scikit-learn/issues/33616 is fixed` over a pin)
+                 rb"(#|//)\S*?until\S*?(release|fix|merge|land|upgrad|support|resolv)", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
                 re.IGNORECASE)  # `add logger back`, `bring the old tests back`
