@@ -116,15 +116,22 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     assert by_pr(report)[301]["kinds"] == ["rollback"]
 
 
-def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo) -> None:
+@pytest.mark.parametrize(("path", "lock"), [
+    ("package-lock.json", True),
+    ("rebar.lock", True),  # Erlang's (ejabberd's re-locks)
+    ("ios/App/Package.resolved", True),  # SwiftPM's
+    ("infra/.terraform.lock.hcl", True),
+    ("deps.json", False),  # no lock file: the old version line is set back
+])
+def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, path: str, lock: bool) -> None:
     # regenerated, not put back: the old left-pad line returns beside a new chalk, and lines are not read
+    locked = LOCK.replace(", ", ",\n").replace("{", "{\n")  # a line per entry, as lock files are written
     seed(repo)
-    land(repo, "deps: lock", {"package-lock.json": LOCK})
-    land(repo, "deps: bump left-pad from 1.0.0 to 1.3.0 (#301)",
-         {"package-lock.json": LOCK.replace("1.0.0", "1.3.0")}, author=DAVE)
-    _topic(repo, {"package-lock.json": LOCK.replace("4.1.0", "5.0.0"), "kernel.c": "int t;\n"})
+    land(repo, "deps: lock", {path: locked})
+    land(repo, "deps: bump left-pad from 1.0.0 to 1.3.0 (#301)", {path: locked.replace("1.0.0", "1.3.0")}, author=DAVE)
+    _topic(repo, {path: locked.replace("4.1.0", "5.0.0"), "kernel.c": "int t;\n"})
     code, report = check(repo, "main..topic", "--strict")
-    assert code == 0 and report["findings"] == []
+    assert (report["findings"] == []) is lock, report["findings"]
 
 
 def test_a_line_undone_inside_a_moved_file(repo: Repo) -> None:
