@@ -728,6 +728,9 @@ class Drained:
 # ---- revert engine ----
 
 
+MAX_ANSWER = 16 << 20  # bytes: one commit's patch past this (a generated tree) is read through and dropped
+
+
 class PatchReader:
     """One `git diff-tree --stdin ARGS` process serving many commits' patches, asked ahead and answered in order.
 
@@ -743,6 +746,7 @@ class PatchReader:
         self._proc: Process | None = None
         self._asked: list[str] = []  # asked and not answered yet, oldest first
         self._chunks: list[bytes] = []  # output read past the last marker
+        self.passed_over = False  # the last answer ran past MAX_ANSWER: read to its end, none of it kept
 
     @property
     def waiting(self) -> int:
@@ -756,9 +760,12 @@ class PatchReader:
             self._write([sha])
 
     def answer(self) -> bytes | None:
-        """The output for the oldest commit asked, or None when git stopped at it (then call `failure`)."""
+        """The output for the oldest commit asked, or None when git stopped at it (then call `failure`).
+        Past MAX_ANSWER bytes it is read to its end and dropped: b"", with `passed_over` set."""
         assert self._asked
         fd, width = self._start().stdout, len(self._marker)
+        self.passed_over = False
+        size = sum(map(len, self._chunks))
         while True:
             tail = self._chunks[-1] if self._chunks else b""
             if len(self._chunks) > 1:  # a marker may straddle the last two chunks
@@ -770,10 +777,32 @@ class PatchReader:
                 self._chunks = [rest] if rest else []
                 self._asked.pop(0)
                 return data[:end]
+            if size > MAX_ANSWER:
+                return self._pass_over(fd)
             block = os.read(fd, 1 << 16)  # whatever has arrived, not a full buffer
             if not block:
                 return None
             self._chunks.append(block)
+            size += len(block)
+
+    def _pass_over(self, fd: int) -> bytes | None:
+        """Read the oldest commit's output up to its marker, keeping none of it (memory stays bounded)."""
+        width = len(self._marker)
+        carry = b"".join(self._chunks)[-(width - 1):]  # where a marker may have begun
+        self._chunks = []
+        while True:
+            block = os.read(fd, 1 << 16)
+            if not block:
+                return None
+            window = carry + block
+            at = window.find(self._marker)
+            if at >= 0:
+                rest = window[at + width:]
+                self._chunks = [rest] if rest else []
+                self._asked.pop(0)
+                self.passed_over = True
+                return b""
+            carry = window[-(width - 1):]
 
     def failure(self) -> GitError:
         """Why git stopped at the oldest commit asked (MissingObjects when it could not read an object);

@@ -295,3 +295,57 @@ def test_two_lever_patterns_with_the_same_group_name_still_gate(repo: Repo) -> N
     proc = run_leverguard("check-msg", "MSG", "--format", "json", cwd=repo.path)
     assert proc.returncode in (0, 1), proc.stderr
     assert [c["lever"] for c in json.loads(proc.stdout)["messages"][0]["levers"]] == ["OPT_FAST"]
+
+
+# ---- a patch too large to read line by line: compared by id, its cost bounded
+
+
+def test_a_patch_over_max_patch_lines_is_compared_by_object_id_only(repo: Repo) -> None:
+    """headscale's 22,000-line policy fixtures: a commit's file patch past MAX_PATCH_LINES keeps no line, so
+    an entry taken out of it is not claimed line by line, while the file deleted whole still is (by id);
+    a change whose own patch is that large says so in a note."""
+    from leverguard.revert.patch import MAX_PATCH_LINES
+
+    table = text_lines("v", MAX_PATCH_LINES + 1)
+    repo.write("src/app.py", "print('hello world from the app')\n")
+    repo.commit("init (#1)")
+    land(repo, "data: the table (#2)", {"data/table.c": table})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "table: drop an entry", {"data/table.c": table.replace("int v_10 = compute(10);\n", "")}, author=BOB)
+    code, report = check_cli(repo, "main..topic")
+    assert code == 0 and report["findings"] == [], report["findings"]
+    land(repo, "table: gone", {"data/table.c": None}, author=BOB)
+    code, report = check_cli(repo, "main..topic")
+    assert [e["kind"] for f in report["findings"] for e in f["evidence"]] == ["deleted-added"]
+    repo.git("checkout", "-q", "-B", "topic", "main")
+    land(repo, "table: regenerate", {"data/table.c": text_lines("w", MAX_PATCH_LINES + 1)}, author=BOB)
+    code, report = check_cli(repo, "main..topic")
+    assert any("data/table.c" in note and "changed lines compared by object id only" in note
+               for note in report["notes"]), report["notes"]
+
+
+def test_a_history_holding_a_commits_patch_past_the_reading_bound_is_audited_through(repo: Repo) -> None:
+    """A commit whose patch runs past git.MAX_ANSWER bytes is read through and dropped (ids only): the
+    commits around it are checked as before, the older one's patch read intact right after it."""
+    from leverguard.git import MAX_ANSWER
+
+    repo.write("src/app.py", "print('hello world from the app')\n")
+    repo.commit("init")
+    land(repo, "lib: add the parser (#1)", {"src/parser.py": "def parse(text):\n    return text.split()\n"})
+    from leverguard.revert.patch import MAX_PATCH_LINES
+
+    line = "const fixture_entry_value = compute_entry(17);\n"
+    files = MAX_ANSWER // (len(line) * MAX_PATCH_LINES) + 1  # each file's patch under the per-file bound
+    land(repo, "data: record the fixtures (#2)", {f"data/fixtures{i}.js": line * MAX_PATCH_LINES for i in range(files)})
+    land(repo, "app: greet by name (#3)", {"src/app.py": "print('hello ' + name + ' from the app')\n"})
+    land(repo, "tidy: stale tree", {"src/app.py": "print('hello world from the app')\n", "src/parser.py": None,
+                                    **{f"data/fixtures{i}.js": None for i in range(files)}},
+         author="Carol <carol@example.com>")
+    proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    found = {f["pr"]: {e["kind"] for e in f["evidence"]} for r in data["results"] for f in r["findings"]}
+    assert found == {3: {"rollback"}, 1: {"deleted-added"}, 2: {"deleted-added"}}, found
+    fixtures = next(f for r in data["results"] for f in r["findings"] if f["pr"] == 2)
+    assert len(fixtures["evidence"]) == files and all(e["lines"] == 0 for e in fixtures["evidence"])  # none read
+    assert data["incomplete"] is False and data["checked"] == 5

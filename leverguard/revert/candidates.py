@@ -136,6 +136,8 @@ def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
     if not awaited:
         return entry
     data = reader.answer()
+    if data is not None and reader.passed_over:  # a patch too large to read line by line: ids only
+        return Entry(entry.commit, [FilePatch(c, (), False, oversized=True) for c in entry.commit.changes])
     if data is not None:
         files = [f for _, found in parse_commits(data) for f in found]
         files += [FilePatch(c, (), False) for c in entry.commit.changes if c.path in large]

@@ -19,7 +19,7 @@ from leverguard.revert.declared import Declarations, from_texts
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities, is_agent_work, by_dependency_bots
 from leverguard.revert.model import Commit, RangeCommit, display
-from leverguard.revert.patch import FilePatch
+from leverguard.revert.patch import MAX_PATCH_LINES, FilePatch
 from leverguard.revert.reading import Early, low, candidate_patches
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.signals import PathHit, collect
@@ -211,21 +211,30 @@ def _commit_time(reader: git.ObjectReader, sha: str) -> int:
 def _large_files(reader: git.ObjectReader, patches: Sequence[FilePatch], limit: int) -> tuple[str, ...]:
     """A note naming the changed files over `max_file_size`: git diffed them by id and size only (issue #11),
     so a rollback of one is still found but no line of it was compared. Only binary-looking patches are
-    asked about, through the object reader already running: no further git process."""
+    asked about, through the object reader already running: no further git process. Another for the files
+    whose patch was too large to read line by line (MAX_PATCH_LINES)."""
     over: list[tuple[str, int]] = []
     for patch in patches:
-        if patch.text:
+        if patch.text or patch.oversized:
             continue
         states = [s for s in (patch.change.old, patch.change.new) if s is not None and s.is_blob]
         sizes = [found[1] for s in states if (found := reader.info(s.oid)) is not None]
         if sizes and max(sizes) > limit:
             over.append((display(patch.change.path), max(sizes)))
-    if not over:
-        return ()
-    named = ", ".join(f"{path} ({git.size_text(size)})" for path, size in over[:3]) + (
-        f" and {len(over) - 3} more" if len(over) > 3 else "")
-    return (f"{len(over)} changed file{'s'[:len(over) != 1]} over max_file_size ({git.size_text(limit)}) compared by object "
-            f"id and size only, no line-level check: {named}",)
+    notes = []
+    if over:
+        named = _some([f"{path} ({git.size_text(size)})" for path, size in over])
+        notes.append(f"{len(over)} changed file{'s'[:len(over) != 1]} over max_file_size ({git.size_text(limit)}) compared "
+                     f"by object id and size only, no line-level check: {named}")
+    huge = [display(p.change.path) for p in patches if p.oversized]
+    if huge:
+        notes.append(f"{len(huge)} changed file{'s'[:len(huge) != 1]} with over {MAX_PATCH_LINES:,} changed lines compared by "
+                     f"object id only, no line-level check: {_some(huge)}")
+    return tuple(notes)
+
+
+def _some(names: Sequence[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _notes(shallow: bool, window: list[Any], size: int, approximate: bool) -> tuple[str, ...]:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from packaging.version import Version
 
 MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
+# a file's patch changing more lines than this (test data, a generated client, a vendored tree: headscale's
+# 22,000-line policy fixtures, sixty to a commit) is compared by object id and size only, as a file over
+# `max_file_size` is: reading its lines cost an audit most of its time and a gigabyte of memory
+MAX_PATCH_LINES = 10_000
 # a merge's conflict markers committed by mistake (tower's `>>>>>>> master` in a changelog): no one's work
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
@@ -496,12 +500,14 @@ class Hunk(NamedTuple):
 
 
 class FilePatch(NamedTuple):
-    """A path's change with its hunks; `text` is False for binary files and submodules."""
+    """A path's change with its hunks; `text` is False for binary files and submodules, and for a patch
+    over MAX_PATCH_LINES (`oversized`)."""
 
     change: Change
     hunks: tuple[Hunk, ...]
     text: bool
     renamed_from: bytes | None = None  # with rename detection: the path this file came from
+    oversized: bool = False
 
     @property
     def lines(self) -> int:
@@ -672,11 +678,12 @@ class _Cursor:
         value, self.pos = self.data[self.pos:end], end + 1
         return value
 
-    def hunk_lines(self, old_count: int, new_count: int) -> tuple[list[bytes], list[bytes]]:
+    def hunk_lines(self, old_count: int, new_count: int, keep: bool = True) -> tuple[list[bytes], list[bytes]]:
         """A hunk's removed and added lines, read by their counts with the buffer in locals: this loop
-        reads every changed line of every check, thousands for a 200-file change."""
+        reads every changed line of every check, thousands for a 200-file change (not KEEP: passed over)."""
         removed: list[bytes] = []
         added: list[bytes] = []
+        removed_line, added_line = (removed.append, added.append) if keep else (_discard, _discard)
         data, pos = self.data, self.pos
         while old_count > 0 or new_count > 0:
             end = data.find(b"\n", pos)
@@ -688,10 +695,10 @@ class _Cursor:
                 continue
             kind = data[pos] if end > pos else 0  # an int: cheaper than a one-byte slice
             if kind == _MINUS:
-                removed.append(data[pos + 1:end])
+                removed_line(data[pos + 1:end])
                 old_count -= 1
             elif kind == _PLUS:
-                added.append(data[pos + 1:end])
+                added_line(data[pos + 1:end])
                 new_count -= 1
             elif kind != _BACKSLASH:  # not "\ No newline at end of file": a context line counts on both sides
                 old_count, new_count = old_count - 1, new_count - 1
@@ -704,6 +711,10 @@ class _Cursor:
 
     def line(self) -> bytes:
         return self._until(b"\n")
+
+
+def _discard(line: bytes) -> None:
+    """A line passed over (an oversized patch's)."""
 
 
 def parse_changes(data: bytes) -> list[FilePatch]:
@@ -745,12 +756,12 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
         cursor.pos += 1
     files = []
     for change, source, status in records:
-        hunks, text = _section(cursor)
+        hunks, text, oversized = _section(cursor)
         hunks = _imports_sorted(hunks)
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
             hunks, text = (), False
-        files.append(FilePatch(change, hunks, text, source))
+        files.append(FilePatch(change, hunks, text, source, oversized))
     if not records and cursor.peek(b"\0diff --git "):
         cursor.pos += 1
     while cursor.peek(b"diff --git "):  # a re-merge's trailing notes on paths with no diff (no raw record)
@@ -758,10 +769,11 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     return files
 
 
-def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
-    """One `diff --git` section: extended headers, then hunks read by their line counts."""
+def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool, bool]:
+    """One `diff --git` section: extended headers, then hunks read by their line counts; (hunks, text,
+    oversized): past MAX_PATCH_LINES changed lines the rest is passed over, and no line of it kept."""
     if not cursor.peek(b"diff --git ") and not cursor.peek(b"diff --cc "):
-        return (), False
+        return (), False, False
     cursor.line()
     text = True
     while cursor.peek(_EXTENDED):
@@ -770,14 +782,24 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool]:
             # a re-merge's note on a path with no diff (modify/delete kept as is) has no raw record:
             # the record's own section is the next one
             if not cursor.peek(b"diff --git "):
-                return (), False
+                return (), False, False
             cursor.line()
         elif header.startswith((b"Binary files", b"GIT binary patch")):
             text = False
     hunks = []
+    changed = 0
     while cursor.peek(b"@@ -"):
-        hunks.append(_read_hunk(cursor, *_header(cursor.line())))
-    return tuple(hunks), text
+        old_start, old_count, new_start, new_count = _header(cursor.line())
+        changed += old_count + new_count
+        if changed > MAX_PATCH_LINES:
+            cursor.hunk_lines(old_count, new_count, keep=False)
+            if cursor.peek(b"\\ "):
+                cursor.line()
+            continue
+        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count))
+    if changed > MAX_PATCH_LINES:
+        return (), False, True
+    return tuple(hunks), text, False
 
 
 def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int) -> Hunk:
