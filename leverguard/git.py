@@ -854,10 +854,10 @@ MAX_POINTER_HISTORY = 2000  # a submodule's moves read back to tell which of two
 
 
 class Submodules:
-    """The histories of a working repository's submodules, where `git submodule update` keeps them
-    (GIT_DIR/modules/PATH, a working clone's `.git` given as the repository too): whether a pointer's new
-    commit still holds the one it replaces. A bare mirror or a submodule never initialised has none, and
-    answers None."""
+    """What is known of a repository's submodule pointers: from the submodules' own histories, where `git
+    submodule update` keeps them (GIT_DIR/modules/PATH, a working clone's `.git` given as the repository
+    too), whether a pointer's new commit still holds the one it replaces (a bare mirror or a submodule never
+    initialised has none, and answers None); from the superproject's, which pointer it recorded first."""
 
     __slots__ = ("modules", "git_dir")
 
