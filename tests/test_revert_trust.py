@@ -2238,6 +2238,25 @@ def test_an_import_put_back_for_the_changes_new_code_loses_nothing(repo: Repo, n
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+PY_BODY = "".join(f"LIMIT_{i} = {i * 5}\n" for i in range(8))
+
+
+@pytest.mark.parametrize(("new_code", "severity"), [
+    # pyo3's `Implement #[init]`: `from typing import final` back to `Any, final` for the stub it writes
+    ("def init(self, *args) -> Any: ...\n", "notice"),
+    ("def init(self, *args) -> int: ...\n", "warning"),  # `Any` back, and nothing new uses it: a stale copy's sign
+])
+def test_an_import_lines_names_put_back_for_the_changes_new_code_lose_nothing(repo: Repo, new_code: str,
+                                                                               severity: str) -> None:
+    seed(repo)
+    uses = "@final\nclass Cache(dict):\n    size: int\n"
+    land(repo, "stubs", {"stubs/cache.pyi": f"from typing import Any, final\n\n{PY_BODY}{uses}def get(key) -> Any: ...\n"})
+    land(repo, "Fill the types in (#301)", {"stubs/cache.pyi": f"from typing import final\n\n{PY_BODY}{uses}def get(key) -> str: ...\n"})
+    _topic(repo, {"stubs/cache.pyi": f"from typing import Any, final\n\n{PY_BODY}{uses}def get(key) -> str: ...\n{new_code}",
+                  "kernel.c": "int t;\n"}, subject="feat: init methods")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("later", "ignore", "severity"), [
     ("*.egg-info*\n", "*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations, ignored from now on
     ("*.egg-info*\n", "*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone

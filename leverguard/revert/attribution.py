@@ -762,8 +762,10 @@ def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
 def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
     """Line-level hits on import lines only, that lose nothing: ones a commit added taken out when nothing in
     the file as the change leaves it uses their names (msgspec's `Fix linter` taking out the `import inspect` a
-    commit added beside `from inspect import get_annotations`), and ones a commit took out put back when lines
-    the change writes use them (traefik's healthcheck command needing `crypto/tls` again). (One put back
+    commit added beside `from inspect import get_annotations`), ones a commit took out put back when lines
+    the change writes use them (traefik's healthcheck command needing `crypto/tls` again), and an import line
+    a commit edited, put back as it was, when the names that brings back are used by lines the change writes
+    and the ones it takes out by nothing left. (One put back
     unused is still a stale copy's sign; a package's `__init__.py` re-exports, `# noqa` keeps one on purpose.)
     C#'s `using` binds a namespace whose use no name tells, and the compiler refuses a missing one: either
     way it loses nothing. Read only for such hits, both sides of the file: the patches hold lines squeezed,
@@ -771,8 +773,7 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
     multi-line import's list) is used."""
     changes = {p.change.path: p.change for p in landed.patches}
     pruned = [h for h in hits if h.kind == "inverse-hunk" and not h.quiet and h.path in changes and
-              h.undo is not None and (all(u.kind == "deleted" for u in h.undo.undone) or
-                                      all(u.kind == "restored" for u in h.undo.undone)) and
+              h.undo is not None and len({u.kind for u in h.undo.undone}) == 1 and
               (language := import_language(h.path)) and
               all(imports_only((line,), language) or names_one_import(line) for line in h.undone_text() if line) and
               posixpath.basename(h.path) != b"__init__.py"]
@@ -799,11 +800,19 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
         if language == "csharp":
             return True
         names = [imports[hit.path].get(line) for line in hit.undone_text() if line]
-        if not (code[hit.path] and all(names)):
+        if not (code[hit.path] and all(names)) or hit.undo is None:
             return False
         # (Go uses a package only through its selector, `format.DiffActionSymbol`: a word in a comment is no use)
         used = _used_by_selector if language == "go" else _used
-        put_back = hit.undo is not None and hit.undo.undone[0].kind == "restored"
+        kind = hit.undo.undone[0].kind
+        if kind == "replaced":  # an import's names edited (pyo3's `from typing import final` for `Any, final`)
+            def bound(lines: tuple[bytes, ...]) -> set[bytes]:
+                return {name for line in lines for name in imports[hit.path].get(line) or ()}
+            back = set().union(*(bound(u.removed) - bound(u.added) for u in hit.undo.undone))
+            out = set().union(*(bound(u.added) - bound(u.removed) for u in hit.undo.undone))
+            return bool(back | out) and all(used(name, written[hit.path]) for name in back) and \
+                not any(used(name, code[hit.path]) for name in out)
+        put_back = kind == "restored"
         lines = written[hit.path] if put_back else code[hit.path]
         uses = [any(used(name, lines) for name in found) for found in names if found]
         return all(uses) if put_back else not any(uses)
