@@ -1,0 +1,89 @@
+"""Benchmark `audit` on a history whose commits now and then add dozens of huge text fixtures.
+
+headscale's shape: every 40th commit records 20 generated test fixtures of 12,000 lines each (240,000
+lines, about 13 MB of patch; headscale's held sixty of 22,000), the others edit a source file. An audit
+reads the window's patches of every commit: before patches over `MAX_PATCH_LINES` lines (per file) or
+`git.MAX_ANSWER` bytes (per commit) were passed over, their lines were parsed and held (200 commits of
+headscale: 53 s and 1.1 GB).
+
+Prints ms per audited commit and peak memory (the largest process: leverguard or a git child) against the
+floor measured in the same run: git's own `-U0` patches of the audited commits.
+
+    python bench/bench_audit_fixtures.py [--commits 200] [--audit 150] [--repeat 3] [--baseline EXE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _timing import medians  # noqa: E402
+
+FIXTURES, LINES, EVERY = 20, 12_000, 40
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "GIT_CONFIG_NOSYSTEM": "1", "HOME": tempfile.gettempdir()}
+TARGET_MB = 100
+
+
+def generate(root: str, commits: int) -> None:
+    out = []
+    for n in range(1, commits + 1):
+        files = [(f"src/module{n % 30}.go", f"package main\n\nconst Value{n} = {n}\n".encode())]
+        if n % EVERY == 0:
+            files += [(f"testdata/run{n}/case{i}.json",
+                       "".join(f'  {{"rule": {j}, "src": "tag:group{i}", "dst": "host{n}:{j}"}},\n'
+                               for j in range(LINES)).encode()) for i in range(FIXTURES)]
+        message = f"policy: compat case {n} (#{n})".encode()
+        out.append(f"commit refs/heads/main\nmark :{n}\nauthor A{n % 7} <a{n % 7}@x> {1_600_000_000 + n * 3600} "
+                   f"+0000\ncommitter C <c@x> {1_600_000_000 + n * 3600} +0000\ndata {len(message)}\n".encode() +
+                   message + b"\n" + (f"from :{n - 1}\n".encode() if n > 1 else b"") +
+                   b"".join(f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n" for path, data in files))
+    subprocess.run(["git", "init", "-q", "-b", "main", root], check=True, env=ENV)
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(out), check=True, env=ENV)
+
+
+def peak_mb(cmd: list[str], cwd: str) -> float:
+    """Peak resident memory of CMD and its git children, read from a fresh parent."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True, text=True, env=ENV)
+    return int(out.stdout.strip()) / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commits", type=int, default=200)
+    parser.add_argument("--audit", type=int, default=150, help="commits audited (the newest)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", help="another leverguard executable timed in the same rounds")
+    args = parser.parse_args()
+    if not 0 < args.audit < args.commits:
+        parser.error("--audit must be between 1 and --commits - 1")
+    leverguard = os.path.join(os.path.dirname(sys.executable), "leverguard")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "fixtures")
+        generate(root, args.commits)
+        audit = ["audit", "--max-count", str(args.audit), "--format", "json", "main"]
+        commands = {"floor": ["git", "log", "--first-parent", "-p", "-U0", "-n", str(args.audit), "main"],
+                    "audit": [leverguard, *audit]}
+        if args.baseline:
+            commands["baseline"] = [args.baseline, *audit]
+        times = medians(commands, root, args.repeat, env=ENV, warmup=1)
+        peaks = {name: peak_mb(cmd, root) for name, cmd in commands.items()}
+    per = {name: seconds * 1000 / args.audit for name, seconds in times.items()}
+    print(f"audit --max-count {args.audit} of {args.commits} commits, every {EVERY}th adding {FIXTURES} fixtures "
+          f"of {LINES:,} lines:")
+    print(f"  floor (git's -U0 patches) {per['floor']:7.2f} ms/commit  peak {peaks['floor']:6.0f} MB")
+    for name in ("audit", "baseline"):
+        if name in per:
+            print(f"  {name:25} {per[name]:7.2f} ms/commit  {per[name] / per['floor']:5.1f}x the floor  "
+                  f"peak {peaks[name]:6.0f} MB (target <= {TARGET_MB})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
