@@ -226,6 +226,28 @@ def test_rolling_back_a_formatting_only_commit_is_cosmetic(repo: Repo) -> None:
     assert all("formatting only" in e["detail"] for e in report["findings"][0]["evidence"])
 
 
+SPAN = '<span className="{}"></span>\n'
+PAGE = "export function Ping() {\n  return (\n" + "".join(f"    <Row{i} />\n" for i in range(6)) + "    SPAN  );\n}\n"
+
+
+@pytest.mark.parametrize(("stale", "severity"), [
+    # formbricks' branches formatted under two prettier-plugin-tailwindcss configurations: class lists re-sorted
+    ("animate-ping absolute inline-flex h-full w-full rounded-full", "notice"),
+    ("animate-ping absolute inline-flex h-full w-full rounded-md", "error"),  # a class changed, not re-sorted
+])
+def test_a_class_list_only_re_sorted_by_a_formatter_is_cosmetic(repo: Repo, stale: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "feat: ping", {"src/Ping.tsx": PAGE.replace("SPAN", SPAN.format(stale))})
+    sorted_ = "absolute inline-flex h-full w-full animate-ping rounded-full"
+    land(repo, "fix: add the Tailwind config for Prettier (#301)", {"src/Ping.tsx": PAGE.replace("SPAN", SPAN.format(sorted_)),
+                                                                   ".prettierrc.js": "module.exports = {};\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: stale copy", {"src/Ping.tsx": PAGE.replace("SPAN", SPAN.format(stale)), "kernel.c": "int q;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_rolling_back_a_comma_moved_inside_quotes_is_no_formatting(repo: Repo) -> None:
     """click's shape: `('t,' '1')` fixed to `('t', '1')` (a typo that glued two strings) and put back by a
     stale copy. Only a formatter's commas (trailing ones) and quote style are cosmetic."""

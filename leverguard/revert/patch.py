@@ -525,9 +525,10 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     words_was, words_now = was.translate(None, _NON_ALNUM), now.translate(None, _NON_ALNUM)
     if words_was == words_now or b"u'" in was or b'u"' in was or b"u'" in now or b'u"' in now:
         cosmetic = unpunctuated(was) == unpunctuated(now)
-    else:  # a machine's stamps, rewritten line for line
+    else:  # a machine's stamps, rewritten line for line; a formatter's sorted class lists
         cosmetic = len(removed) == len(added) > 0 and (_home_only(was, now) or (
-            words_was.translate(None, _DIGITS) == words_now.translate(None, _DIGITS) and _line_references_only(was, now)))
+            words_was.translate(None, _DIGITS) == words_now.translate(None, _DIGITS) and _line_references_only(was, now))
+            or (sorted(words_was) == sorted(words_now) and _words_reordered_in_strings(removed, added)))
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -544,6 +545,24 @@ def _line_references_only(old: bytes, new: bytes) -> bool:
     if old == new or not _LINE_REFERENCE.search(old):
         return False
     return _LINE_REFERENCE.sub(rb"\1:N", old) == _LINE_REFERENCE.sub(rb"\1:N", new)
+
+
+_QUOTED = lazy(rb"([\"'`])(.*?)\1")  # a string literal on a line (a class list: `className="flex gap-2"`)
+
+
+def _words_reordered_in_strings(removed: list[bytes], added: list[bytes]) -> bool:
+    """Line for line, the same but for the order of the words inside a string: prettier-plugin-tailwindcss
+    sorting a class list (formbricks' `pt-1 pb-4` and `pb-4 pt-1`, flipping as branches format it under
+    two configurations). Outside the strings nothing may differ."""
+    for was, now in zip(removed, added):
+        if was == now:
+            continue
+        if _QUOTED.sub(b'""', was) != _QUOTED.sub(b'""', now):
+            return False
+        olds, news = [m[2] for m in _QUOTED.finditer(was)], [m[2] for m in _QUOTED.finditer(now)]
+        if len(olds) != len(news) or any(sorted(a.split()) != sorted(b.split()) for a, b in zip(olds, news)):
+            return False
+    return True
 
 
 def _home_only(old: bytes, new: bytes) -> bool:
