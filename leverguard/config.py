@@ -84,6 +84,10 @@ LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-loc
 # its files at every update, nobody edits them
 EXCLUDED = ("node_modules/",)
 BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.css.map",
+               # Vite's output (its default `build/assets/` of content-hashed bundles and the manifest naming them:
+               # bagisto's and firefly-iii's `public/build/`, rebuilt and re-committed by every front-end change),
+               # Laravel Mix's manifest
+               "**/build/assets/**", "**/build/manifest.json", "**/build/.vite/**", "**/mix-manifest.json",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # testthat's snapshots, and the reports R's revdepcheck writes (dplyr's `revdep/problems.md`)

@@ -557,12 +557,15 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "revdep/problems.md",  # R's revdepcheck report (dplyr's `Update revdeps`)
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
                                       "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
-                                      "vendor/golang.org/x/sys/cpu/cpu.go"])  # lazygit's `go mod vendor` output
+                                      "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
+                                      "public/themes/shop/default/build/assets/app-BeQXD5ar.js",  # bagisto's Vite build
+                                      "public/build/manifest.json"])
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
 
 
-@pytest.mark.parametrize("source", ["src/vendor.svg", "docs/snapshots.svg"])  # named so, in no such folder
+@pytest.mark.parametrize("source", ["src/vendor.svg", "docs/snapshots.svg",  # named so, in no such folder
+                                    "build/icons/app.svg"])  # a `build/` folder of sources: not Vite's `assets/`
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
 
