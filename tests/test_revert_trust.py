@@ -2260,6 +2260,22 @@ def test_an_import_lines_names_put_back_for_the_changes_new_code_lose_nothing(re
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+def test_import_lines_edited_in_many_files_leave_an_unused_import_taken_out_a_notice(repo: Repo) -> None:
+    # qwik's merge: edited import lines in more files than the headers read (MAX_HEADER_READS) are not asked
+    # about, and must not cost the one pruned import its notice
+    seed(repo)
+    stubs = {f"stubs/s{i}.pyi": f"from typing import Any, final\n\n{PY_BODY}def get{i}(key) -> str: ...\n" for i in range(5)}
+    land(repo, "stubs", {**stubs, "src/tool.py": f"{PY_BODY}def run():\n    return LIMIT_1\n"})
+    land(repo, "Fill the types in (#301)", {p: t.replace("Any, final", "final") for p, t in stubs.items()})
+    land(repo, "feat: json output (#302)", {"src/tool.py": f"import json\n{PY_BODY}def run():\n    return LIMIT_1\n"},
+         author=DAVE)
+    edited = {p: t + f"def extra{i}() -> int: ...\n" for i, (p, t) in enumerate(stubs.items())}  # and new work in each
+    _topic(repo, {**edited, "src/tool.py": f"{PY_BODY}def run():\n    return LIMIT_1\n\n\ndef lint():\n    return LIMIT_2\n",
+                  "kernel.c": "int t;\n"}, subject="feat: stale stubs")
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[302]["severity"] == "notice", found[302]["reason"]
+
+
 @pytest.mark.parametrize(("later", "ignore", "severity"), [
     ("*.egg-info*\n", "*.egg-info*\n*.mo\n", "notice"),  # humanize: built translations, ignored from now on
     ("*.egg-info*\n", "*.egg-info*\n*.pot\n", "warning"),  # another pattern: the catalogs are just gone
