@@ -547,6 +547,20 @@ def test_a_built_bundle_put_back_is_a_notice(repo: Repo) -> None:
     assert _rolled_back(repo, "dist/app.js") == "notice"
 
 
+@pytest.mark.parametrize(("path", "severity"), [
+    ("public/build/assets/app-B7x9kLm2.js", "notice"),  # bagisto's Vite bundle, deleted by a rebuild, brought back
+    ("public/js/app-B7x9kLm2.js", "error"),  # no build output: someone's file brought back
+])
+def test_a_built_bundle_a_rebuild_deleted_brought_back_is_a_notice(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    bundle = "".join(f"var step{i} = make({i});\n" for i in range(8))
+    land(repo, "build: bundle", {path: bundle})
+    land(repo, "build: rebuild (#301)", {path: None, path.replace("B7x9kLm2", "Cq1Zr8Tn"): bundle + "var fixed = make(9);\n"})
+    _topic(repo, {path: bundle, "kernel.c": "int t;\n"})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
     # the default list replaced: dist/ is a source again, its rollback evidence like any file's
     assert _rolled_back(repo, "dist/app.js", '[revert]\nbuilt_files = ["static/*.js"]\n') == "error"

@@ -456,8 +456,9 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
         kind = "rollback"
     text = patch is not None and patch.text and not _gitlink(change)
     lines = patch.lines if patch is not None else 0
-    # a file deleted or brought back is no cosmetic change; a lock file's patch is never read
-    quiet = "" if kind != "rollback" else "built or scratch file" if built else _weak_change(patch) if patch is not None else ""
+    # a file deleted or brought back is no cosmetic change, but a built one is rebuilt from the sources either
+    # way (bagisto's content-hashed bundles, deleted and written anew by every build); a lock file's patch is never read
+    quiet = "built or scratch file" if built else "" if kind != "rollback" else _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     replaced = tuple(line for h in patch.hunks for line in h.removed) if text and patch is not None else ()
