@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import time
@@ -28,6 +29,29 @@ def medians(commands: Mapping[str, Sequence[str]], cwd: str, repeat: int,
             if round_ >= warmup:
                 samples[name].append(elapsed)
     return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def peak_mb(cmd: Sequence[str], cwd: str, env: Mapping[str, str] | None = None) -> float:
+    """Peak resident memory of CMD (and its git children: the largest single process), from a fresh parent."""
+    import sys
+
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True, text=True, env=env)
+    return int(out.stdout.strip()) / 1024
+
+
+def audit_arguments(description: str, commits: int, audit: int) -> argparse.Namespace:
+    """The options of the benchmarks that audit a generated history: its size, how much of it, rounds, baseline."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--commits", type=int, default=commits)
+    parser.add_argument("--audit", type=int, default=audit, help="commits audited (the newest)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", help="another leverguard executable timed in the same rounds")
+    args = parser.parse_args()
+    if not 0 < args.audit < args.commits:
+        parser.error("--audit must be between 1 and --commits - 1")
+    return args
 
 
 def ms(seconds: float) -> str:

@@ -14,14 +14,13 @@ floor measured in the same run: git's own `-U0` patches of the audited commits.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import medians  # noqa: E402
+from _timing import audit_arguments, medians, peak_mb  # noqa: E402
 
 FIXTURES, LINES, EVERY = 20, 12_000, 40
 ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
@@ -46,23 +45,8 @@ def generate(root: str, commits: int) -> None:
     subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(out), check=True, env=ENV)
 
 
-def peak_mb(cmd: list[str], cwd: str) -> float:
-    """Peak resident memory of CMD and its git children, read from a fresh parent."""
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True, text=True, env=ENV)
-    return int(out.stdout.strip()) / 1024
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--commits", type=int, default=200)
-    parser.add_argument("--audit", type=int, default=150, help="commits audited (the newest)")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--baseline", help="another leverguard executable timed in the same rounds")
-    args = parser.parse_args()
-    if not 0 < args.audit < args.commits:
-        parser.error("--audit must be between 1 and --commits - 1")
+    args = audit_arguments(__doc__.splitlines()[0], commits=200, audit=150)
     leverguard = os.path.join(os.path.dirname(sys.executable), "leverguard")
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "fixtures")
@@ -73,7 +57,7 @@ def main() -> int:
         if args.baseline:
             commands["baseline"] = [args.baseline, *audit]
         times = medians(commands, root, args.repeat, env=ENV, warmup=1)
-        peaks = {name: peak_mb(cmd, root) for name, cmd in commands.items()}
+        peaks = {name: peak_mb(cmd, root, ENV) for name, cmd in commands.items()}
     per = {name: seconds * 1000 / args.audit for name, seconds in times.items()}
     print(f"audit --max-count {args.audit} of {args.commits} commits, every {EVERY}th adding {FIXTURES} fixtures "
           f"of {LINES:,} lines:")

@@ -14,7 +14,6 @@ audited commits (`git log --first-parent -p -U0`), which the audit reads at leas
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import subprocess
@@ -22,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import medians  # noqa: E402
+from _timing import audit_arguments, medians  # noqa: E402
 
 SERVICES, OPERATIONS = 300, 40  # 12,000 checklist lines
 RELEASE_EVERY = 10
@@ -66,14 +65,7 @@ def generate(root: str, commits: int) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--commits", type=int, default=600)
-    parser.add_argument("--audit", type=int, default=300, help="commits audited (the newest)")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--baseline", help="another leverguard executable timed in the same rounds")
-    args = parser.parse_args()
-    if not 0 < args.audit < args.commits:
-        parser.error("--audit must be between 1 and --commits - 1")
+    args = audit_arguments(__doc__.splitlines()[0], commits=600, audit=300)
     leverguard = os.path.join(os.path.dirname(sys.executable), "leverguard")
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "generated")

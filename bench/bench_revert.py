@@ -26,7 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import medians, ms  # noqa: E402
+from _timing import medians, ms, peak_mb  # noqa: E402
 
 FILES = 5000
 LINES = 400  # two source lines each: about 20 KB a file (issue #9)
@@ -99,14 +99,6 @@ def generate(root: str, commits: int) -> None:
     subprocess.run(["git", "reset", "-q", "--hard", "main"], cwd=root, check=True, env=ENV)
 
 
-def peak_mb(cmd: list[str], cwd: str) -> float:
-    """Peak resident memory of CMD (and its git children), measured from a fresh parent."""
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], cwd=cwd, capture_output=True, text=True, env=ENV)
-    return int(out.stdout.strip()) / 1024
-
-
 def git_processes(cmd: list[str], cwd: str, shim: str) -> int:
     """How many git processes CMD starts: a `git` shim first on PATH logs each one."""
     log = os.path.join(shim, "log")
@@ -145,7 +137,7 @@ def bench_repo(root: str, leverguard: list[str], repeat: int, shim: str,
             commands[f"base-{pr}"] = [*baseline, "check-revert", f"main..{pr}"]
     times = medians(commands, root, repeat, env=ENV)
     return {pr: (times["python"] + times["log"] + times[f"diff-{pr}"], times[f"check-{pr}"],
-                 peak_mb([*leverguard, "check-revert", f"main..{pr}"], root),
+                 peak_mb([*leverguard, "check-revert", f"main..{pr}"], root, ENV),
                  git_processes([*leverguard, "check-revert", f"main..{pr}"], root, shim),
                  times.get(f"base-{pr}", 0.0), times[f"patches-{pr}"]) for pr in PRS}
 
@@ -170,7 +162,7 @@ def bench_audit(root: str, leverguard: list[str], count: int, repeat: int) -> tu
         start = time.perf_counter()
         subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, check=False, env=ENV)
         samples.append((time.perf_counter() - start) * 1000 / count)
-    return sorted(samples)[len(samples) // 2], peak_mb(cmd, root)
+    return sorted(samples)[len(samples) // 2], peak_mb(cmd, root, ENV)
 
 
 def main() -> int:
