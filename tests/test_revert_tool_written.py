@@ -111,6 +111,27 @@ def test_a_block_a_comment_says_a_tool_writes_weighs_as_built(repo: Repo, marker
     assert _topic(repo, {"README.md": _team(TEAM, marker) + end})[301]["severity"] == severity
 
 
+MODEL = "class ItemMetadata < ApplicationRecord\n  belongs_to :organization\n  validates :value, presence: true\nend\n\n"
+COLUMNS = ["id :uuid not null, primary key", "owner_type :string not null", "value :jsonb not null",
+           "created_at :datetime not null", "updated_at :datetime not null", "organization_id :uuid not null"]
+
+
+def _annotated(header: str, columns: list[str]) -> str:
+    return MODEL + f"# {header}\n#\n# Table name: item_metadata\n#\n" + "".join(f"#  {c}\n" for c in columns)
+
+
+@pytest.mark.parametrize(("header", "severity"), [
+    ("== Schema Information", "notice"),  # Rails' annotate gem: lago's columns in each developer's database order
+    ("Columns of the table, in the order we want them read", "error"),  # a person's comment block
+])
+def test_a_models_schema_comment_the_annotate_gem_writes_weighs_as_built(repo: Repo, header: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "feat: item metadata", {"app/models/item_metadata.rb": _annotated(header, COLUMNS)})
+    land(repo, "fix: wallet rules (#301)", {"app/models/item_metadata.rb": _annotated(header, COLUMNS[:1] + COLUMNS[5:] + COLUMNS[1:5]),
+                                            "src/mod1.py": body("wallet", 4)})
+    assert _topic(repo, {"app/models/item_metadata.rb": _annotated(header, COLUMNS)})[301]["severity"] == severity
+
+
 def test_lines_outside_a_block_a_tool_writes_still_count(repo: Repo) -> None:
     seed(repo)
     marker = "<!-- This table is regenerated and resorted on each release -->"

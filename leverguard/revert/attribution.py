@@ -70,9 +70,12 @@ GENERATED_FOOTER_BYTES = 2048
 # a comment line saying a tool writes the block below it (fastlane's `<!-- This table is regenerated and resorted
 # on each release -->`, doctoc's `<!-- START doctoc generated TOC ... auto update -->`, all-contributors' `Do not
 # remove or modify this section`); a person's `# Do not change this order` guards their own lines
+# (and Rails' annotate gem's `# == Schema Information` block of a model's columns, rewritten from each developer's
+# local database: lago's columns flipping order from one commit to the next)
 SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\bautomatically generated\b|"
                     rb"\bauto[- ]?updated?\b|\bdo\s*n[o']?t\s+(remove\s+or\s+)?(edit|modify)\s+this\s+"
-                    rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b)", re.IGNORECASE)
+                    rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b|== schema info(rmation)?\b)",
+                    re.IGNORECASE)
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
