@@ -54,6 +54,20 @@ def audit_arguments(description: str, commits: int, audit: int) -> argparse.Name
     return args
 
 
+def audit_commands(args: argparse.Namespace, *rev: str) -> dict[str, list[str]]:
+    """The floor (git's own `-U0` patches of the audited commits), the audit of the installed leverguard next to
+    this interpreter, and BASELINE's, as the audit benchmarks time them."""
+    import os
+    import sys
+
+    audit = ["audit", "--max-count", str(args.audit), "--format", "json", *rev]
+    commands = {"floor": ["git", "log", "--first-parent", "-p", "-U0", "-n", str(args.audit), "main"],
+                "audit": [os.path.join(os.path.dirname(sys.executable), "leverguard"), *audit]}
+    if args.baseline:
+        commands["baseline"] = [args.baseline, *audit]
+    return commands
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 

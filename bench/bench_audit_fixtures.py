@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import audit_arguments, medians, peak_mb  # noqa: E402
+from _timing import audit_arguments, audit_commands, medians, peak_mb  # noqa: E402
 
 FIXTURES, LINES, EVERY = 20, 12_000, 40
 ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
@@ -47,15 +47,10 @@ def generate(root: str, commits: int) -> None:
 
 def main() -> int:
     args = audit_arguments(__doc__.splitlines()[0], commits=200, audit=150)
-    leverguard = os.path.join(os.path.dirname(sys.executable), "leverguard")
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "fixtures")
         generate(root, args.commits)
-        audit = ["audit", "--max-count", str(args.audit), "--format", "json", "main"]
-        commands = {"floor": ["git", "log", "--first-parent", "-p", "-U0", "-n", str(args.audit), "main"],
-                    "audit": [leverguard, *audit]}
-        if args.baseline:
-            commands["baseline"] = [args.baseline, *audit]
+        commands = audit_commands(args, "main")
         times = medians(commands, root, args.repeat, env=ENV, warmup=1)
         peaks = {name: peak_mb(cmd, root, ENV) for name, cmd in commands.items()}
     per = {name: seconds * 1000 / args.audit for name, seconds in times.items()}

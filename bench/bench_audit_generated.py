@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _timing import audit_arguments, medians  # noqa: E402
+from _timing import audit_arguments, audit_commands, medians  # noqa: E402
 
 SERVICES, OPERATIONS = 300, 40  # 12,000 checklist lines
 RELEASE_EVERY = 10
@@ -66,15 +66,10 @@ def generate(root: str, commits: int) -> None:
 
 def main() -> int:
     args = audit_arguments(__doc__.splitlines()[0], commits=600, audit=300)
-    leverguard = os.path.join(os.path.dirname(sys.executable), "leverguard")
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "generated")
         generate(root, args.commits)
-        audit = ["audit", "--max-count", str(args.audit), "--format", "json"]
-        commands = {"floor": ["git", "log", "--first-parent", "-p", "-U0", "-n", str(args.audit), "main"],
-                    "audit": [leverguard, *audit]}
-        if args.baseline:
-            commands["baseline"] = [args.baseline, *audit]
+        commands = audit_commands(args)
         times = medians(commands, root, args.repeat, env=ENV, warmup=1)
     per = {name: seconds * 1000 / args.audit for name, seconds in times.items()}
     print(f"audit --max-count {args.audit} of {args.commits} commits editing a 12,000-line generated file:")

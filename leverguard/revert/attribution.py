@@ -780,10 +780,11 @@ def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[P
               (language := import_language(h.path)) and
               all(imports_only((line,), language) or names_one_import(line) for line in h.undone_text() if line) and
               posixpath.basename(h.path) != b"__init__.py"]
-    paths = {h.path for h in pruned if import_language(h.path) != "csharp"}
-    if len(paths) > MAX_HEADER_READS:  # import lines edited are asked about only within the reads left
+    def read(hits: list[PathHit]) -> set[bytes]:  # the files whose both sides are read (C#'s need none)
+        return {h.path for h in hits if import_language(h.path) != "csharp"}
+    if len(read(pruned)) > MAX_HEADER_READS:  # import lines edited are asked about only within the reads left
         pruned = [h for h in pruned if h.undo is not None and h.undo.undone[0].kind != "replaced"]
-        paths = {h.path for h in pruned if import_language(h.path) != "csharp"}
+    paths = read(pruned)
     if len(paths) > MAX_HEADER_READS:
         return hits
     code: dict[bytes, list[bytes]] = {}

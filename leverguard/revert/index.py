@@ -22,6 +22,7 @@ class PathIndex:
     def __init__(self, commits: Sequence[Commit]) -> None:
         self.commits = list(commits)
         self._by_path: dict[bytes, list[tuple[int, Change]]] = {}
+        self._positions = {commit.sha: position for position, commit in enumerate(self.commits)}
         for position, commit in enumerate(commits):
             if not commit.parents:  # a root or a shallow boundary: its "change" is the whole tree
                 continue
@@ -32,9 +33,14 @@ class PathIndex:
         """Index the next older commit (audit reads its history as a stream)."""
         position = len(self.commits)
         self.commits.append(commit)
+        self._positions[commit.sha] = position
         if commit.parents:
             for change in commit.changes:
                 self._by_path.setdefault(change.path, []).append((position, change))
+
+    def position(self, sha: str) -> int | None:
+        """Where the commit SHA stands (0 the newest), None when it is not one of them."""
+        return self._positions.get(sha)
 
     def touching(self, path: bytes, lo: int, hi: int) -> list[tuple[int, Change]]:
         """(position, change) of the commits in positions [lo, hi) that changed PATH, newest first."""

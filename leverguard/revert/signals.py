@@ -100,7 +100,6 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
         return outside[position]
 
-    positions = _Positions(index)
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and p.change.new is None)
     hits: list[PathHit] = []
     for head in landing:
@@ -128,7 +127,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             hits += _brought_back_edited(head, path, entries, patch_of, landing)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
-            lost = None if resolutions is None else partial(_lost_at, resolutions, path, positions)
+            lost = None if resolutions is None else partial(_lost_at, resolutions, path, index)
             hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
         if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
@@ -136,27 +135,14 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
     return [h._replace(quiet=MARKERS_REPAIRED) if not h.quiet and h.position in broken else h for h in hits]
 
 
-class _Positions(dict[str, int]):
-    """A window commit's position by its id, built on first use (only a merge's resolution asks)."""
-
-    def __init__(self, index: PathIndex) -> None:
-        super().__init__()
-        self._index = index
-
-    def __missing__(self, sha: str) -> int:
-        if not self:
-            self.update((commit.sha, position) for position, commit in enumerate(self._index.commits))
-        return self.get(sha, -1)
-
-
-def _lost_at(resolutions: Resolutions, path: bytes, positions: _Positions, position: int) -> Mapping[bytes, str]:
+def _lost_at(resolutions: Resolutions, path: bytes, index: PathIndex, position: int) -> Mapping[bytes, str]:
     """The lines of PATH that merges' resolutions dropped, as the candidate at POSITION can have lost them:
     not through a merge whose parents' merge base already held the candidate. Both sides had its lines then,
     and the side that took them out since did so knowingly (pydicom's `Merge experimental speed branch`
     taking its rewrite of `filereader.py` over lines both sides had for months)."""
     lines = resolutions.dropped(path)
     return {line: merge for line, merge in lines.items()
-            if not any(0 <= positions[base] <= position for base in resolutions.bases(merge))}
+            if not any((held := index.position(base)) is not None and held <= position for base in resolutions.bases(merge))}
 
 
 def _left_markers(patch: FilePatch | None) -> bool:
