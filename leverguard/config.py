@@ -26,7 +26,7 @@ DEFAULT_ORIGIN = "default"
 # them all at every release; a stale tree deletes them too, and their text then goes nowhere
 # (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox, falcon's `docs/_newsfragments/`;
 # `+slug.misc.md` has no issue)
-RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
+RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
                      "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,

@@ -329,6 +329,18 @@ def test_the_file_put_back_while_other_lines_are_written_elsewhere_fails(repo: R
 
 
 @pytest.mark.parametrize(("edits", "subject", "reported"), [
+    ({"CHANGELOG.md": "## 1.1.0\n\nBugfixes:\n\n* Fix the connector leaking a DNS resolver on early close (#301 by @bob)\n"},
+     "Prep 1.1.0 release", False),  # purescript's release folds `CHANGELOG.d/` into CHANGELOG.md
+    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
+])
+def test_an_upper_case_changelog_d_folder_holds_fragments(
+        repo: Repo, edits: dict[str, str | None], subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, {"CHANGELOG.d/fix_resolver-leak.md": "* Fix the connector leaking a DNS resolver on early close\n"},
+                            edits, subject)
+    assert (301 in found) is reported
+
+
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
     ({"docs/release-notes/1.1.0.md": "### 1.1.0\n\n- Fix the connector leaking a DNS resolver on early close {pr}`301`\n"},
      "docs: generate 1.1.0 release notes", False),  # scanpy's release folds them into the version's page
     ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
