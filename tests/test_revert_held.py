@@ -328,6 +328,21 @@ def test_the_file_put_back_while_other_lines_are_written_elsewhere_fails(repo: R
     assert _block_moved_out(repo, moved=False)[301]["severity"] == "error"
 
 
+@pytest.mark.parametrize(("edits", "reported"), [
+    ({}, False),  # timescale's `reset .unreleased` after a release written on its branch: fragments alone go
+    ({".unreleased/pr_300": "Fixes: #300 Close the pool\n"}, False),  # and one left edited
+    ({"kernel.c": "int t;\n"}, True),  # beside work of its own: a stale tree's deletion
+    ({".unreleased/pr_302": "Fixes: #302 Tune the kernel\n"}, True),  # beside its own new fragment
+])
+def test_a_change_deleting_only_fragments_is_a_release_step(repo: Repo, edits: dict[str, str | None],
+                                                           reported: bool) -> None:
+    fragments = {".unreleased/pr_301": "Fixes: #301 Fix the connector leaking a DNS resolver on early close\n",
+                 ".unreleased/pr_301_docs": "Implements: #301 Document the resolver's lifetime\n"}
+    found = _fragments_then(repo, fragments, edits, "Follow up: 1.1.0 release - reset .unreleased",
+                            older={".unreleased/pr_300": "Fixes: #300 Close the pool early\n"})
+    assert (301 in found) is reported
+
+
 @pytest.mark.parametrize(("edits", "subject", "reported"), [
     ({"CHANGELOG.md": "## 1.1.0\n\nBugfixes:\n\n* Fix the connector leaking a DNS resolver on early close (#301 by @bob)\n"},
      "Prep 1.1.0 release", False),  # purescript's release folds `CHANGELOG.d/` into CHANGELOG.md

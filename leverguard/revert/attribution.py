@@ -636,9 +636,14 @@ def _moves_count(change: Change, key: bytes, ctx: Context) -> bool:
 def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -> bool:
     """The change deletes several changelog fragments, edits a changelog, and leaves no fragment in the
     folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
-    leaves the changelog alone; one read of those folders in the result."""
-    if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS or not landed.head or \
-            not any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes):
+    leaves the changelog alone; one read of those folders in the result. Or the change deletes fragments and
+    touches nothing but other fragments (adds none, which a stale tree's change would: its own): a release written elsewhere (timescale's `reset .unreleased` after the release branch's
+    changelog), where a stale tree's change does work of its own."""
+    if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS:
+        return False
+    if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
+        return True
+    if not landed.head or not any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes):
         return False
     folders = sorted({git.fsdecode(h.path.rpartition(b"/")[0]) + "/" for h in fragments if b"/" in h.path})
     return bool(folders) and not any(ctx.rules.fragment(path) for path in git.tree_blobs(landed.head, ctx.repo, folders))
