@@ -360,6 +360,28 @@ def test_lines_of_a_revert_put_back_amid_new_work_re_land(repo: Repo, undone_sub
     assert by_pr(check(repo, "main..topic")[1])[305]["severity"] == severity
 
 
+@pytest.mark.parametrize(("undone_subject", "severity"), [
+    ('Revert "Enable the vacuum in tests" (#305)', "notice"),  # turso's revert, re-landed in part by its author
+    ("tests: drop the vacuum (#305)", "warning"),  # a change like any other, undone
+])
+def test_a_revert_taken_out_exactly_in_one_file_and_amid_new_work_in_another_re_lands(
+        repo: Repo, undone_subject: str, severity: str) -> None:
+    seed(repo)
+    steps = "".join(f"step_{i} = run(case_{i}, vacuum=True)\n" for i in range(8))
+    tail = "".join(f"check_{i} = verify(case_{i})\n" for i in range(8))
+    land(repo, "tests: cases", {"src/cases.py": steps, "src/execute.py": tail})
+    land(repo, undone_subject, {"src/cases.py": steps.replace("step_2 = run(case_2, vacuum=True)", "step_2 = run(case_2)"),
+                                "src/execute.py": tail.replace("check_5 = verify(case_5)\n", "")}, author=DAVE)
+    later = tail.replace("check_5 = verify(case_5)\n", "").replace("check_0 = verify(case_0)", "check_0 = verify(case_0, strict=True)")
+    land(repo, "tests: strict first check (#306)", {"src/execute.py": later}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "core: run the cases in parallel", {
+        "src/cases.py": steps + "merge_step = run(all_cases, vacuum=True)\n",
+        "src/execute.py": later.replace("check_4 = verify(case_4)\n", "check_4 = verify(case_4)\ncheck_5 = verify(case_5)\n"),
+        "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[305]["severity"] == severity
+
+
 @pytest.mark.parametrize(("author", "severity"), [
     (BOB, "notice"),  # go-sqlite3's `fix build` adapting the code to `*Error`, reverted with that change
     (DAVE, "error")])  # someone else's work on top: a revert of #301 says nothing of it

@@ -504,10 +504,11 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
         if plain and level == WARNING and _renamed_in(commit, hits, ctx):
             level, reason = NOTICE, reason + "; lines the undone commit only moved there, from a file of that name it deleted"
         if plain and level == WARNING and not corroborated and _reverts(commit) and \
-                all(h.kind == "inverse-hunk" for h in hits):
+                all(h.kind == "inverse-hunk" or _targeted(h) for h in hits):
             # lines a revert took out, put back amid the change's own work: the reverted work re-landed, done
-            # again (pipx's artifacts v2 bump, zod's `undefined` handling re-implemented; REVERTS.md's traps);
-            # whole files a stale tree brings back past a revert still count (rq's test without its fix)
+            # again (pipx's artifacts v2 bump, zod's `undefined` handling re-implemented; REVERTS.md's traps),
+            # and in a file as the revert found it, later changes kept (turso's vacuum re-enabled); whole files
+            # a stale tree brings back past a revert still count (rq's test without its fix)
             level, reason = NOTICE, reason + "; the undone commit is a revert: its lines put back re-land the reverted work"
         if plain and level == ERROR and own and _reverts(commit):
             # who reverted the work putting it back re-lands it, unsaid (REVERTS.md's traps; fzf's and
@@ -1531,6 +1532,11 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if recent:  # a stale tree undoes the work of hours or days: one line of the latest commits counts
         return WARNING, "a line of one of the latest commits undone exactly"
     return NOTICE, "a small undo"
+
+
+def _targeted(hit: PathHit) -> bool:
+    """A rollback of exactly one commit's change to a file, its later changes kept: no stale copy's."""
+    return hit.kind == "rollback" and hit.normalized and bool(hit.newer_kept)
 
 
 def _keeps_later(hit: PathHit, stale_tree: bool, merge: bool) -> bool:
