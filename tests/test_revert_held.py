@@ -365,3 +365,27 @@ def test_release_notes_folder_fragments_folded_into_the_versions_page_are_consum
     found = _fragments_then(repo, {"docs/release-notes/301.fix.md": "Fix the connector leaking a DNS resolver on early close\n"},
                             edits, subject)
     assert (301 in found) is reported
+
+
+WORKFLOW = ("name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - uses: actions/checkout@v4\n      - run: make test\n")
+MATRIX = "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]"
+
+
+@pytest.mark.parametrize(("author", "path", "days", "taken_back"), [
+    (BOB, ".github/workflows/ci.yml", 1, True),  # pgadmin's CI matrix tried and taken back by its author
+    (BOB, ".gitlab-ci.yml", 14, True),
+    (CAROL, ".github/workflows/ci.yml", 1, False),  # another's setting undone: judged as any file
+    (BOB, ".github/workflows/ci.yml", 15, False),  # weeks on: no trial and error
+    (BOB, "deploy/app.yml", 1, False),  # no CI service's file
+])
+def test_an_authors_own_ci_setting_taken_back_within_days_is_a_notice(
+        repo: Repo, author: str, path: str, days: int, taken_back: bool) -> None:
+    seed(repo)
+    land(repo, "ci: workflow", {path: WORKFLOW}, author=DAVE)
+    land(repo, "ci: run the tests on macOS too (#301)", {path: WORKFLOW.replace("runs-on: ubuntu-latest", MATRIX)})
+    repo._tick += days * 24 - 1
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix ci", {path: WORKFLOW}, author=author)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert (found["severity"] == "notice") is taken_back, found["reason"]
