@@ -44,6 +44,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      "news/*", "**/*unreleased*/**",
                      # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
                      "**/fragments/[0-9]*.*", "**/fragments/+*.*",
+                     # antsibull-changelog's (every Ansible collection's `changelogs/fragments/*.yml`, listed by name
+                     # in `changelogs/changelog.yaml` by the release)
+                     "changelogs/fragments/*",
                      # and by their type word in any `changes/` folder (gevent's `docs/changes/1898.misc`,
                      # `+69dc8df4.feature.rst`; not `db/changes/001_init.sql`)
                      "**/changes/*.bugfix", "**/changes/*.feature", "**/changes/*.misc", "**/changes/*.removal",

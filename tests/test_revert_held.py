@@ -328,6 +328,22 @@ def test_the_file_put_back_while_other_lines_are_written_elsewhere_fails(repo: R
     assert _block_moved_out(repo, moved=False)[301]["severity"] == "error"
 
 
+ANSIBLE_FRAGMENT = ("bugfixes:\n  - s3_object - honor headers for content uploads by promoting supported keys\n"
+                    "    (https://github.com/ansible-collections/amazon.aws/pull/301).\n")
+
+
+@pytest.mark.parametrize(("edits", "reported"), [
+    ({"changelogs/changelog.yaml": "releases:\n  1.1.0:\n    fragments:\n    - s3_object-content-headers.yml\n"},
+     False),  # amazon.aws' `Update main branch after publishing release`: the release lists it by name
+    ({"plugins/modules/s3_object.py": "content = None\n"}, True),  # a stale tree's deletion
+])
+def test_ansible_changelog_fragments_listed_by_the_release_are_consumed(repo: Repo, edits: dict[str, str | None],
+                                                                       reported: bool) -> None:
+    found = _fragments_then(repo, {"changelogs/fragments/s3_object-content-headers.yml": ANSIBLE_FRAGMENT}, edits,
+                            "Update main branch after publishing release 1.1.0")
+    assert (301 in found) is reported
+
+
 @pytest.mark.parametrize(("edits", "reported"), [
     ({}, False),  # timescale's `reset .unreleased` after a release written on its branch: fragments alone go
     ({".unreleased/pr_300": "Fixes: #300 Close the pool\n"}, False),  # and one left edited
