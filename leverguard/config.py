@@ -91,6 +91,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # bagisto's and firefly-iii's `public/build/`, rebuilt and re-committed by every front-end change),
                # Laravel Mix's manifest
                "**/build/assets/**", "**/build/manifest.json", "**/build/.vite/**", "**/mix-manifest.json",
+               # protoc's output (Go, gRPC-gateway, Python, C++, nanopb's C), regenerated from the `.proto` beside it
+               "*.pb.go", "*.pb.gw.go", "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.cc", "*.pb.h", "*.pb.c",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # testthat's snapshots, and the reports R's revdepcheck writes (dplyr's `revdep/problems.md`)
