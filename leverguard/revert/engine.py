@@ -9,6 +9,8 @@ so git works on two cores while Python parses what has arrived.
 
 from __future__ import annotations
 
+from functools import cache
+
 from leverguard import git
 from leverguard.errors import GitError, LeverguardError
 from leverguard.records import NamedTuple
@@ -106,11 +108,15 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
         patch_of = candidate_patches(repo, land.patches, index, lo, len(window), ctx, early.take(land.patches, lo))
     finally:
         early.close()
-    resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", reader, isolation)  # read only if a hunk asks
+    # the change's own commits, read once, when a hunk or a finding first asks: whether it holds a merge to
+    # re-merge, and its authors and messages
+    rows = cache(lambda: range_commits(repo, f"{land.merge_base}..{land.head}"))
+    resolutions = Resolutions(repo, f"{land.merge_base}..{land.head}", reader, isolation,
+                              lambda: any(not r.email for r in rows()))  # read only if a hunk asks
     hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions,
                    git.Submodules(session.where.git_dir))
     head_time = _commit_time(reader, land.head) if hits else 0
-    found = judge(hits, window, ctx, lambda: _landed(repo, land, options, conf, window, head_time)) if hits else []
+    found = judge(hits, window, ctx, lambda: _landed(repo, land, rows(), options, conf, window, head_time)) if hits else []
     large = _large_files(reader, land.patches, limit)
     notes = _notes(session.where.shallow, window, size, land.approximate) + large
     truncated = any(note.startswith("shallow clone") for note in notes)
@@ -174,9 +180,8 @@ def grafts(repo: str, merges: Sequence[str]) -> bool:
     return False
 
 
-def _landed(repo: str, land: landing.Landing, options: RevertOptions, conf: settings.Settings,
-            window: Sequence[Commit], head_time: int) -> Landed:
-    rows = range_commits(repo, f"{land.merge_base}..{land.head}")
+def _landed(repo: str, land: landing.Landing, rows: Sequence[RangeCommit], options: RevertOptions,
+            conf: settings.Settings, window: Sequence[Commit], head_time: int) -> Landed:
     texts = [r.message for r in rows] + ([options.pr_body] if options.pr_body else [])
     declarations = resolve_ranges(from_texts(texts, options.extra_declared), window)
     return Landed(land.changes, identities(rows), declarations, conf.acks, options.own_pr,

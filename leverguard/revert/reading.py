@@ -8,7 +8,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert import candidates
 from leverguard.revert.context import MAX_COUNTED_FILES, Context
 from leverguard.revert.index import PathIndex
-from leverguard.revert.model import Commit
+from leverguard.revert.model import Change, Commit
 from leverguard.revert.patch import FilePatch, parse_commits
 
 TYPE_CHECKING = False
@@ -32,21 +32,33 @@ class _Plan(NamedTuple):
 
 def _plan(landing_patches: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, ctx: Context) -> _Plan:
     wanted: dict[bytes, list[int]] = {}
+    whole_files = False
     for patch in landing_patches:
         path = patch.renamed_from or patch.change.path
         if ctx.reported(path) and not ctx.rules.regenerated(path):
-            positions = [p for p, _ in index.touching(path, lo, hi)]
-            if positions:
-                wanted[path] = positions
+            entries = index.touching(path, lo, hi)
+            if entries:
+                wanted[path] = [p for p, _ in entries]
+                whole_files = whole_files or _whole_file(patch.change, [c for _, c in entries])
     commits = {index.commits[p] for positions in wanted.values() for p in positions}
-    # whole patches when the candidates are of ordinary size: the same call then counts their lines
-    whole = len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
+    # whole patches when the raw records already show a finding and the candidates are of ordinary size: the
+    # same call then counts their lines; a change with none (most) reads only its own paths of them, half
+    # the blobs, and counts lines once a hunk is found undone
+    whole = whole_files and len(commits) <= WHOLE_PATCHES and all(len(c.changes) <= MAX_COUNTED_FILES for c in commits)
     paths = [] if whole or len(wanted) > MAX_PATHSPECS else list(wanted)
     # a candidate whose reported paths are all asked for comes whole in a limited read too: its lines
     # are counted from it, not from a second diff-tree once it is found (at most 8 git processes)
     counted = {c.sha for c in commits if whole or (c.parents and len(c.changes) <= MAX_COUNTED_FILES and (
         not paths or all(ch.path in wanted for ch in c.changes if ctx.reported(ch.path))))}
     return _Plan(wanted, sorted(c.sha for c in commits), paths, counted)
+
+
+def _whole_file(change: Change, candidates: Sequence[Change]) -> bool:
+    """Whether the change deletes a path the CANDIDATES changed, or writes a version of it that one of them
+    replaced or deleted: a finding at the level of whole files, seen in the raw records alone."""
+    if change.new is None:
+        return True
+    return any(c.old is not None and c.old.oid == change.new.oid for c in candidates)
 
 
 class Early:

@@ -17,7 +17,7 @@ from leverguard.revert.patch import parse_commits, squeeze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Callable, Mapping
 
 REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch took out: it rewrote the file
 MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
@@ -33,8 +33,12 @@ MODIFY_DELETE = b"modify/delete): "
 class Resolutions:
     """What the merges of one range dropped, per path: normalized line -> the merge that dropped it."""
 
-    def __init__(self, repo: str, rev_range: str, reader: git.ObjectReader, isolation: tuple[str, ...] = ()) -> None:
+    def __init__(self, repo: str, rev_range: str, reader: git.ObjectReader, isolation: tuple[str, ...] = (),
+                 merges: Callable[[], bool] | None = None) -> None:
+        """MERGES, when given, tells whether the range holds a merge at all (from a log the caller reads anyway):
+        none, and git is not asked to re-merge anything."""
         self._repo, self._range, self._reader, self._isolation = repo, rev_range, reader, isolation
+        self._merges = merges
         self._dropped: dict[bytes, dict[bytes, str]] | None = None
         self._kept: dict[bytes, str] = {}
         self._bases: dict[str, tuple[str, ...]] = {}  # per merge that dropped lines, its parents' merge bases
@@ -57,6 +61,8 @@ class Resolutions:
 
     def _read(self) -> dict[bytes, dict[bytes, str]]:
         found: dict[bytes, dict[bytes, str]] = {}
+        if self._merges is not None and not self._merges():
+            return found
         data = git.remerge_patches(self._range, self._repo, self._isolation)
         conflicted: dict[str, set[bytes] | None] = {}  # per merge: its paths in conflict (None: some note unread)
         for part in data.split(b"\x1e")[1:]:
