@@ -255,7 +255,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
     """The audited commit's authors and declarations: a merge brings in its branch's messages."""
     rows = range_commits(repo, f"{commit.parents[0]}..{commit.sha}") if commit.is_merge else \
         [RangeCommit(commit.sha, commit.author_email, commit.author_name, f"{commit.subject}\n\n{commit.body}",
-                     commit.authored)]
+                     commit.authored, commit.parents)]
     texts = [r.message for r in rows]
     return Landed(split_renames(tuple(patches)), identities(rows), from_texts(texts), conf.acks,
                   pr_number(commit), frozenset({commit.sha, *(r.sha for r in rows)}), patches, "\n".join(texts),
@@ -265,7 +265,7 @@ def _landed(repo: str, commit: Commit, conf: settings.Settings, patches: Sequenc
                   authored=authored(rows),
                   subjects=branch_subjects(rows) if commit.is_merge else (),
                   agent=is_agent_work(texts, ((r.email, r.name) for r in rows)), head=commit.sha,
-                  grafted=grafts(repo, [r.sha for r in rows if not r.email]) if commit.is_merge else False)
+                  grafted=grafts(rows))
 
 
 def _branch_name(repo: str, branch: str) -> str:

@@ -138,8 +138,8 @@ def range_commits(repo: str, rev_range: str) -> list[RangeCommit]:
     """Every commit in REV_RANGE (a merge with no e-mail: it names no author)."""
     records = git.range_log(rev_range, RANGE_FORMAT, repo)
     rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 5) for r in records]
-    return [RangeCommit(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[5], int(r[4] or 0))
-            for r in rows if len(r) == 6]
+    return [RangeCommit(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[5], int(r[4] or 0),
+                        tuple(r[1].split())) for r in rows if len(r) == 6]
 
 
 def authored(rows: Sequence[RangeCommit]) -> int:
@@ -170,14 +170,10 @@ def branch_subjects(rows: Sequence[RangeCommit]) -> tuple[str, ...]:
     return tuple(r.message.split("\n", 1)[0] for r in rows if r.email)
 
 
-def grafts(repo: str, merges: Sequence[str]) -> bool:
-    """Whether one of MERGES (commit ids) joins histories with no commit in common: asked only of the
-    merges of a change with evidence (a `rev-parse` and a `merge-base` call each)."""
-    for sha in merges:  # (a commit whose author gave no e-mail reads as a merge too: its parents tell)
-        parents = git.run(["rev-parse", f"{sha}^@"], repo).stdout.decode().split()
-        if len(parents) > 1 and not git.merge_bases(parents[0], parents[1], repo):
-            return True
-    return False
+def grafts(rows: Sequence[RangeCommit]) -> bool:
+    """Whether a merge of the change's commits (ROWS, every commit the base lacks) joins a history with no
+    commit in common: that history's root commit is then one of them, as no other root is."""
+    return any(not r.parents for r in rows)
 
 
 def _landed(repo: str, land: landing.Landing, rows: Sequence[RangeCommit], options: RevertOptions,
@@ -193,7 +189,7 @@ def _landed(repo: str, land: landing.Landing, rows: Sequence[RangeCommit], optio
                   title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
                   merge=any(not r.email for r in rows), subjects=branch_subjects(rows),
                   agent=is_agent_work(texts, ((r.email, r.name) for r in rows)), head=land.head,
-                  grafted=grafts(repo, [r.sha for r in rows if not r.email]))
+                  grafted=grafts(rows))
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:

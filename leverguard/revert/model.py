@@ -70,6 +70,7 @@ class RangeCommit(NamedTuple):
     name: str
     message: str
     authored: int  # its author date: a rebase or a cherry-pick keeps it
+    parents: tuple[str, ...] = ()
 
 
 def parse_raw(meta: bytes, path: bytes) -> Change:
