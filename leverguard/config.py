@@ -97,8 +97,9 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # testthat's snapshots, and the reports R's revdepcheck writes (dplyr's `revdep/problems.md`)
                "_snaps/**", "**/_snaps/**", "revdep/*.md",
-               # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`), written by the run
-               "*.approved.*",
+               # approval-test baselines (ApprovalTests, Catch2's `Baselines/*.approved.txt`, Verify's
+               # `Test.Method.verified.txt`), written by the run
+               "*.approved.*", "*.verified.*",
                # linters' baselines of accepted findings, written by the tool (`phpstan --generate-baseline`,
                # `rubocop --auto-gen-config`, `detekt --create-baseline`, Android lint, Psalm)
                "phpstan-baseline.neon", "phpstan-baseline.php", "baseline.neon", ".rubocop_todo.yml",

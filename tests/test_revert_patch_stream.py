@@ -80,6 +80,32 @@ def test_a_files_hunks_that_only_regroup_its_imports_are_cosmetic(repo: Repo, af
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
+GO_MAIN = 'package main\n\nimport (\n\t"github.com/acme/kit/codegen"\n\t"github.com/acme/kit/config"\n\t"github.com/vektah/ast"\n)\n\nfunc main() { codegen.Run(config.Load(), ast.New()) }\n'
+RS_LIB = "use std::fmt;\nuse percent_encoding::{utf8_percent_encode, CONTROLS};\n\nfn encode(s: &str) -> String { utf8_percent_encode(s, CONTROLS).to_string() }\n"
+
+
+@pytest.mark.parametrize(("path", "before", "after", "cosmetic"), [
+    # goimports moving a spec into a group of its own (gqlgen's `Add go generate`)
+    ("main.go", GO_MAIN, GO_MAIN.replace('import (\n\t"github.com/acme', 'import (\n\t"github.com/vektah/ast"\n\n\t"github.com/acme')
+     .replace('\t"github.com/vektah/ast"\n)', ")"), True),
+    ("main.go", GO_MAIN, GO_MAIN.replace('"github.com/vektah/ast"', '"github.com/vektah/ast/v2"'), False),  # another import
+    ("lib.rs", RS_LIB, RS_LIB.replace("{utf8_percent_encode, CONTROLS}", "{CONTROLS, utf8_percent_encode}"), True),  # cargo fmt
+    ("lib.rs", RS_LIB, RS_LIB.replace("{utf8_percent_encode, CONTROLS}", "{CONTROLS, utf8_percent_encode}")
+     .replace("-> String { ", "-> String {\n    "), True),  # and a line re-wrapped beside it
+    ("lib.rs", RS_LIB, RS_LIB.replace("{utf8_percent_encode, CONTROLS}", "{CONTROLS, percent_encode}"), False),  # a name changed
+])
+def test_imports_regrouped_or_their_braced_names_re_sorted_are_cosmetic(repo: Repo, path: str, before: str, after: str,
+                                                                       cosmetic: bool) -> None:
+    repo.write(path, before)
+    repo.commit("initial")
+    repo.write(path, after)
+    repo.commit("format")
+    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
+                          check=True).stdout
+    ((_, (patch,)),) = _parsed(data, len(data))
+    assert patch.hunks and all(h.cosmetic for h in patch.hunks) is cosmetic
+
+
 REFERENCE = "Defined in: [types.ts:{0}](https://github.com/o/r/blob/main/src/types.ts#L{0})\n"
 
 

@@ -571,6 +571,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "revdep/problems.md",  # R's revdepcheck report (dplyr's `Update revdeps`)
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
                                       "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
+                                      "test/Docfx.Tests/SamplesTest.Seed.verified.txt",  # Verify's snapshots (docfx)
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
                                       "public/themes/shop/default/build/assets/app-BeQXD5ar.js",  # bagisto's Vite build
                                       "public/build/manifest.json"])

@@ -617,19 +617,35 @@ def _reordered(hunks: Sequence[Hunk]) -> bool:
     return bool(removed) and removed == Counter(line for hunk in hunks for line in hunk.added)
 
 
-def _imports_sorted(hunks: tuple[Hunk, ...]) -> tuple[Hunk, ...]:
-    """A file's hunks that only reorder its import lines (rustfmt's, isort's, goimports' grouping) are cosmetic,
-    as a formatter's punctuation is: the same imports, every one of them written again (zoxide's nightly
-    formatter regrouping the `use` lines another commit had sorted its own way)."""
-    if not hunks or all(h.cosmetic for h in hunks) or \
-            sum(len(h.removed) for h in hunks) != sum(len(h.added) for h in hunks):
+def _imports_sorted(hunks: tuple[Hunk, ...], language: str = "") -> tuple[Hunk, ...]:
+    """A file's hunks that only reorder its import lines (rustfmt's, isort's, goimports' grouping), or the names
+    inside an import's braces (`use a::{B, c};` as `use a::{c, B};`), are cosmetic, as a formatter's punctuation
+    is: the same imports, every one of them written again (zoxide's nightly formatter regrouping the `use` lines
+    another commit had sorted its own way; goimports moving a spec into its own group in an import block).
+    LANGUAGE is the file's import grammar (`import_language`)."""
+    live = [h for h in hunks if not h.cosmetic]  # (beside re-wrapped lines: `cargo fmt` does both at once)
+    if not live or sum(len(h.removed) for h in live) != sum(len(h.added) for h in live):
         return hunks
-    first = next((line for h in hunks for line in h.removed), None)
-    if first is None or not _IMPORT.fullmatch(first):  # most files: not even the first line is an import
-        return hunks
-    if not _reordered(hunks) or not imports_only(line for h in hunks for line in h.removed):
+    first = next((line for h in live for line in h.removed), None)
+    if first is None or not (_IMPORT.fullmatch(first) or language == "go" and _GO_SPEC_SQUEEZED.fullmatch(first)):
+        return hunks  # most files: not even the first line is an import
+    removed = Counter(_import_key(line) for h in live for line in h.removed)
+    if removed != Counter(_import_key(line) for h in live for line in h.added) or \
+            not imports_only((line for h in live for line in h.removed), language):
         return hunks
     return tuple(h._replace(cosmetic=True, short=((), ())) for h in hunks)
+
+
+_BRACED = lazy(rb"([^{}]*\{)([^{}]*)(\}[^{}]*)")  # an import naming what it brings in braces, squeezed
+
+
+def _import_key(line: bytes) -> bytes:
+    """An import line with the names inside its braces in one order: the imports it makes, whatever order it
+    lists them in."""
+    found = _BRACED.fullmatch(line)
+    if found is None:
+        return line
+    return found.group(1) + b",".join(sorted(name for name in found.group(2).split(b",") if name)) + found.group(3)
 
 
 def squeeze(line: bytes) -> bytes:
@@ -776,7 +792,7 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     files = []
     for change, source, status in records:
         hunks, text, oversized = _section(cursor)
-        hunks = _imports_sorted(hunks)
+        hunks = _imports_sorted(hunks, import_language(change.path))
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
             hunks, text = (), False
