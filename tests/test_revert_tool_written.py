@@ -29,6 +29,10 @@ def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "docs: tune 
     ("autogen: update license overview (#301)", "ory-bot <60093411+ory-bot@users.noreply.github.com>", "notice"),
     ("chore: auto-update generated files (#301)", "actions-user <actions@github.com>", "notice"),
     ("autogen: update license overview (#301)", "Rob Bot <rob@example.com>", "error"),  # a person whose name ends so
+    # testfx's loc bot: a person's repair of its check-in, which it writes again from the translation service
+    ("Localized file check-in by OneLocBuild Task: Build definition ID 1218 (#301)",
+     "dotnet bot <dotnet-bot@dotnetfoundation.org>", "notice"),
+    ("Localized the settings page (#301)", "Bob <bob@example.com>", "error"),  # a person's translation
 ])
 def test_a_bots_generated_output_rolled_back_is_a_notice(repo: Repo, subject: str, author: str, severity: str) -> None:
     seed(repo)

@@ -150,7 +150,9 @@ TITLE_FILLER = frozenset("with from into this that these them then than were hav
 REGENERATES = lazy(r"\b(" + _REGENERATING + r"|(updat|refresh)\w*\s+(the\s+)?generated)\b", re.IGNORECASE)
 REGENERATES_LINE = lazy(r"\s*(?:[-*]\s+)?(?:" + _REGENERATING + r")\b", re.IGNORECASE)  # a message line opening so
 # a bot's commit of what a tool wrote (rich-click's `Generate new screengrabs with rich-codex`)
-GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|" + _REGENERATING + r")\b", re.IGNORECASE)
+# (and a localization bot's check-in: the dotnet bot's `Localized file check-in by OneLocBuild Task`)
+GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|locali[sz]\w*|translations?|" + _REGENERATING + r")\b",
+                 re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`

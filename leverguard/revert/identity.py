@@ -33,7 +33,7 @@ AGENT = lazy(r"^\s*co-authored-by:[^<\n]*<[^>\n]*(?:@anthropic\.com|cursoragent@
 NAMED_BOT = lazy(r"[a-z]Bot$")
 MIN_NAME_LOGIN = 6  # a full name squeezed to this many letters also matches a login spelled that way
 # (and an organisation's own `ory-bot`, the `actions-user <actions@github.com>` a workflow commits as)
-BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci|actions-user)\b|\w-bot$|^actions@github\.com$",
+BOT = lazy(r"\[bot\]|^(dependabot|renovate|github-actions|pre-commit-ci|actions-user)\b|\w-bot$|\w-bot@|^actions@github\.com$",
            re.IGNORECASE)
 
 
