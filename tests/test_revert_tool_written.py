@@ -13,9 +13,10 @@ from revert_helpers import CAROL, body, by_pr, check, land, seed
 ACTIONS_BOT = "github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>"
 
 
-def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "docs: tune the examples") -> dict[int, dict]:
+def _topic(repo: Repo, edits: dict[str, str | None], subject: str = "docs: tune the examples",
+           author: str = CAROL) -> dict[int, dict]:
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, subject, {**edits, "kernel.c": "int t;\n"}, author=CAROL)
+    land(repo, subject, {**edits, "kernel.c": "int t;\n"}, author=author)
     return by_pr(check(repo, "main..topic")[1])
 
 
@@ -39,6 +40,18 @@ def test_a_bots_generated_output_rolled_back_is_a_notice(repo: Repo, subject: st
     land(repo, "docs: screenshots", {"docs/cli.svg": body("svg", 8)})
     land(repo, subject, {"docs/cli.svg": body("svg2", 8)}, author=author)
     assert _topic(repo, {"docs/cli.svg": body("svg", 8)})[301]["severity"] == severity
+
+
+def test_a_bots_output_rolled_back_by_the_bot_itself_fails(repo: Repo) -> None:
+    # vstest's loc bot checking in every translation as it stood before its previous check-in: a stale base
+    seed(repo)
+    bot = "dotnet bot <dotnet-bot@dotnetfoundation.org>"
+    land(repo, "docs: screenshots", {"docs/cli.svg": body("svg", 8)})
+    land(repo, "Localized file check-in by OneLocBuild Task: Build definition ID 1218: Build ID 2839440 (#301)",
+         {"docs/cli.svg": body("svg2", 8)}, author=bot)
+    found = _topic(repo, {"docs/cli.svg": body("svg", 8)}, author=bot,
+                   subject="Juno: check in build 2857112")[301]
+    assert found["severity"] == "error", found["reason"]
 
 
 @pytest.mark.parametrize(("path", "severity"), [

@@ -189,7 +189,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
-    hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits), landed, ctx), commits, landed, ctx)
+    hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx), commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
@@ -719,10 +719,15 @@ def _squeezed_lines(ctx: Context, oid: str) -> set[bytes]:
     return {squeeze(line) for line in _blob(ctx, oid).split(b"\n")}
 
 
-def _generated_by_bot(hits: list[PathHit], commits: Sequence[Commit]) -> list[PathHit]:
+def _generated_by_bot(hits: list[PathHit], commits: Sequence[Commit], landed: Landed) -> list[PathHit]:
     """Hits on a bot's commit that says a tool wrote it (rich-click's `Generate new screengrabs with rich-codex`
     by `github-actions[bot]`, its SVGs rolled back by a docs PR) weigh as built files do: the bot writes them
-    again from a fresh checkout. A dependency bump is work, whoever commits it: its subject says no such thing."""
+    again from a fresh checkout. A dependency bump is work, whoever commits it: its subject says no such thing.
+    Not when a bot made the change too: a tool's run from a stale base (vstest's loc bot putting every
+    translation back to English as it stood before its previous check-in)."""
+    if not landed.authors:  # no person wrote the change
+        return hits
+
     def generated(hit: PathHit) -> bool:
         commit = commits[hit.position]
         return hit.kind in GENERATED_KINDS and is_bot(commit.author_name, commit.author_email) and \
