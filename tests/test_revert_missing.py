@@ -87,17 +87,18 @@ def test_a_missing_blob_leaves_one_commit_unchecked(repo: Repo, tmp_path: Path) 
     assert done.returncode == 0 and json.loads(done.stdout)["checked"] == 5 and done.stderr == ""
 
 
-def test_findings_elsewhere_still_fail_an_incomplete_audit(repo: Repo) -> None:
+def test_an_incomplete_audit_exits_2_and_reports_its_findings(repo: Repo) -> None:
     shas = build_history(repo)
     readme = repo.git("rev-parse", "main:README.md")  # only #229 holds it
     _delete_loose(repo, readme)
     proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
-    assert proc.returncode == 1, proc.stderr  # findings win: what was found stands
+    assert proc.returncode == 2, proc.stderr  # incomplete outranks findings, as grep's error does its matches
     data = json.loads(proc.stdout)
     assert {r["commit"] for r in data["results"]} == {shas["224"], shas["226"]}
     assert [u["commit"] for u in data["unchecked"]] == [repo.head()] and data["checked"] == 7
     assert "fetch it from another clone" in data["unchecked"][0]["fix"]  # no remote to name
-    assert "leverguard: warning: incomplete audit: 1 commit not checked" in proc.stderr
+    assert "leverguard: error: incomplete audit: 1 commit not checked" in proc.stderr
+    assert "; 2 landed changes with a silent revert that fails the check found in what was checked" in proc.stderr
     text = run_leverguard("audit", cwd=repo.path).stdout
     assert f"== {shas['224'][:7]} kernel: restructure (#224)" in text
     assert f"  {repo.head()[:7]} docs: readme (#229): objects missing; fetch it" in text

@@ -77,12 +77,16 @@ class AuditReport(NamedTuple):
                 "incomplete": self.incomplete, "unchecked_count": len(self.unchecked),
                 "unchecked": [u.to_dict() for u in self.unchecked]}
 
+    def failing(self) -> int:
+        """The landed changes with a finding that fails the check."""
+        return sum(1 for r in self.results if any(blocks(f, self.strict) for f in r.findings))
+
     def exit_code(self) -> int:
-        """1 for findings (an incomplete audit too: what was found stands); 2 for an incomplete audit
-        with none, after the report is out; else 0."""
-        if any(blocks(f, self.strict) for r in self.results for f in r.findings):
-            return 1
-        return 2 if self.incomplete else 0
+        """2 for an incomplete audit, whatever it found (as grep's error outranks its matches: the commits not
+        checked may hold more), after the report is out; 1 for findings; else 0."""
+        if self.incomplete:
+            return 2
+        return 1 if self.failing() else 0
 
 
 def audit_branch(session: Session, branch: str = "HEAD", *, max_count: int | None = None, since: str | None = None,
