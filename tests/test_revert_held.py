@@ -443,3 +443,30 @@ def test_headers_are_read_past_files_already_weighed_as_built(repo: Repo) -> Non
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "chore: bump deps", {"apis/zz_generated.deepcopy.go": types, **bundles, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "notice"
+
+
+CATALOG = "".join(f'#: src/app.c:{10 * i}\nmsgid "Message number {i} of the dialog"\nmsgstr ""\n"Mensagem número {i} "\n'
+                  f'"do diálogo"\n\n' for i in range(6))
+FUZZY = CATALOG.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").replace("#: src/app.c:20\n", "#: src/app.c:20\n#, fuzzy\n")
+
+
+def _one_line(catalog: str) -> str:
+    return catalog.replace(' "\n"do diálogo"', ' do diálogo"')
+
+
+@pytest.mark.parametrize(("topic", "reported"), [
+    # incus' `make update-po` after a Weblate commit: references renumbered, Weblate's one-line texts wrapped
+    # again as msgmerge wraps them, the translator's new text kept
+    (CATALOG.replace("0\nmsgid", "5\nmsgid").replace("Mensagem número 5", "Mensagem 5"), False),
+    # penpot's stale squash: the catalog as it was before the translator confirmed two entries
+    (FUZZY, True),
+])
+def test_a_catalogs_tool_written_lines_are_no_translators_work(repo: Repo, topic: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: update templates", {"po/pt.po": FUZZY})
+    land(repo, "Translated using Weblate (Portuguese) (#301)",
+         {"po/pt.po": _one_line(CATALOG).replace("Mensagem número 5", "Mensagem 5")}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: dialog", {"po/pt.po": topic, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found

@@ -106,6 +106,30 @@ def test_imports_regrouped_or_their_braced_names_re_sorted_are_cosmetic(repo: Re
     assert patch.hunks and all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
+PO = ('msgid ""\nmsgstr ""\n"PO-Revision-Date: 2026-07-24 23:01+0000\\n"\n'
+      '"Language-Team: Portuguese <https://hosted.weblate.org/projects/incus/cli/pt/"\n">\\n"\n"Language: pt\\n"\n\n'
+      '#: cmd/incus/network.go:1253\nmsgid "Column arguments are either pre-defined shorthand chars (see below),"\n'
+      'msgstr ""\n"Os argumentos de coluna são ou caracteres curtos predefinidos (veja "\n"abaixo),"\n')
+
+
+@pytest.mark.parametrize(("after", "cosmetic"), [
+    # msgmerge and Weblate: source references, the header's bookkeeping, the same text wrapped elsewhere (incus)
+    (PO.replace("23:01", "17:31").replace('pt/"\n">', 'pt/>"\n"').replace("1253", "1261")
+     .replace('(veja "\n"abaixo),"', '(veja abaixo),"'), True),
+    (PO.replace("(veja ", "(consulte "), False),  # a translation changed
+    (PO.replace("#: cmd/incus/network.go:1253\n", "#: cmd/incus/network.go:1253\n#, fuzzy\n"), False),  # marked fuzzy
+])
+def test_a_gettext_catalogs_tool_written_lines_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
+    repo.write("po/pt.po", PO)
+    repo.commit("initial")
+    repo.write("po/pt.po", after)
+    repo.commit("update-po")
+    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
+                          check=True).stdout
+    ((_, (patch,)),) = _parsed(data, len(data))
+    assert patch.hunks and all(h.cosmetic for h in patch.hunks) is cosmetic
+
+
 REFERENCE = "Defined in: [types.ts:{0}](https://github.com/o/r/blob/main/src/types.ts#L{0})\n"
 
 

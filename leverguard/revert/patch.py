@@ -791,7 +791,7 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
         cursor.pos += 1
     files = []
     for change, source, status in records:
-        hunks, text, oversized = _section(cursor)
+        hunks, text, oversized = _section(cursor, change.path.endswith(CATALOGS))
         hunks = _imports_sorted(hunks, import_language(change.path))
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
@@ -804,9 +804,10 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     return files
 
 
-def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool, bool]:
+def _section(cursor: _Cursor, catalog: bool = False) -> tuple[tuple[Hunk, ...], bool, bool]:
     """One `diff --git` section: extended headers, then hunks read by their line counts; (hunks, text,
-    oversized): past MAX_PATCH_LINES changed lines the rest is passed over, and no line of it kept."""
+    oversized): past MAX_PATCH_LINES changed lines the rest is passed over, and no line of it kept. CATALOG:
+    a gettext catalog's, whose tool-written lines are left out (`_catalog_lines`)."""
     if not cursor.peek(b"diff --git ") and not cursor.peek(b"diff --cc "):
         return (), False, False
     cursor.line()
@@ -831,18 +832,54 @@ def _section(cursor: _Cursor) -> tuple[tuple[Hunk, ...], bool, bool]:
             if cursor.peek(b"\\ "):
                 cursor.line()
             continue
-        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count))
+        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog))
     if changed > MAX_PATCH_LINES:
         return (), False, True
     return tuple(hunks), text, False
 
 
-def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int) -> Hunk:
+def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int,
+               catalog: bool = False) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
     removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
+    if catalog:
+        removed, added = _catalog_lines(removed), _catalog_lines(added)
     return _hunk(removed, added, old_start, old_count, new_start, new_count)
+
+
+CATALOGS = (b".po", b".pot")  # gettext's translation catalogs
+# what gettext's tools write into a catalog at every extraction or merge: source references (`#: src/app.c:42`),
+# obsolete entries (`#~`), and the header's bookkeeping fields; a translator's work is the msgstr text and the
+# `#, fuzzy` flags (penpot's stale squash putting fuzzy flags back on live entries lost work)
+_CATALOG_TOOL_LINE = lazy(rb'#[:~]|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
+                          rb'Project-Id-Version|Report-Msgid-Bugs-To|Plural-Forms|MIME-Version|Content-Type|'
+                          rb'Content-Transfer-Encoding|Language|X-[\w-]+): ')
+
+
+_CATALOG_FIELD = lazy(rb'"[\w-]+: ')  # a header field's first line; its wrapped rest follows as plain strings
+
+
+def _catalog_lines(lines: list[bytes]) -> list[bytes]:
+    """A gettext catalog's changed LINES without the ones its tools write (`_CATALOG_TOOL_LINE`), a header
+    field's wrapped continuation lines included (`"Language-Team: Basque <https://.../penpot/"` `"frontend/eu/>\n"`),
+    and each string unquoted: a msgstr's text is the strings' concatenation, however a tool wraps it (`msgmerge`
+    and Weblate wrap at different columns)."""
+    kept = []
+    field = False
+    for line in lines:
+        if _CATALOG_TOOL_LINE.match(line):
+            field = line.startswith(b'"')
+        elif not (field and line.startswith(b'"') and not _CATALOG_FIELD.match(line)):
+            field = False
+            entry = _CATALOG_STRING.fullmatch(line.strip())
+            kept.append(line if entry is None else entry.group(1) + b" " + entry.group(2))
+    return kept
+
+
+# a line of a catalog entry's text: `msgstr "..."` (or msgid, msgctxt, `msgstr[1]`), or a string continuing it
+_CATALOG_STRING = lazy(rb'((?:msg\w+(?:\[\d+\])?)?)\s*"(.*)"')
 
 
 def _header(header: bytes) -> tuple[int, int, int, int]:
