@@ -470,3 +470,25 @@ def test_a_catalogs_tool_written_lines_are_no_translators_work(repo: Repo, topic
     land(repo, "feat: dialog", {"po/pt.po": topic, "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/ory/pop/v6 v6.1.0\n\tgithub.com/spf13/cobra v1.8.0\n)\n\n"
+          "require (\n\tgithub.com/golang-jwt/jwt/v4 v4.5.0 // indirect\n\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n)\n")
+
+
+@pytest.mark.parametrize(("old", "new", "severity"), [
+    # kratos' `go mod tidy` after a bump drops the indirect requirement the commit before had added: tidy's to write
+    ("\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n",
+     "\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n\tgodebug.org/x v0.2.0 // indirect\n", "notice"),
+    ("\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n",
+     "\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n\tgithub.com/ory/x v0.0.600\n", "warning"),  # a direct one
+])
+def test_go_mods_indirect_requirements_are_tidys_to_write(repo: Repo, old: str, new: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "deps: go.mod", {"go.mod": GO_MOD})
+    land(repo, "feat: godebug (#301)", {"go.mod": GO_MOD.replace(old, new), "src/mod1.py": body("debug", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "docs: describe the module", {"go.mod": "// Package app serves the accounts API.\n" + GO_MOD, "kernel.c": "int t;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
