@@ -359,32 +359,26 @@ def test_a_change_deleting_only_fragments_is_a_release_step(repo: Repo, edits: d
     assert (301 in found) is reported
 
 
-@pytest.mark.parametrize(("edits", "subject", "reported"), [
-    ({"CHANGELOG.md": "## 1.1.0\n\nBugfixes:\n\n* Fix the connector leaking a DNS resolver on early close (#301 by @bob)\n"},
-     "Prep 1.1.0 release", False),  # purescript's release folds `CHANGELOG.d/` into CHANGELOG.md
-    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
-])
-def test_an_upper_case_changelog_d_folder_holds_fragments(
-        repo: Repo, edits: dict[str, str | None], subject: str, reported: bool) -> None:
-    found = _fragments_then(repo, {"CHANGELOG.d/fix_resolver-leak.md": "* Fix the connector leaking a DNS resolver on early close\n"},
-                            edits, subject)
-    assert (301 in found) is reported
+LEAK = "Fix the connector leaking a DNS resolver on early close"
 
 
-@pytest.mark.parametrize(("edits", "subject", "reported"), [
-    ({"docs/release-notes/1.1.0.md": "### 1.1.0\n\n- Fix the connector leaking a DNS resolver on early close {pr}`301`\n"},
-     "docs: generate 1.1.0 release notes", False),  # scanpy's release folds them into the version's page
-    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion: nothing folded in
+@pytest.mark.parametrize(("fragment", "edits", "subject", "reported"), [
+    # purescript's release folds `CHANGELOG.d/` into CHANGELOG.md
+    ({"CHANGELOG.d/fix_resolver-leak.md": f"* {LEAK}\n"},
+     {"CHANGELOG.md": f"## 1.1.0\n\nBugfixes:\n\n* {LEAK} (#301 by @bob)\n"}, "Prep 1.1.0 release", False),
+    ({"CHANGELOG.d/fix_resolver-leak.md": f"* {LEAK}\n"}, {"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's
+    # scanpy's release folds them into the version's page
+    ({"docs/release-notes/301.fix.md": f"{LEAK}\n"}, {"docs/release-notes/1.1.0.md": f"### 1.1.0\n\n- {LEAK} {{pr}}`301`\n"},
+     "docs: generate 1.1.0 release notes", False),
+    ({"docs/release-notes/301.fix.md": f"{LEAK}\n"}, {"kernel.c": "int t;\n"}, "kernel: tune", True),
 ])
-def test_release_notes_folder_fragments_folded_into_the_versions_page_are_consumed(
-        repo: Repo, edits: dict[str, str | None], subject: str, reported: bool) -> None:
-    found = _fragments_then(repo, {"docs/release-notes/301.fix.md": "Fix the connector leaking a DNS resolver on early close\n"},
-                            edits, subject)
-    assert (301 in found) is reported
+def test_fragments_folded_into_a_changelog_or_a_versions_page_are_consumed(
+        repo: Repo, fragment: dict[str, str], edits: dict[str, str | None], subject: str, reported: bool) -> None:
+    assert (301 in _fragments_then(repo, fragment, edits, subject)) is reported
 
 
 CI_WORKFLOW = ("name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
-            "      - uses: actions/checkout@v4\n      - run: make test\n")
+               "      - uses: actions/checkout@v4\n      - run: make test\n")
 MATRIX = "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]"
 
 

@@ -36,6 +36,18 @@ def _parsed(data: bytes, block: int) -> list[tuple[bytes, list[FilePatch]]]:
     return [(header, list(files)) for header, files in parse_commits(b"", blocks)]
 
 
+def _changed(repo: Repo, path: str, before: str, after: str) -> FilePatch:
+    """The parsed patch of one commit changing PATH from BEFORE to AFTER, read as the engine reads it."""
+    repo.write(path, before)
+    repo.commit("initial")
+    repo.write(path, after)
+    repo.commit("change")
+    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
+                          check=True).stdout
+    ((_, (patch,)),) = _parsed(data, len(data))
+    return patch
+
+
 def test_blocks_of_any_size_parse_as_the_whole_output(repo: Repo) -> None:
     data = _history(repo)
     whole = _parsed(data, len(data))
@@ -70,13 +82,7 @@ def test_a_definition_written_again_with_a_new_signature_counts_as_moved(old: by
     ("import sys\nimport os\n\nfrom kit import run\n\nrun(os, sys)\nsetup()\n", False),  # and a line added
 ])
 def test_a_files_hunks_that_only_regroup_its_imports_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
-    repo.write("main.py", "import os\nimport sys\n\nfrom kit import run\n\nrun(os, sys)\n")
-    repo.commit("initial")
-    repo.write("main.py", after)
-    repo.commit("regroup")
-    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
-                          check=True).stdout
-    ((_, (patch,)),) = _parsed(data, len(data))
+    patch = _changed(repo, "main.py", "import os\nimport sys\n\nfrom kit import run\n\nrun(os, sys)\n", after)
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
@@ -96,13 +102,7 @@ RS_LIB = "use std::fmt;\nuse percent_encoding::{utf8_percent_encode, CONTROLS};\
 ])
 def test_imports_regrouped_or_their_braced_names_re_sorted_are_cosmetic(repo: Repo, path: str, before: str, after: str,
                                                                        cosmetic: bool) -> None:
-    repo.write(path, before)
-    repo.commit("initial")
-    repo.write(path, after)
-    repo.commit("format")
-    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
-                          check=True).stdout
-    ((_, (patch,)),) = _parsed(data, len(data))
+    patch = _changed(repo, path, before, after)
     assert patch.hunks and all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
@@ -120,13 +120,7 @@ PO = ('msgid ""\nmsgstr ""\n"PO-Revision-Date: 2026-07-24 23:01+0000\\n"\n'
     (PO.replace("#: cmd/incus/network.go:1253\n", "#: cmd/incus/network.go:1253\n#, fuzzy\n"), False),  # marked fuzzy
 ])
 def test_a_gettext_catalogs_tool_written_lines_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
-    repo.write("po/pt.po", PO)
-    repo.commit("initial")
-    repo.write("po/pt.po", after)
-    repo.commit("update-po")
-    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
-                          check=True).stdout
-    ((_, (patch,)),) = _parsed(data, len(data))
+    patch = _changed(repo, "po/pt.po", PO, after)
     assert patch.hunks and all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
@@ -140,13 +134,7 @@ REFERENCE = "Defined in: [types.ts:{0}](https://github.com/o/r/blob/main/src/typ
 ])
 def test_source_line_references_renumbered_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
     before = REFERENCE.format(113) if "Defined" in after else "host = example.com:8080\n"
-    repo.write("docs/api.md", "# API\n\n" + before)
-    repo.commit("initial")
-    repo.write("docs/api.md", "# API\n\n" + after)
-    repo.commit("rebuild")
-    data = subprocess.run(["git", *ARGS], cwd=repo.path, input=(repo.head() + "\n").encode(), capture_output=True,
-                          check=True).stdout
-    ((_, (patch,)),) = _parsed(data, len(data))
+    patch = _changed(repo, "docs/api.md", "# API\n\n" + before, "# API\n\n" + after)
     assert all(h.cosmetic for h in patch.hunks) is cosmetic
 
 
