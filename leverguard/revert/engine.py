@@ -1,10 +1,12 @@
 """check-revert: what landing HEAD on BASE would undo of BASE's recent first-parent commits.
 
-At most eight git processes: rev-parse (with the merge bases), merge-tree, the landing change's raw
-records and then its `-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for
-the candidates that share a path with the change, and (only when something was found) the range's
-log. The log starts first and the candidates' diff-tree as soon as the raw records name the paths,
-so git works on two cores while Python parses what has arrived.
+Git processes: rev-parse (with the merge bases), merge-tree, the landing change's raw records and then
+its `-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for the candidates that
+share a path with the change; and only when something was found, the range's log (which also tells
+whether it holds a merge to re-merge, read once more when a hunk asks) and one `diff-tree --stdin`
+counting the lines of candidates not read whole. Eight at most for a change without merges. The log
+starts first and the candidates' diff-tree as soon as the raw records name the paths, so git works on
+two cores while Python parses what has arrived.
 """
 
 from __future__ import annotations
