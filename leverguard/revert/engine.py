@@ -4,7 +4,8 @@ Git processes: rev-parse (with the merge bases), merge-tree, the landing change'
 its `-U0` patch, the window's log, one object reader, one `diff-tree --stdin` for the candidates that
 share a path with the change; and only when something was found, the range's log (which also tells
 whether it holds a merge to re-merge, read once more when a hunk asks) and one `diff-tree --stdin`
-counting the lines of candidates not read whole. Eight at most for a change without merges. The log
+counting the lines of candidates not read whole: nine at most for a change without merges, eight when HEAD
+is based on BASE or the raw records already show whole files put back (their candidates are read whole). The log
 starts first and the candidates' diff-tree as soon as the raw records name the paths, so git works on
 two cores while Python parses what has arrived.
 """
