@@ -115,8 +115,9 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "vendor/**", "**/vendor/**",
                # binary-compatibility dumps (Kotlin's validator: `apiDump` writes `api/<module>.api`, `.klib.api`)
                "api/*.api", "**/api/*.api",
-               # compiler-output expectations (trybuild's `tests/ui/*.stderr`), rewritten by each toolchain bump
-               "*.stderr",
+               # expected outputs (trybuild's `tests/ui/*.stderr`, trycmd's and snapbox's `*.stdout`: eza's powertests),
+               # rewritten by each toolchain bump or regeneration
+               "*.stderr", "*.stdout",
                # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)
                "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py")
 

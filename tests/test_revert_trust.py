@@ -570,6 +570,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "tests/testthat/_snaps/mutate.md",  # testthat's snapshots
                                       "revdep/problems.md",  # R's revdepcheck report (dplyr's `Update revdeps`)
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
+                                      "tests/gen/ptest_2176b1b061cb7da2.stdout",  # eza's regenerated powertests
                                       "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
                                       "test/Docfx.Tests/SamplesTest.Seed.verified.txt",  # Verify's snapshots (docfx)
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
