@@ -87,6 +87,16 @@ def test_a_missing_blob_leaves_one_commit_unchecked(repo: Repo, tmp_path: Path) 
     assert done.returncode == 0 and json.loads(done.stdout)["checked"] == 5 and done.stderr == ""
 
 
+def test_an_older_commit_lacking_objects_is_named_as_what_makes_an_audit_incomplete(repo: Repo) -> None:
+    # OpenTripPlanner's mirror: every audited commit checked, one it compared with unreadable
+    shas = _steps(repo)
+    _delete_loose(repo, repo.git("rev-parse", f"{shas[0]}:src/mod0.py"))
+    proc = run_leverguard("audit", "--max-count", "2", "--format", "json", cwd=repo.path)
+    assert proc.returncode == 2 and json.loads(proc.stdout)["unchecked"] == []
+    assert proc.stderr == ("leverguard: error: incomplete audit: 1 older commit, compared with but not audited, lacks "
+                           "objects too: only whole-file evidence (object ids) covers it\n")
+
+
 def test_an_incomplete_audit_exits_2_and_reports_its_findings(repo: Repo) -> None:
     shas = build_history(repo)
     readme = repo.git("rev-parse", "main:README.md")  # only #229 holds it

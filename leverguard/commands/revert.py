@@ -67,10 +67,10 @@ def audit(repo: str, fmt: str, max_count: int | None, since: str | None, window:
     if result.incomplete:  # after the report: what was checked is out before the incomplete verdict
         count, failing = len(result.unchecked), result.failing()
         # (where the report holds the fix and the note: above in text and markdown, in named fields of the JSON)
-        fix, note = ("each `unchecked` entry of the JSON holds its fix", "see `notes` in the JSON") if fmt == "json" \
-            else ("fix listed above", "see the note above")
+        fix = "each `unchecked` entry of the JSON holds its fix" if fmt == "json" else "fix listed above"
+        # (else the history ends early, or older commits it compared with lack objects: its note says which)
         gaps = f"{count} commit{'s' if count != 1 else ''} not checked (objects missing, {fix})" if result.unchecked \
-            else f"the history ends before what was asked ({note})"
+            else result.notes[0]
         found = f"; {failing} landed change{'s' if failing != 1 else ''} with a silent revert that fails the check " \
             f"found in what was checked" if failing else ""
         print(f"leverguard: error: incomplete audit: {gaps}{found}", file=sys.stderr)
