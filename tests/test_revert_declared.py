@@ -431,3 +431,13 @@ def test_work_written_before_the_revert_it_undoes_is_a_re_land(
 ])
 def test_a_title_carrying_every_word_of_the_reverted_work_re_lands_it(repo: Repo, subject: str, severity: str) -> None:
     assert _revert_undone(repo, subject, original="Server extension paths")[1]["severity"] == severity
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Remove block_area (again) (#303)", "info"),  # graphhopper's re-removal after `Revert "removed unused method"`
+    ("remove Bike2WeightTagParser again", "info"),
+    ("Fix the flaky tests again", "error"),  # `again` about something else: the revert undone silently
+    ("Remove block_area (#303)", "error"),  # the same words, no `again`
+])
+def test_a_title_saying_it_does_again_what_a_revert_undid_re_lands_it(repo: Repo, subject: str, severity: str) -> None:
+    assert _revert_undone(repo, subject, original="Removed unused method (Polygon)")[1]["severity"] == severity

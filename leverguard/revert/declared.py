@@ -517,6 +517,22 @@ def _holds_words(title: str, original: str) -> bool:
     return sum(1 for w in wanted if len(w) >= MIN_TOPIC_WORD) >= 2 and wanted <= words(title)
 
 
+AGAIN = lazy(r"\bagain\b", re.IGNORECASE)
+SHARED_STEM = 5  # letters two words must open alike to be one word (`removed`, `remove`)
+
+
+def does_again(title: str, revert_subject: str) -> bool:
+    """Whether TITLE says it does again what the revert (REVERT_SUBJECT, `Revert "X"`) took out, sharing a word
+    of X (graphhopper's `Remove block_area (again)` after `Revert "removed unused method (Polygon, #2741)"`)."""
+    original = reverted_subject(revert_subject)
+    if not original or not AGAIN.search(title):
+        return False
+    def stems(text: str) -> set[str]:
+        return {w[:SHARED_STEM] for w in re.findall(r"[a-z0-9]+", SQUASH_SUFFIX.sub("", text).lower())
+                if len(w) >= MIN_TOPIC_WORD and w != "again"}
+    return bool(stems(title) & stems(original))
+
+
 def reverted_pr(commit: Commit) -> int | None:
     """The PR a revert names by number (`Revert #13829`, GitHub's button branch `revert-13829`), if any."""
     match = REVERTED_PR.search(pr_title(commit)) or REVERTED_PR.search(commit.subject)
