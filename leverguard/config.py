@@ -91,6 +91,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # bagisto's and firefly-iii's `public/build/`, rebuilt and re-committed by every front-end change),
                # Laravel Mix's manifest
                "**/build/assets/**", "**/build/manifest.json", "**/build/.vite/**", "**/mix-manifest.json",
+               # sqlx's offline query cache (`cargo sqlx prepare` writes one file per query the sources hold: martin's)
+               "**/.sqlx/query-*.json",
                # protoc's output (Go, gRPC-gateway, Python, C++, nanopb's C), regenerated from the `.proto` beside it
                "*.pb.go", "*.pb.gw.go", "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.cc", "*.pb.h", "*.pb.c",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record

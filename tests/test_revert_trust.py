@@ -571,6 +571,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "revdep/problems.md",  # R's revdepcheck report (dplyr's `Update revdeps`)
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
                                       "tests/gen/ptest_2176b1b061cb7da2.stdout",  # eza's regenerated powertests
+                                      "martin/.sqlx/query-4a8b1c.json",  # sqlx's offline query cache
                                       "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
                                       "test/Docfx.Tests/SamplesTest.Seed.verified.txt",  # Verify's snapshots (docfx)
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
