@@ -486,3 +486,26 @@ def test_go_mods_indirect_requirements_are_tidys_to_write(repo: Repo, old: str, 
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+CGO = "".join(f"    go_library(\n      name = 'lib{i}',\n      srcs = srcs_{i},\n      tags = tags,\n      visibility = vis,\n    )\n"
+              for i in range(4))
+
+
+@pytest.mark.parametrize(("topic", "severity"), [
+    # rules_go's `Propagate restricted_to and compatible_with`: each `tags = tags,` taken out with
+    # `**common_attrs` written a line below it, call by call: that code rewritten
+    (CGO.replace("      tags = tags,\n      visibility = vis,\n", "      visibility = vis,\n      **common_attrs\n"), "notice"),
+    # a stale copy without #301's lines, genuine new work three lines off: nothing written in their place
+    (CGO.replace("      tags = tags,\n", "").replace("    )\n", "    )\n    register(rule)\n", 1), "warning"),
+])
+def test_lines_deleted_with_unlike_lines_written_right_beside_them_are_rewritten(repo: Repo, topic: str,
+                                                                                 severity: str) -> None:
+    seed(repo)
+    plain = CGO.replace("      tags = tags,\n", "")
+    land(repo, "cgo: rules", {"go/cgo.bzl": plain})
+    land(repo, "Support Objective C libraries in cdeps (#301)", {"go/cgo.bzl": CGO}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Propagate restricted_to in cgo rules", {"go/cgo.bzl": topic, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -43,6 +43,8 @@ MIN_SWEEP_EDITS = 5  # other files given the very same edit: the change sweeps t
 MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 SMALL_SHARE = 1 / 6  # of an own commit's lines: a hunk or two of it undone, the rest kept, is that work revised
 STALE_SHARE = 1 / 3  # of a recent commit's hunks on a path: less than this undone, the rest kept, is an edit
+MIN_REWRITTEN_HUNKS = 3  # hunks of a commit each rewritten where it stood: a change made call by call
+REWRITTEN_SHARE = 0.8  # of a commit's deleted lines, those with new lines written beside them: that code rewritten
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 # a CI service's configuration: its author tries a setting, sees the run, and takes it back ("fix ci")
 CI_CONFIG = lazy(rb"^(\.github/(workflows|actions)/|\.gitlab-ci\.yml$|\.gitlab/ci/|\.circleci/|azure-pipelines[^/]*\.ya?ml$|"
@@ -1537,6 +1539,14 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # people delete their own fresh lines on purpose (debug code); not beside fresh whole files put back,
         # a stale tree's (requests' `Python 2 Death Sentence` deleting 8 lines of `docs update`)
         return NOTICE, "lines its author added, deleted by the same person"
+    beside = [u for u in undo.undone if u.written_beside]
+    if undone_lines >= MIN_HUNK_LINES and all(u.kind == "deleted" for u in undo.undone) and \
+            len(beside) >= MIN_REWRITTEN_HUNKS and sum(u.lines for u in beside) >= REWRITTEN_SHARE * undone_lines:
+        # its additions taken out hunk by hunk, each with new lines written beside it: that code rewritten
+        # where it was used (rules_go's `tags = tags,` replaced by `**common_attrs` call by call); a stale
+        # copy writes nothing there, and an overwrite of one block with one's own text is a stale copy's too
+        # (strawberry's RELEASE.md, riverpod's changelog head)
+        return NOTICE, "lines it added deleted, new lines written in their place"
     if undone_lines >= MIN_HUNK_LINES:
         # deleting what an older commit added, nothing put back: what people do on purpose (a workaround
         # dropped, a badge removed); a stale copy's deletions count against the latest commits

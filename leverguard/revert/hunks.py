@@ -26,6 +26,7 @@ ENTRY_REF = lazy(rb"(?:#|/pull/|/issues/)\d+\b")  # what a changelog entry cites
 CHANGELOG = lazy(rb"(changes|changelog|history|news|release[-_ ]?notes)(\.\w+)?$", re.IGNORECASE)
 REWRITE_OVERLAP = 0.4  # new lines sharing this much of the removed lines' trigrams are a rewrite of them
 REWRITTEN_BESIDE = 2  # older lines rewritten beside deleted ones, at most: a local edit that takes over their job
+BESIDE_LINES = 1  # old lines between two `-U0` hunks that still make one edit: a line replaced by an unlike one
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 CODE_NAME = lazy(rb"_|[a-z][A-Z]")  # a name shaped like code (`use_write_str`, `useWriteStr`), not a word
 MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); shorter ones are keywords, `i`
@@ -110,6 +111,9 @@ class HunkUndo(NamedTuple):
     # and keeps none of its own removed lines (re-indented): new text written where the lines stood, not a
     # block re-wrapped without them (crossbeam's rebased `pop` losing `guard.unlinked(head)` inside it)
     in_place: bool = False
+    # new lines written right beside it (at most a line between), as `-U0` splits a line replaced by an unlike
+    # one into two hunks: rules_go's `tags = tags,` taken out a line above each `**common_attrs`
+    written_beside: bool = False
 
     @property
     def text(self) -> tuple[bytes, ...]:
@@ -227,7 +231,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
                 amid_new = any(pools[k].added for k in used)
                 in_place = amid_new and not any(pools[k].rewrapped for k in used)
-                kept.append((undo._replace(amid_new=amid_new, in_place=in_place), hunk))
+                beside = not any(pools[k].rewrapped for k in used) and \
+                    any(pool.added and _next_to(pool, pools[k]) for k in used for pool in pools)
+                kept.append((undo._replace(amid_new=amid_new, in_place=in_place, written_beside=beside), hunk))
     # a rollback seen through whitespace: every landing line explained by an undo that stands, and (per
     # candidate) its values too short to compare (`- 1.4`) undone as well
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
@@ -245,6 +251,12 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                                         len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}),
                                         edited.get(position, 0))
     return result
+
+
+def _next_to(pool: _Pool, other: _Pool) -> bool:
+    """Whether two landing hunks are the same or at most one old line apart."""
+    gap = pool.start - other.end if pool.start >= other.end else other.start - pool.end
+    return pool is other or gap <= BESIDE_LINES
 
 
 def _inverted(undo: HunkUndo, hunk: Hunk) -> bool:
