@@ -476,6 +476,9 @@ GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/ory/pop/
      "\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n\tgodebug.org/x v0.2.0 // indirect\n", "notice"),
     ("\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n",
      "\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n\tgithub.com/ory/x v0.0.600\n", "warning"),  # a direct one
+    # woodpecker's stale squash lowering an indirect requirement the commit before had raised: a version set back
+    ("\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n", "\tgithub.com/inconshreveable/mousetrap v1.2.0 // indirect\n",
+     "warning"),
 ])
 def test_go_mods_indirect_requirements_are_tidys_to_write(repo: Repo, old: str, new: str, severity: str) -> None:
     seed(repo)
