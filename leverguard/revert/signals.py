@@ -144,8 +144,8 @@ def _indirect_only(hit: PathHit) -> bool:
     the direct ones (minimal version selection), and the next tidy writes them again (kratos', buildah's,
     thanos' tidies after a bump). A version set back is not judged so: a stale go.mod lowers indirect ones too
     (woodpecker's `golang.org/x/mod` 0.40.0 to 0.39.0, bumped again two minutes later)."""
-    if hit.kind != "inverse-hunk" or not hit.path.endswith(b"go.mod") or \
-            hit.path.rpartition(b"/")[2] != b"go.mod":
+    if hit.kind != "inverse-hunk" or hit.undo is None or hit.path.rpartition(b"/")[2] != b"go.mod" or \
+            any(u.kind == "replaced" for u in hit.undo.undone):  # (a requirement's version changed back)
         return False
     lines = hit.undone_text()
     return bool(lines) and all(line.endswith(b"//indirect") for line in lines)
