@@ -512,3 +512,30 @@ def test_lines_deleted_with_unlike_lines_written_right_beside_them_are_rewritten
     land(repo, "Propagate restricted_to in cgo rules", {"go/cgo.bzl": topic, "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+def _logger(name: str, i: int) -> str:
+    return f"func New{i}(opts Options) *Exporter {{\n\treturn &Exporter{{log: opts.{name}, id: {i}}}\n}}\n"
+
+
+@pytest.mark.parametrize(("own", "sweep", "severity"), [
+    # alloy's `Finish up slog migration` naming `SLogger` `Logger` again in every exporter, #301's among them
+    (2, True, "notice"),
+    # a stale copy of #301's files alone: its rename undone where it made it, nowhere else
+    (2, False, "error"),
+    (7, False, "error"),  # however many files #301 renamed in
+])
+def test_a_rename_swept_across_the_code_base_puts_no_commits_words_back(repo: Repo, own: int, sweep: bool,
+                                                                        severity: str) -> None:
+    seed(repo)
+    mine = {f"exporter/own{i}.go": _logger("Logger", i) for i in range(own)}
+    others = {f"exporter/ext{i}.go": _logger("SLogger", i) for i in range(6)}
+    land(repo, "exporters", {**mine, **others})
+    land(repo, "Use slog in the own exporters (#301)", {p: t.replace("opts.Logger", "opts.SLogger") for p, t in mine.items()},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    renamed = {**mine, **({p: t.replace("opts.SLogger", "opts.Logger") for p, t in others.items()} if sweep else {})}
+    land(repo, "Finish up the migration" if sweep else "feat: exporter ids", {**renamed, "kernel.c": "int t;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

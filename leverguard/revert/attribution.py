@@ -5,7 +5,6 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections import Counter
 
 from leverguard import git
 from leverguard.patterns import lazy
@@ -39,6 +38,7 @@ TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins,
 # names many folders hold: one of them deleted here and another added there is no move
 CONVENTIONAL_NAME = lazy(rb"(__init__|__main__|index|main|mod|lib|conftest|setup|readme|license|changelog|"
                                rb"makefile|package|cargo|pyproject|tsconfig|dockerfile|\.\w+)(\.[\w.]+)?$", re.IGNORECASE)
+TOKEN = lazy(rb"\w+|\W")  # a squeezed line's words and marks, to tell a rename from another edit
 MIN_SWEEP_EDITS = 5  # other files given the very same edit: the change sweeps the code base (a rename)
 MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 SMALL_SHARE = 1 / 6  # of an own commit's lines: a hunk or two of it undone, the rest kept, is that work revised
@@ -192,7 +192,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx), commits, landed, ctx)
-    hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed), landed, ctx)
+    hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
     # (months-old work rolled back together is a feature taken out: "Drop Python 3.6")
@@ -771,21 +771,47 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
     return [h._replace(quiet=quiet(h)) for h in hits]
 
 
-def _swept(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> list[PathHit]:
     """Line-level hits on files where the change's every edit is one it makes in MIN_SWEEP_EDITS other files
-    too (spectre.console's `namespace Spectre.Console.Internal` made `namespace Spectre.Console` in 120 files):
-    a sweep of the code base, which only here meets a commit's line; a stale copy holds that commit's lines
-    whatever the sweep writes."""
+    too, files the undone commit did not touch (spectre.console's `namespace Spectre.Console.Internal` made
+    `namespace Spectre.Console` in 120 files): a sweep of the code base, which only here meets a commit's line;
+    a stale copy holds that commit's lines whatever the sweep writes, and one undoing a commit's rename puts
+    it back only in that commit's files."""
     if len(landed.patches) <= MIN_SWEEP_EDITS or not any(h.kind in GENERATED_KINDS and not h.quiet for h in hits):
         return hits
-    edits = {p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic)
+    # an edit is its lines, or the renames it makes when it only renames (alloy's `Finish up slog migration`
+    # naming `SLogger` `Logger` again in a hundred files: the words it puts back, its sweep's doing)
+    edits = {p.change.path: frozenset(e for h in p.hunks if not h.cosmetic for e in _renames_in(h) or ((h.removed, h.added),))
              for p in landed.patches if p.text}
-    seen = Counter(edit for found in edits.values() for edit in found)
-    # per path whose every edit is made elsewhere too: in how many other files its rarest one is
-    others = {path: min(seen[edit] for edit in found) - 1 for path, found in edits.items() if found}
-    return [h._replace(quiet=f"an edit the change makes in {others[h.path]} other files too")
-            if h.kind in GENERATED_KINDS and not h.quiet and others.get(h.path, 0) >= MIN_SWEEP_EDITS else h
-            for h in hits]
+    by_edit: dict[object, set[bytes]] = {}
+    for path, found in edits.items():
+        for edit in found:
+            by_edit.setdefault(edit, set()).add(path)
+
+    def others(hit: PathHit) -> int:
+        """In how many files beyond the undone commit's the rarest edit of the hit's file is made."""
+        found = edits.get(hit.path)
+        if not found:
+            return 0
+        touched = {c.path for c in commits[hit.position].changes}
+        return min(len(by_edit[edit] - touched) for edit in found)
+    counts = {id(h): others(h) for h in hits if h.kind in GENERATED_KINDS and not h.quiet}
+    return [h._replace(quiet=f"an edit the change makes in {counts[id(h)]} other files too")
+            if counts.get(id(h), 0) >= MIN_SWEEP_EDITS else h for h in hits]
+
+
+def _renames_in(hunk: Hunk) -> frozenset[tuple[bytes, bytes]]:
+    """The words HUNK renames, when it only renames: line for line the same words but for some replaced by
+    others; nothing for any other hunk."""
+    if not hunk.removed or len(hunk.removed) != len(hunk.added):
+        return frozenset()
+    renames = set()
+    for old, new in zip(hunk.removed, hunk.added):
+        was, now = TOKEN.findall(old), TOKEN.findall(new)
+        if len(was) != len(now):
+            return frozenset()
+        renames |= {(a, b) for a, b in zip(was, now) if a != b}
+    return frozenset(renames) if all(a[:1].isalpha() and b[:1].isalpha() for a, b in renames) else frozenset()
 
 
 def _unused_imports(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
