@@ -74,7 +74,7 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      # package's CHANGELOG.json and CHANGELOG.md by `rush publish` (rushstack's `Update changelogs`)
                      "common/changes/**/*.json")
 LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "poetry.lock",
-              "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "composer.lock",
+              "uv.lock", "Pipfile.lock", "pdm.lock", "Cargo.lock", "Gemfile.lock", "go.sum", "go.work.sum", "composer.lock",
               "mix.lock", "pubspec.lock", "Podfile.lock", "packages.lock.json", "flake.lock", "deno.lock",
               "bun.lock", "pixi.lock", "pylock.toml", "pylock.*.toml", "rebar.lock", "Package.resolved",
               "Cartfile.resolved", "gradle.lockfile", "*.lockfile", "conan.lock", "stack.yaml.lock",
@@ -91,6 +91,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # bagisto's and firefly-iii's `public/build/`, rebuilt and re-committed by every front-end change),
                # Laravel Mix's manifest
                "**/build/assets/**", "**/build/manifest.json", "**/build/.vite/**", "**/mix-manifest.json",
+               # openapi-generator's manifest of the files it wrote (`.openapi-generator/FILES`, `VERSION`)
+               "**/.openapi-generator/*",
                # sqlx's offline query cache (`cargo sqlx prepare` writes one file per query the sources hold: martin's)
                "**/.sqlx/query-*.json",
                # protoc's output (Go, gRPC-gateway, Python, C++, nanopb's C), regenerated from the `.proto` beside it

@@ -121,6 +121,7 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     ("rebar.lock", True),  # Erlang's (ejabberd's re-locks)
     ("ios/App/Package.resolved", True),  # SwiftPM's
     ("infra/.terraform.lock.hcl", True),
+    ("go.work.sum", True),  # a Go workspace's checksums (kustomize's, alloy's churn)
     ("deps.json", False),  # no lock file: the old version line is set back
 ])
 def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, path: str, lock: bool) -> None:
@@ -572,6 +573,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "tests/derive_ui/tree.stderr",  # clap's trybuild expectations
                                       "tests/gen/ptest_2176b1b061cb7da2.stdout",  # eza's regenerated powertests
                                       "martin/.sqlx/query-4a8b1c.json",  # sqlx's offline query cache
+                                      "client/.openapi-generator/FILES",  # openapi-generator's manifest (Tandoor)
                                       "tests/SelfTest/Baselines/console.std.approved.txt",  # Catch2's approvals
                                       "test/Docfx.Tests/SamplesTest.Seed.verified.txt",  # Verify's snapshots (docfx)
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
