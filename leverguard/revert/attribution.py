@@ -777,25 +777,35 @@ def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> li
     `namespace Spectre.Console` in 120 files): a sweep of the code base, which only here meets a commit's line;
     a stale copy holds that commit's lines whatever the sweep writes, and one undoing a commit's rename puts
     it back only in that commit's files."""
-    if len(landed.patches) <= MIN_SWEEP_EDITS or not any(h.kind in GENERATED_KINDS and not h.quiet for h in hits):
+    wanted = [h for h in hits if h.kind in GENERATED_KINDS and not h.quiet]
+    if len(landed.patches) <= MIN_SWEEP_EDITS or not wanted:
         return hits
-    # an edit is its lines, or the renames it makes when it only renames (alloy's `Finish up slog migration`
-    # naming `SLogger` `Logger` again in a hundred files: the words it puts back, its sweep's doing)
-    edits = {p.change.path: frozenset(e for h in p.hunks if not h.cosmetic for e in _renames_in(h) or ((h.removed, h.added),))
-             for p in landed.patches if p.text}
-    by_edit: dict[object, set[bytes]] = {}
-    for path, found in edits.items():
-        for edit in found:
-            by_edit.setdefault(edit, set()).add(path)
+    patches = [p for p in landed.patches if p.text]
+    touched: dict[int, set[bytes]] = {}  # per undone commit, its paths
 
-    def others(hit: PathHit) -> int:
-        """In how many files beyond the undone commit's the rarest edit of the hit's file is made."""
-        found = edits.get(hit.path)
-        if not found:
-            return 0
-        touched = {c.path for c in commits[hit.position].changes}
-        return min(len(by_edit[edit] - touched) for edit in found)
-    counts = {id(h): others(h) for h in hits if h.kind in GENERATED_KINDS and not h.quiet}
+    def sweeps(edits: dict[bytes, frozenset[object]]) -> dict[int, int]:
+        """Per hit: in how many files beyond the undone commit's the rarest edit of its file is made."""
+        by_edit: dict[object, set[bytes]] = {}
+        for path, found in edits.items():
+            for edit in found:
+                by_edit.setdefault(edit, set()).add(path)
+        counts = {}
+        for hit in wanted:
+            made = edits.get(hit.path)
+            if made:
+                if hit.position not in touched:
+                    touched[hit.position] = {c.path for c in commits[hit.position].changes}
+                counts[id(hit)] = min(len(by_edit[edit] - touched[hit.position]) for edit in made)
+        return counts
+    counts = sweeps({p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic) for p in patches})
+    left = {h.path for h in wanted if counts.get(id(h), 0) < MIN_SWEEP_EDITS}
+    if any(p.change.path in left and all(_renames_in(h) for h in p.hunks if not h.cosmetic) for p in patches):
+        # an edit is also the renames it makes when it only renames (alloy's `Finish up slog migration` naming
+        # `SLogger` `Logger` again in a hundred files: the words it puts back, its sweep's doing); read only
+        # when the edits themselves leave a hit unexplained
+        renamed = sweeps({p.change.path: frozenset(e for h in p.hunks if not h.cosmetic
+                                                   for e in _renames_in(h) or ((h.removed, h.added),)) for p in patches})
+        counts = {key: max(n, renamed.get(key, 0)) for key, n in counts.items()}
     return [h._replace(quiet=f"an edit the change makes in {counts[id(h)]} other files too")
             if counts.get(id(h), 0) >= MIN_SWEEP_EDITS else h for h in hits]
 
