@@ -795,7 +795,9 @@ def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> li
             if made:
                 if hit.position not in touched:
                     touched[hit.position] = {c.path for c in commits[hit.position].changes}
-                counts[id(hit)] = min(len(by_edit[edit] - touched[hit.position]) for edit in made)
+                # (an edit in fewer files than a sweep needs is none, whoever touched them)
+                counts[id(hit)] = min(0 if len(by_edit[edit]) <= MIN_SWEEP_EDITS else len(by_edit[edit] - touched[hit.position])
+                                      for edit in made)
         return counts
     counts = sweeps({p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic) for p in patches})
     left = {h.path for h in wanted if counts.get(id(h), 0) < MIN_SWEEP_EDITS}
