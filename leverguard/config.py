@@ -70,6 +70,8 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      "**/.changelog/*", "**/changelog/pending/*",
                      # OpenTelemetry's chloggen entries (`.chloggen/*.yaml`), folded in by `Prepare release`
                      "**/.chloggen/*",
+                     # yarn's deferred versions (`yarn version --deferred`), consumed by `yarn version apply`
+                     "**/.yarn/versions/*.yml",
                      # Rush's change files (`common/changes/@scope/pkg/branch_date.json`), folded into each
                      # package's CHANGELOG.json and CHANGELOG.md by `rush publish` (rushstack's `Update changelogs`)
                      "common/changes/**/*.json")

@@ -539,3 +539,20 @@ def test_a_rename_swept_across_the_code_base_puts_no_commits_words_back(repo: Re
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+YARN_VERSIONS = {".yarn/versions/2f1c9a0b.yml": 'releases:\n  "@acme/dialog": patch\n',
+                 ".yarn/versions/7d3e5b11.yml": 'releases:\n  "@acme/dialog": patch\n  "@acme/menu": patch\n'}
+PACKAGE = '{\n  "name": "@acme/dialog",\n  "version": "1.0.4",\n  "main": "dist/index.js"\n}\n'
+
+
+@pytest.mark.parametrize(("edits", "reported"), [
+    # radix-ui's `New release`: `yarn version apply` consumes every deferred version file and bumps the packages
+    ({"packages/dialog/package.json": PACKAGE.replace("1.0.4", "1.0.5")}, False),
+    ({"kernel.c": "int t;\n"}, True),  # a stale tree's deletion: no version written anew
+])
+def test_yarn_deferred_version_files_consumed_by_a_release_are_no_loss(repo: Repo, edits: dict[str, str | None],
+                                                                        reported: bool) -> None:
+    found = _fragments_then(repo, YARN_VERSIONS, edits, "New release",
+                            older={"packages/dialog/package.json": PACKAGE})
+    assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported

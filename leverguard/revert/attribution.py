@@ -659,10 +659,18 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
         return False
     if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
         return True
-    if not landed.head or not any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes):
+    if not landed.head or not (any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
+                               or _bumps_versions(landed)):
         return False
     folders = sorted({git.fsdecode(h.path.rpartition(b"/")[0]) + "/" for h in fragments if b"/" in h.path})
     return bool(folders) and not any(ctx.rules.fragment(path) for path in git.tree_blobs(landed.head, ctx.repo, folders))
+
+
+def _bumps_versions(landed: Landed) -> bool:
+    """Whether the change writes a package's `"version":` anew, as `yarn version apply` does when it consumes the
+    deferred version files (radix-ui's `New release`, which edits no changelog)."""
+    return any(line.startswith(b'"version":') for p in landed.patches for h in p.hunks for line in h.added) and \
+        any(line.startswith(b'"version":') for p in landed.patches for h in p.hunks for line in h.removed)
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
