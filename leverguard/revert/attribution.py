@@ -191,7 +191,8 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
-    hits = _untracked_as_built(_generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx), commits, landed, ctx)
+    hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
+    hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
@@ -652,15 +653,16 @@ def _moves_count(change: Change, key: bytes, ctx: Context) -> bool:
 def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -> bool:
     """The change deletes several changelog fragments, edits a changelog, and leaves no fragment in the
     folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
-    leaves the changelog alone; one read of those folders in the result. Or the change deletes fragments and
-    touches nothing but other fragments (adds none, which a stale tree's change would: its own): a release written elsewhere (timescale's `reset .unreleased` after the release branch's
-    changelog), where a stale tree's change does work of its own."""
+    leaves the changelog alone; one read of those folders in the result. A release may write versions instead
+    of a changelog (`yarn version apply`). Or the change deletes fragments and touches nothing but other
+    fragments, adding none: a release written elsewhere (timescale's `reset .unreleased` after the release
+    branch's changelog), where a stale tree's change does work of its own and adds its own fragment."""
     if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS:
         return False
     if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
         return True
-    if not landed.head or not (any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
-                               or _bumps_versions(landed)):
+    edits_changelog = any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
+    if not landed.head or not (edits_changelog or _bumps_versions(landed)):
         return False
     folders = sorted({git.fsdecode(h.path.rpartition(b"/")[0]) + "/" for h in fragments if b"/" in h.path})
     return bool(folders) and not any(ctx.rules.fragment(path) for path in git.tree_blobs(landed.head, ctx.repo, folders))
@@ -804,7 +806,8 @@ def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> li
                 if hit.position not in touched:
                     touched[hit.position] = {c.path for c in commits[hit.position].changes}
                 # (an edit in fewer files than a sweep needs is none, whoever touched them)
-                counts[id(hit)] = min(0 if len(by_edit[edit]) <= MIN_SWEEP_EDITS else len(by_edit[edit] - touched[hit.position])
+                beyond = touched[hit.position]
+                counts[id(hit)] = min(0 if len(by_edit[edit]) <= MIN_SWEEP_EDITS else len(by_edit[edit] - beyond)
                                       for edit in made)
         return counts
     counts = sweeps({p.change.path: frozenset((h.removed, h.added) for h in p.hunks if not h.cosmetic) for p in patches})

@@ -507,12 +507,16 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
     return False
 
 
+def _title_words(text: str) -> list[str]:
+    """A title's words, lower case, without its squash suffix `(#N)`."""
+    return re.findall(r"[a-z0-9]+", SQUASH_SUFFIX.sub("", text).lower())
+
+
 def _holds_words(title: str, original: str) -> bool:
     """TITLE carries every word of ORIGINAL, two or more of them distinctive (jupyter_server's `Fix
     server-extension paths (3rd time's the charm)` after `Revert "Server extension paths (#730)"`)."""
     def words(text: str) -> set[str]:
-        found = re.findall(r"[a-z0-9]+", SQUASH_SUFFIX.sub("", text).lower())
-        return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in found}
+        return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _title_words(text)}
     wanted = words(original)
     return sum(1 for w in wanted if len(w) >= MIN_TOPIC_WORD) >= 2 and wanted <= words(title)
 
@@ -528,8 +532,7 @@ def does_again(title: str, revert_subject: str) -> bool:
     if not original or not AGAIN.search(title):
         return False
     def stems(text: str) -> set[str]:
-        return {w[:SHARED_STEM] for w in re.findall(r"[a-z0-9]+", SQUASH_SUFFIX.sub("", text).lower())
-                if len(w) >= MIN_TOPIC_WORD and w != "again"}
+        return {w[:SHARED_STEM] for w in _title_words(text) if len(w) >= MIN_TOPIC_WORD and w != "again"}
     return bool(stems(title) & stems(original))
 
 

@@ -119,7 +119,8 @@ def check_range(session: Session, base: str, head: str, options: RevertOptions) 
     hits = collect(land.patches, index, lo, len(window), patch_of, conf.rules, resolutions,
                    git.Submodules(session.where.git_dir))
     head_time = _commit_time(reader, land.head) if hits else 0
-    found = judge(hits, window, ctx, lambda: _landed(repo, land, rows(), options, conf, window, head_time)) if hits else []
+    found = judge(hits, window, ctx, lambda: _landed(repo, land, rows(), options, conf, window, head_time)) \
+        if hits else []
     large = _large_files(reader, land.patches, limit)
     notes = _notes(session.where.shallow, window, size, land.approximate) + large
     truncated = any(note.startswith("shallow clone") for note in notes)
