@@ -134,7 +134,7 @@ def test_the_same_branch_merged_again_after_its_revert_is_a_re_land(repo: Repo) 
 @pytest.mark.parametrize(("subject", "author", "severity"), [
     ("Only avoid pointer casts when using miri (#545)", BOB, "info"),  # bytes': the pushed commit re-landed by PR
     ("kernel: tune (#545)", CAROL, "error"),  # another subject: a stale tree from before the revert
-    ("kernel: tune (#545)", BOB, "warning"),  # unsaid, by who wrote the reverted work: a re-land
+    ("kernel: tune (#545)", BOB, "notice"),  # unsaid, by who wrote the reverted work: a re-land
 ])
 def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str, author: str, severity: str) -> None:
     old = seed(repo)
@@ -153,7 +153,7 @@ def test_a_re_land_of_a_commit_its_revert_names_by_hash(repo: Repo, subject: str
     ("Rollback of https://github.com/google/dagger/commit/{sha}", "Fix nullability in KSP (#545)", BOB, "info"),
     ("Automated rollback of commit {sha}.", "Roll forward with fixes and an extra test.", BOB, "info"),
     ("Automated rollback of commit {sha}.", "kernel: tune", CAROL, "error"),  # a stale tree from before the rollback
-    ("Automated rollback of commit {sha}.", "kernel: tune", BOB, "warning"),  # its author rolling forward, unsaid
+    ("Automated rollback of commit {sha}.", "kernel: tune", BOB, "notice"),  # its author rolling forward, unsaid
 ])
 def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject: str, author: str,
                                                  severity: str) -> None:

@@ -491,6 +491,49 @@ def test_go_mods_indirect_requirements_are_tidys_to_write(repo: Repo, old: str, 
     assert found["severity"] == severity, found["reason"]
 
 
+JWT = "\tgithub.com/golang-jwt/jwt/v4 v4.5.0"
+
+
+@pytest.mark.parametrize(("version", "severity"), [
+    # lnd's tidy making `golang/protobuf` indirect again after a bump had listed it among the direct ones
+    ("v4.5.0", "notice"),
+    # the commit had raised it too: written back at the version before, that is a version set back
+    ("v4.6.0", "warning"),
+])
+def test_a_requirement_tidy_moves_back_among_the_indirect_ones_is_tidys(repo: Repo, version: str, severity: str) -> None:
+    direct = GO_MOD.replace(JWT + " // indirect\n", "").replace(
+        "\tgithub.com/ory/pop", JWT.replace("v4.5.0", version) + "\n\tgithub.com/ory/pop")
+    seed(repo)
+    land(repo, "deps: go.mod", {"go.mod": GO_MOD})
+    land(repo, "mod: bump jwt users (#301)", {"go.mod": direct.replace("cobra v1.8.0", "cobra v1.9.0"),  # a bump kept
+                                               "src/mod1.py": body("jwt", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: onion v2 routing", {"go.mod": GO_MOD.replace("cobra v1.8.0", "cobra v1.9.0"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic", "--strict")[1]).get(301, {"severity": "none", "reason": ""})
+    assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("added", "severity"), [
+    # minio-go's release bot leaving stray indirect requirements, taken out with their sums by the next tidy
+    ("\tgodebug.org/x v0.2.0 // indirect\n\tgithub.com/sirupsen/logrus v1.7.0 // indirect\n", "notice"),
+    ("\tgodebug.org/x v0.2.0 // indirect\n\tgithub.com/sirupsen/logrus v1.7.0\n", "error"),  # a direct one among them
+])
+def test_go_mod_and_go_sum_put_back_over_indirect_lines_only_are_tidys(repo: Repo, added: str, severity: str) -> None:
+    mousetrap = "\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n"
+    sums = "".join(f"github.com/mod{i}/x v1.{i}.0 h1:{'ab' * 20}{i}=\n" for i in range(6))
+    seed(repo)
+    land(repo, "deps: go.mod", {"go.mod": GO_MOD, "go.sum": sums})
+    land(repo, "Update version to next release (#301)", {"go.mod": GO_MOD.replace(mousetrap, mousetrap + added),
+         "go.sum": sums + f"godebug.org/x v0.2.0 h1:{'cd' * 20}=\n", "src/version.go": "const Version = \"7.0.2\"\n"},
+         author=DAVE)
+    _stale = {"go.mod": GO_MOD, "go.sum": sums, "kernel.c": "int t;\n"}
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix: retry the upload", _stale, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 CGO = "".join(f"    go_library(\n      name = 'lib{i}',\n      srcs = srcs_{i},\n      tags = tags,\n      visibility = vis,\n    )\n"
               for i in range(4))
 

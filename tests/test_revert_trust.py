@@ -73,6 +73,31 @@ def test_trailing_spaces_or_crlf_do_not_hide_a_rollback(repo: Repo) -> None:
     assert all("ignoring formatting" in e["detail"] for e in finding["evidence"])
 
 
+WORKFLOW_STEPS = "jobs:\n  e2e:\n    runs-on: 'ubuntu-latest'   \n    steps:\n      - run: yarn build \n" \
+    "      - run: yarn lint  \n"
+TRIMMED_STEPS = WORKFLOW_STEPS.replace("   \n", "\n").replace("  \n", "\n").replace(" \n", "\n")
+TIMEOUT_STEP = "      - name: e2e\n        run: timeout 15m yarn test:e2e || { test $? -eq 124 || exit 1; }\n"
+
+
+@pytest.mark.parametrize(("stale", "severity"), [
+    # lodestar's: the step taken out, the blanks and quotes the commit trimmed kept: that step removed on
+    # purpose, by someone whose file held the commit
+    (TRIMMED_STEPS + "      - name: e2e\n        run: yarn test:e2e\n", "notice"),
+    # a copy from before it, trimmings and all: the stale file
+    (WORKFLOW_STEPS + "      - name: e2e\n        run: yarn test:e2e\n", "error"),
+    # the same copy with a space trailing every line: the change re-formats, so the commit's trimming is no proof
+    ((WORKFLOW_STEPS + "      - name: e2e\n        run: yarn test:e2e\n").replace("\n", " \n"), "error"),
+])
+def test_a_commit_whose_own_reformatting_is_kept_was_not_copied_over(repo: Repo, stale: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "ci: e2e", {".github/workflows/test.yml": WORKFLOW_STEPS + "      - name: e2e\n        run: yarn test:e2e\n"})
+    land(repo, "ci: pass e2e after a 15m timeout (#301)", {".github/workflows/test.yml": TRIMMED_STEPS + TIMEOUT_STEP},
+         author=DAVE)
+    _topic(repo, {".github/workflows/test.yml": stale, "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 TRAVIS = "language: go\n\ngo:\n  - 1.4\n  - 1.5\n  - 1.6\n  - tip\n\nenv:\n  global:\n    - PGUSER=postgres\n"
 DROPPED = TRAVIS.replace("  - 1.4\n", "").replace("  - tip\n", "  - 1.7\n")
 
@@ -91,6 +116,28 @@ def test_a_file_is_equal_to_an_older_one_only_with_its_short_value_lines(repo: R
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
     assert ("ignoring formatting" in finding["evidence"][0]["detail"]) is (severity == "error")
+
+
+@pytest.mark.parametrize(("content_too", "severity"), [
+    # discord.js' scripts that lost their executable bit in a refactor, set again by `fix executable file permissions`
+    (False, "notice"),
+    (True, "error"),  # the script's lines set back with its mode: a rollback like any other
+])
+def test_a_file_mode_set_back_alone_loses_no_line(repo: Repo, content_too: bool, severity: str) -> None:
+    seed(repo)
+    script = "#!/bin/sh\nset -eu\nnpx --no -- commitlint --edit \"$1\"\n"
+    repo.write(".husky/commit-msg", script).chmod(0o755)
+    repo.commit("ci: hooks")
+    (repo.path / ".husky/commit-msg").chmod(0o644)
+    edited = script + "echo checked\n" if content_too else script
+    land(repo, "refactor: workers support (#301)", {".husky/commit-msg": edited, "src/mod1.py": body("workers", 4)},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write(".husky/commit-msg", script)
+    (repo.path / ".husky/commit-msg").chmod(0o755)
+    land(repo, "chore: fix executable file permissions", {"kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
 
 
 def test_a_whitespace_only_edit_undoes_nothing(repo: Repo) -> None:
@@ -578,12 +625,16 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "test/Docfx.Tests/SamplesTest.Seed.verified.txt",  # Verify's snapshots (docfx)
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
                                       "public/themes/shop/default/build/assets/app-BeQXD5ar.js",  # bagisto's Vite build
-                                      "public/build/manifest.json"])
+                                      "public/build/manifest.json",
+                                      "apps/web/next-env.d.ts",  # Next.js rewrites it at each `next dev` (safe-wallet)
+                                      "common/api-review/messaging.api.md",  # API Extractor's report (firebase)
+                                      "site/.cache/twoslash/4f1c.json"])  # a tool's cache folder committed (viem)
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
 
 
 @pytest.mark.parametrize("source", ["src/vendor.svg", "docs/snapshots.svg",  # named so, in no such folder
+                                    "src/env.d.ts", "docs/api.md", "src/cache/lookup.svg",  # near the names only
                                     "build/icons/app.svg"])  # a `build/` folder of sources: not Vite's `assets/`
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
@@ -1096,6 +1147,24 @@ def test_a_version_written_again_elsewhere_in_the_file_was_moved_not_set_back(re
     land(repo, "ci: mac wheels", {".github/workflows/mac.yml": _steps("3.7", "3.10")})
     land(repo, "Support Python 3.10, drop 3.5 (#301)", {".github/workflows/mac.yml": _steps("3.9", "3.10")}, author=DAVE)
     _topic(repo, {".github/workflows/mac.yml": _steps(*written)}, subject="mac: build wheels with cibuildwheel")
+    kinds = by_pr(check(repo, "main..topic")[1]).get(301, {}).get("kinds", [])
+    assert ("version-set-back" in kinds) is found
+
+
+NOTEBOOK = '{{\n "cells": [\n  {{\n   "cell_type": "code",\n   "source": [\n    "!pip install cvxpy=={pin}"\n   ]\n  }}\n ],\n' \
+    ' "metadata": {{\n  "language_info": {{\n   "name": "python",\n   "version": "{python}"\n  }}\n }}\n}}\n'
+
+
+@pytest.mark.parametrize(("pin", "python", "found"), [
+    ("1.3.0", "3.6.5", False),  # PythonRobotics' notebooks re-run on an older Python: the kernel's version, recorded
+    ("1.1.0", "3.7.2", True),  # the notebook's own requirement set back below the old pin
+])
+def test_a_notebooks_kernel_version_is_no_requirement(repo: Repo, pin: str, python: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "notebook", {"landing.ipynb": NOTEBOOK.format(pin="1.2.0", python="3.6.8")})
+    land(repo, "try to change gif link (#301)", {"landing.ipynb": NOTEBOOK.format(pin="1.3.0", python="3.7.2")}, author=DAVE)
+    _topic(repo, {"landing.ipynb": NOTEBOOK.format(pin=pin, python=python).replace('"cells"', '"nbformat": 4,\n "cells"')},
+           subject="update the rocket landing notebook")
     kinds = by_pr(check(repo, "main..topic")[1]).get(301, {}).get("kinds", [])
     assert ("version-set-back" in kinds) is found
 
@@ -1801,6 +1870,22 @@ def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note:
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("note", "subject", "severity"), [
+    # discord.js' suppressions, each saying which PR fixes what they silence, taken out by that PR
+    ("// @ts-expect-error fixed in https://github.com/discordjs/discord.js/pull/1108", "feat: file uploads (#1108)", "notice"),
+    ("# to be removed by #1108", "Merge pull request #1108 from dev/uploads", "notice"),
+    ("// @ts-expect-error fixed in https://github.com/discordjs/discord.js/pull/1108", "feat: file uploads (#1109)", "error"),
+    ("// @ts-expect-error fixed in https://github.com/discordjs/discord.js/pull/11080", "feat: file uploads (#1108)", "error"),
+])
+def test_lines_that_name_the_pr_taking_them_out_are_its_to_take(repo: Repo, note: str, subject: str, severity: str) -> None:
+    seed(repo)
+    conf = "extensions = []\nintersphinx = {{\n    'python': ('https://docs.python.org/{}', None),\n}}\n"
+    land(repo, "docs: intersphinx", {"docs/conf.py": conf.format("3")})
+    land(repo, "build: bump the api types (#301)", {"docs/conf.py": f"{note}\n" + conf.format("3.11")})
+    _topic(repo, {"docs/conf.py": conf.format("3"), "kernel.c": "int t;\n"}, subject=subject)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 def test_a_to_do_note_inside_a_file_brought_back_speaks_of_its_lines_not_the_file(repo: Repo) -> None:
     # kodiak's `# TODO(sbdchd): waiting on <upstream PR>` in a module a stale tree resurrects
     seed(repo)
@@ -1894,10 +1979,10 @@ def _revert_undone(repo: Repo, author: str, subject: str = "kernel: tune") -> di
     return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
 
 
-def test_who_reverted_the_work_putting_it_back_is_a_warning(repo: Repo) -> None:
+def test_who_reverted_the_work_putting_it_back_is_a_notice(repo: Repo) -> None:
     # fzf's and react-router's: the reverter re-lands the work without saying so
     assert _revert_undone(repo, BOB) == {
-        "exit": 0, "severity": "warning", "reason": "a file put back to its version before it; its own author's "
+        "exit": 0, "severity": "notice", "reason": "a file put back to its version before it; its own author's "
         "revert undone: the reverted work re-landed"}
 
 
@@ -1908,14 +1993,16 @@ def test_ones_own_revert_rolled_back_past_what_it_reverted_says_so(repo: Repo) -
     land(repo, "Move the load flags (#300)", {"src/mod1.py": old["src/mod1.py"] + body("flags", 3)}, author=BOB)
     land(repo, 'Revert "Move the load flags" (#301)', {"src/mod1.py": old["src/mod1.py"] + "flags = (\n"}, author=BOB)
     _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": old["kernel.c"] + "int t;\n"}, author=BOB)
-    reason = by_pr(check(repo, "main..topic")[1])[301]["reason"]
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    reason = finding["reason"]
     assert "rolled back with the commits before it" in reason and "re-landed" not in reason, reason
+    assert finding["severity"] == "warning"  # nothing re-landed: it stays above a notice
 
 
-def test_who_wrote_the_reverted_work_putting_it_back_is_a_warning(repo: Repo) -> None:
+def test_who_wrote_the_reverted_work_putting_it_back_is_a_notice(repo: Repo) -> None:
     # taichi's `Load AOT module from memory` re-landed by its author a day after the revert, with the fix
     assert _revert_undone(repo, CAROL) == {
-        "exit": 0, "severity": "warning", "reason": "a file put back to its version before it; a revert of its "
+        "exit": 0, "severity": "notice", "reason": "a file put back to its version before it; a revert of its "
         "own author's work undone: that work re-landed"}
 
 

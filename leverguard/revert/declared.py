@@ -867,6 +867,16 @@ def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
     return any(TODO_UNDO.search(line) for line in lines)
 
 
+def awaits_the_change(lines: Iterable[bytes], number: int | None) -> bool:
+    """Whether the undone lines (whitespace dropped) name the change's own pull request as what removes them:
+    discord.js' `// @ts-expect-error fixed in https://github.com/discordjs/discord.js/pull/11108`, taken out
+    by #11108 itself."""
+    if number is None:
+        return False
+    named = re.compile(rb"(/pull/|#)%d(?!\d)" % number)
+    return any(named.search(line) for line in lines)
+
+
 def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
     """A release or version bump (`Bump version to 8.3.dev`) whose undone lines all hold a version number or
     the placeholder a release fills in: versions cycle (8.3.dev, 8.3.1, 8.3.dev again), so a value coming
@@ -1089,11 +1099,17 @@ def parse_acks(text: str) -> Declarations:
 
 def pr_number(commit: Commit) -> int | None:
     """The PR number: `Merge pull request #N ...`, a `(#N)` subject suffix, or GitLab's `See merge request g/p!N`."""
-    match = PR_SUBJECT.search(commit.subject)
-    if match is not None:
-        return int(match.group(1) or match.group(2) or match.group(3))
+    number = subject_pr(commit.subject)
+    if number is not None:
+        return number
     gitlab = GITLAB_BODY.search(commit.body)
     return int(gitlab.group(1)) if gitlab else None
+
+
+def subject_pr(subject: str) -> int | None:
+    """The PR number a subject gives: `Merge pull request #N ...`, a `(#N)` suffix, bors' `Merge #N`."""
+    match = PR_SUBJECT.search(subject)
+    return int(match.group(1) or match.group(2) or match.group(3)) if match is not None else None
 
 
 def pr_title(commit: Commit) -> str:

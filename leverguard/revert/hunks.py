@@ -133,6 +133,9 @@ class PathUndo(NamedTuple):
     # its other hunks here whose lines the change edits where they sit, without undoing them: a stale copy
     # holds none of the commit's lines to edit, so the change was made with that work in view
     edited: int = 0
+    # its own re-formatting of lines (whitespace, quotes) kept by a change that re-formats nothing: no copy
+    # from before it holds that
+    formatting_kept: bool = False
 
 
 class _Pool:
@@ -178,6 +181,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     live = [h for h in head.hunks if not h.cosmetic]
     regions = _groups(live)
     pools = [_Pool(h, regions[id(h)]) for h in live]
+    # a change that re-formats no line keeps a candidate's own re-formatting: its file holds that work, no copy
+    # from before it does (lodestar's workflow: the blanks its commit trimmed stay, one step of it goes back)
+    keeps_formatting = not any(h.cosmetic for h in head.hunks) and not any(p.rewrapped for p in pools)
     pools = [p for p in pools if not p.empty()]
     if not pools:
         return {}
@@ -245,11 +251,12 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             groups = group_of[position]
             # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
             # kamal's reworded `say` taken out with the block around it, no rollback)
+            formatting_kept = keeps_formatting and any(h.cosmetic for h in patches[position].hunks)
             whole = complete and len(undone) == count and position not in unseen and \
-                all(_inverted(undo, hunk) for undo, hunk in undone)
+                all(_inverted(undo, hunk) for undo, hunk in undone) and not formatting_kept
             result[position] = PathUndo(tuple(u for u, _ in undone), count, lines, whole,
                                         len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}),
-                                        edited.get(position, 0))
+                                        edited.get(position, 0), formatting_kept)
     return result
 
 

@@ -132,23 +132,50 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     broken = {h.position for h in hits if _left_markers(patch_of(h.position, h.path))}
-    return [h._replace(quiet=MARKERS_REPAIRED) if not h.quiet and h.position in broken else
+    hits = [h._replace(quiet=MARKERS_REPAIRED) if not h.quiet and h.position in broken else
             h._replace(quiet=TIDY_ONLY) if not h.quiet and _indirect_only(h) else h for h in hits]
+    # go.sum follows its go.mod: the checksums of the requirements tidy wrote (minio-go's release bot's)
+    tidied = {(h.position, h.path.rpartition(b"/")[0]) for h in hits if h.quiet == TIDY_ONLY}
+    return [h._replace(quiet=TIDY_ONLY) if not h.quiet and h.path.rpartition(b"/")[2] == b"go.sum" and
+            (h.position, h.path.rpartition(b"/")[0]) in tidied else h for h in hits]
 
 
 TIDY_ONLY = "only go.mod's indirect requirements, which go mod tidy writes"
 
 
 def _indirect_only(hit: PathHit) -> bool:
-    """Line-level evidence in a go.mod that is only `// indirect` requirements: `go mod tidy` writes them from
-    the direct ones (minimal version selection), and the next tidy writes them again (kratos', buildah's,
-    thanos' tidies after a bump). A version set back is not judged so: a stale go.mod lowers indirect ones too
-    (woodpecker's `golang.org/x/mod` 0.40.0 to 0.39.0, bumped again two minutes later)."""
-    if hit.kind != "inverse-hunk" or hit.undo is None or hit.path.rpartition(b"/")[2] != b"go.mod" or \
-            any(u.kind == "replaced" for u in hit.undo.undone):  # (a requirement's version changed back)
+    """Evidence in a go.mod that is only `// indirect` requirements, or a requirement moved between the direct
+    and the indirect ones at its version: `go mod tidy` writes them from the direct ones and the imports
+    (minimal version selection), and the next tidy writes them again (kratos', buildah's, thanos' tidies after
+    a bump, lnd's `golang/protobuf` made indirect again, minio-go's release bot's lines taken out). A version
+    set back is not judged so: a stale go.mod lowers indirect ones too (woodpecker's `golang.org/x/mod` 0.40.0
+    to 0.39.0, bumped again two minutes later)."""
+    if hit.path.rpartition(b"/")[2] != b"go.mod":
         return False
-    lines = hit.undone_text()
-    return bool(lines) and all(line.endswith(b"//indirect") for line in lines)
+    if hit.kind == "inverse-hunk" and hit.undo is not None:
+        if any(u.kind == "replaced" for u in hit.undo.undone):  # (a requirement's version changed back)
+            return False
+        lines = hit.undone_text()
+    elif hit.kind == "rollback" and hit.undo is None and hit.text:
+        lines = hit.text_undone
+        if _requirements_moved(hit.text_replaced, (Counter(lines) - Counter(hit.text_replaced)).elements()):
+            return False
+    else:
+        return False
+    written = set(lines)
+    return bool(lines) and all(line.endswith(INDIRECT) or line + INDIRECT in written for line in lines)
+
+
+INDIRECT = b"//indirect"
+_REQUIREMENT = lazy(rb"(.+?)v\d")  # a squeezed requirement's module path: `github.com/golang/protobufv1.5.2`
+
+
+def _requirements_moved(removed: Iterable[bytes], added: Iterable[bytes]) -> bool:
+    """Whether a module required on both sides has another version on one (a version changed, not tidied)."""
+    def versions(lines: Iterable[bytes]) -> dict[bytes, bytes]:
+        return {m.group(1): line.removesuffix(INDIRECT) for line in lines if (m := _REQUIREMENT.match(line))}
+    before, after = versions(removed), versions(added)
+    return any(after[module] != line for module, line in before.items() if module in after)
 
 
 def _lost_at(resolutions: Resolutions, path: bytes, index: PathIndex, position: int) -> Mapping[bytes, str]:
@@ -460,12 +487,23 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
     lines = patch.lines if patch is not None else 0
     # a file deleted or brought back is no cosmetic change, but a built one is rebuilt from the sources either
     # way (bagisto's content-hashed bundles, deleted and written anew by every build); a lock file's patch is never read
-    quiet = "built or scratch file" if built else "" if kind != "rollback" else _weak_change(patch) if patch is not None else ""
+    quiet = "built or scratch file" if built else "" if kind != "rollback" else MODE_ONLY if _mode_only(change) else \
+        _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
     replaced = tuple(line for h in patch.hunks for line in h.removed) if text and patch is not None else ()
     return PathHit(position, path, kind, lines, lines, text, before, quiet, additions_only=additions,
                    text_undone=undone, text_replaced=replaced)
+
+
+MODE_ONLY = "its file mode only, the content never changed"
+
+
+def _mode_only(change: Change) -> bool:
+    """A change of a file's mode alone (discord.js' scripts losing their executable bit, set again by `fix
+    executable file permissions`): no line of work to lose, whichever mode comes back."""
+    return change.old is not None and change.new is not None and change.old.oid == change.new.oid and \
+        change.old.mode != change.new.mode and not change.new.is_gitlink
 
 
 def _weak_change(patch: FilePatch) -> str:
@@ -524,6 +562,8 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     # (nor is a caret range taken to its major's floor, `^15.7.2` to `^15.0.0`: widened, still met by the newer)
     gone = {line: (old, new) for hunk in head.hunks for line, now, old, new in version_pairs(hunk.removed, hunk.added)
             if set_back(old, new) and line not in written and not widens_to_major(now, old, new)}
+    if path.endswith(b".ipynb"):  # a notebook's metadata records the kernel that last ran it, not a requirement
+        gone = {line: move for line, move in gone.items() if not line.startswith(b'"version":')}
     found: dict[int, list[tuple[bytes, tuple[str, str]]]] = {}
     for line, move in gone.items():
         for position, _ in entries:
