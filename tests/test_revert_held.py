@@ -466,6 +466,29 @@ def test_a_catalogs_tool_written_lines_are_no_translators_work(repo: Repo, topic
     assert (found["severity"] in ("warning", "error")) is reported, found
 
 
+WRAPPED = CATALOG.replace('msgid "Message number 1 of the dialog"', 'msgid ""\n"Activate if controlling the virtual "\n"devices is required."')
+TEMPLATED = WRAPPED.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").replace(
+    '"devices is required."', '"devices by third party applications is required."')
+
+
+@pytest.mark.parametrize(("commit", "topic", "reported"), [
+    # easyeffects' Weblate merge after `Updated translation template`: the entry whose source text changed is
+    # translated anew and its fuzzy flag taken out
+    (TEMPLATED, TEMPLATED.replace("#, fuzzy\n", "").replace("Mensagem número 1 ", "Ative se aplicativos de terceiros "), False),
+    # a translation the commit changed, put back as it was: a translator's text lost
+    (WRAPPED.replace("Mensagem número 2", "Mensagem n. 2"), WRAPPED, True),
+])
+def test_a_fuzzy_flag_a_template_set_taken_out_is_a_translators_confirmation(repo: Repo, commit: str, topic: str,
+                                                                              reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: catalog", {"po/pl.po": WRAPPED})
+    land(repo, "Updated translations (#301)", {"po/pl.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Translated using Weblate (Polish)", {"po/pl.po": topic, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
 GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/ory/pop/v6 v6.1.0\n\tgithub.com/spf13/cobra v1.8.0\n)\n\n"
           "require (\n\tgithub.com/golang-jwt/jwt/v4 v4.5.0 // indirect\n\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n)\n")
 
@@ -599,3 +622,46 @@ def test_yarn_deferred_version_files_consumed_by_a_release_are_no_loss(repo: Rep
     found = _fragments_then(repo, YARN_VERSIONS, edits, "New release",
                             older={"packages/dialog/package.json": PACKAGE})
     assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
+
+
+PULP_FRAGMENTS = {"CHANGES/7479.feature": "Added ML-DSA certificates to the content guard.\n",
+                  "CHANGES/+header-too-large.bugfix": "Raised the content app's header size limit.\n"}
+PYPROJECT = '[project]\nname = "pulpcore"\nversion = "3.116.0.dev"\n'
+
+
+@pytest.mark.parametrize(("edits", "reported"), [
+    # pulp's bot `Bump minor version` after branching: the fragments go, the changelog is written on the release
+    # branch, the project's version moves on; the folder keeps only its template and `.gitignore`
+    ({"pyproject.toml": PYPROJECT.replace("3.116.0.dev", "3.117.0.dev")}, False),
+    ({"pyproject.toml": PYPROJECT.replace('"pulpcore"', '"pulp-core"')}, True),  # no version written anew
+])
+def test_a_version_bump_that_empties_the_fragment_folder_is_a_release_step(repo: Repo, edits: dict[str, str | None],
+                                                                           reported: bool) -> None:
+    found = _fragments_then(repo, PULP_FRAGMENTS, edits, "Bump minor version",
+                            older={"pyproject.toml": PYPROJECT, "CHANGES/.TEMPLATE.md": "{% for section in sections %}\n",
+                                   "CHANGES/.gitignore": "!.gitignore\n"})
+    assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
+
+
+SKELETON = "Working version changelog, used as a base for the changelog and the release note.\n\n## Global CLI\n\n## Install\n"
+
+
+@pytest.mark.parametrize(("subject", "flushed", "reported"), [
+    # opam's `Release 2.6.0~alpha1`: master_changes.md back to its skeleton, its entries written into CHANGES
+    ("Release 2.6.0", 12, False),
+    ("Speed up the solver", 12, True),  # no release: the skeleton back is a stale copy's
+    ("Release 2.6.0", 2, True),  # a release that writes no entries: where did they go
+])
+def test_a_release_flushing_a_working_changelog_into_the_changelog_loses_nothing(repo: Repo, subject: str,
+                                                                                 flushed: int, reported: bool) -> None:
+    seed(repo)
+    land(repo, "changes: skeleton", {"master_changes.md": SKELETON, "CHANGES": "2.5.0:\n* Initial.\n"})
+    entry = "  * Re-allow .install files containing '..' [#301 @kit-ty-kate]\n"
+    land(repo, "Re-allow .install files containing '..' (#301)",
+         {"master_changes.md": SKELETON + entry, "src/mod1.py": body("install", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    written = "".join(f"* Entry {i} of the release, reworded\n" for i in range(flushed))
+    land(repo, subject, {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found

@@ -118,6 +118,9 @@ PO = ('msgid ""\nmsgstr ""\n"PO-Revision-Date: 2026-07-24 23:01+0000\\n"\n'
      .replace('(veja "\n"abaixo),"', '(veja abaixo),"'), True),
     (PO.replace("(veja ", "(consulte "), False),  # a translation changed
     (PO.replace("#: cmd/incus/network.go:1253\n", "#: cmd/incus/network.go:1253\n#, fuzzy\n"), False),  # marked fuzzy
+    # the source text, as msgmerge copies it from the template (easyeffects' `Updated translation template`)
+    (PO.replace("either pre-defined shorthand", "either predefined shorthand"), True),
+    (PO.replace('msgstr ""\n"Os', 'msgctxt "columns"\nmsgstr ""\n"Os'), True),  # a context the template gave it
 ])
 def test_a_gettext_catalogs_tool_written_lines_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
     patch = _changed(repo, "po/pt.po", PO, after)

@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -191,6 +191,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
+    hits = _folded_at_release(hits, landed)
     hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
     hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
@@ -377,6 +378,25 @@ class _Written:
         and fill in its placeholders (rubocop's `* [#x](.../pull/x): Add ...` folded in as `- [#270](.../pull/270): Add ...`)."""
         half = len(line) // 2
         return line in self._text or len(line) >= 2 * FRAGMENT_LINE and (line[:half] in self._text or line[half:] in self._text)
+
+
+FOLDED = "a working changelog emptied by a release that writes its entries into {}"
+MIN_FOLDED_LINES = 10  # lines a release writes into its changelog: a stale tree edits none, a typo fix a few
+
+
+def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+    """Lines of a working changelog (opam's `master_changes.md`, one entry per merged PR) taken out by a release
+    that writes a changelog of another name (its `CHANGES`): the entries folded in, reworded, not lost."""
+    if not any(RELEASE_TITLE.match(title) for title in (landed.subject, landed.title) if title):
+        return hits
+    written = {p.change.path: sum(len(h.added) for h in p.hunks) for p in landed.patches
+               if CHANGELOG.match(p.change.path.rpartition(b"/")[2])}
+    def folded_into(path: bytes) -> bytes | None:
+        if not CHANGELOG.search(path.rpartition(b"/")[2]):
+            return None
+        return next((other for other, lines in written.items() if other != path and lines >= MIN_FOLDED_LINES), None)
+    return [h._replace(quiet=FOLDED.format(git.fsdecode(into))) if not h.quiet and h.kind in ("rollback", "inverse-hunk")
+            and (into := folded_into(h.path)) is not None else h for h in hits]
 
 
 def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
@@ -670,10 +690,11 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
 
 
 def _bumps_versions(landed: Landed) -> bool:
-    """Whether the change writes a package's `"version":` anew, as `yarn version apply` does when it consumes the
-    deferred version files (radix-ui's `New release`, which edits no changelog)."""
-    return any(line.startswith(b'"version":') for p in landed.patches for h in p.hunks for line in h.added) and \
-        any(line.startswith(b'"version":') for p in landed.patches for h in p.hunks for line in h.removed)
+    """Whether the change writes the project's own version anew, as `yarn version apply` does when it consumes
+    the deferred version files (radix-ui's `New release`, which edits no changelog) or a release bot's bump
+    after branching, whose changelog is written on the release branch (pulp's `Bump minor version`)."""
+    return any(h.removed and h.added and own_version_only(h.removed) and own_version_only(h.added)
+               for p in landed.patches for h in p.hunks)
 
 
 def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:

@@ -851,8 +851,9 @@ def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, 
 
 CATALOGS = (b".po", b".pot")  # gettext's translation catalogs
 # what gettext's tools write into a catalog at every extraction or merge: source references (`#: src/app.c:42`),
-# obsolete entries (`#~`), and the header's bookkeeping fields; a translator's work is the msgstr text and the
-# `#, fuzzy` flags (penpot's stale squash putting fuzzy flags back on live entries lost work)
+# obsolete entries (`#~`), the header's bookkeeping fields and (`_catalog_lines`) the source texts, msgid and
+# msgctxt, copied from the template; a translator's work is the msgstr text and the `#, fuzzy` flags (penpot's
+# stale squash putting fuzzy flags back on live entries lost work)
 _CATALOG_TOOL_LINE = lazy(rb'#[:~]|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
                           rb'Project-Id-Version|Report-Msgid-Bugs-To|Plural-Forms|MIME-Version|Content-Type|'
                           rb'Content-Transfer-Encoding|Language|X-[\w-]+): ')
@@ -864,17 +865,32 @@ _CATALOG_FIELD = lazy(rb'"[\w-]+: ')  # a header field's first line; its wrapped
 def _catalog_lines(lines: list[bytes]) -> list[bytes]:
     """A gettext catalog's changed LINES without the ones its tools write (`_CATALOG_TOOL_LINE`), a header
     field's wrapped continuation lines included (`"Language-Team: Basque <https://.../penpot/"` `"frontend/eu/>\n"`),
-    and each string unquoted: a msgstr's text is the strings' concatenation, however a tool wraps it (`msgmerge`
-    and Weblate wrap at different columns)."""
-    kept = []
-    field = False
+    and the source texts msgmerge copies from the template (a translation platform's older copy of the template
+    puts old ones back until the next merge: easyeffects' Weblate merges); each translation as one line: a
+    msgstr's text is its strings' concatenation, however a tool wraps it (`msgmerge` and Weblate wrap at
+    different columns)."""
+    kept: list[bytes] = []
+    field = joined = source = False
     for line in lines:
         if _CATALOG_TOOL_LINE.match(line):
-            field = line.startswith(b'"')
+            field, joined = line.startswith(b'"'), False
         elif not (field and line.startswith(b'"') and not _CATALOG_FIELD.match(line)):
             field = False
             entry = _CATALOG_STRING.fullmatch(line.strip())
-            kept.append(line if entry is None else entry.group(1) + b" " + entry.group(2))
+            if entry is None:
+                kept.append(line)
+                joined = source = False
+                continue
+            keyword, text = entry.groups()
+            if keyword:  # (the source text, msgid and msgctxt, is the template's: msgmerge writes it)
+                source = keyword.startswith(b"msgid") or keyword == b"msgctxt"
+            if source:
+                joined = False
+            elif joined and not keyword:  # a string continuing the text before it
+                kept[-1] += text
+            else:
+                kept.append(keyword + b" " + text)
+                joined = True
     return kept
 
 

@@ -46,7 +46,10 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
     def regenerated(path: bytes) -> bool:
         return lock(path) or built(path)
 
-    fragment = gitignore_matcher(list(fragments))
+    listed = gitignore_matcher(list(fragments))
+
+    def fragment(path: bytes) -> bool:  # (a hidden file among them is the tool's: pulp's `CHANGES/.TEMPLATE.md`)
+        return not path.rpartition(b"/")[2].startswith(b".") and listed(path)
 
     def line_level(path: bytes) -> bool:  # a fragment's lines are prose a release rewords: whole files only
         return not skip(path) and not flat(path) and not regenerated(path) and not fragment(path)

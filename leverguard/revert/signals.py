@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import MIN_MOVED_BLOCK, RELAND_COMMITS, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (CATALOGS, FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -536,6 +536,8 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
     undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
+    if path.endswith(CATALOGS):
+        undos = _confirmations_dropped(undos)
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
@@ -549,6 +551,21 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
                             normalized=undo.complete, newer_kept=kept))
     return hits
+
+
+def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
+    """A catalog's `#, fuzzy` flag that a template update set, taken out: a translator confirming the entry
+    (easyeffects' Weblate merges after each `Updated translation template`), no work undone. A flag put back
+    on a confirmed entry stays evidence (penpot's stale squash)."""
+    kept = {}
+    for position, undo in undos.items():
+        undone = tuple(u for u in undo.undone if not (u.kind == "deleted" and u.added and
+                                                       all(line.startswith(b"#,") for line in u.added)))
+        if len(undone) == len(undo.undone):
+            kept[position] = undo
+        elif undone:
+            kept[position] = undo._replace(undone=undone, complete=False)
+    return kept
 
 
 def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
