@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo
-from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
+from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, merge_pr, seed
 
 # small files a refactor touches in passing: a two-line re-export each
 SMALL = {f"src/small{i}.py": f"from core import Path{i}\nexport = [Path{i}]\n" for i in range(2)}
@@ -629,17 +629,18 @@ PULP_FRAGMENTS = {"CHANGES/7479.feature": "Added ML-DSA certificates to the cont
 PYPROJECT = '[project]\nname = "pulpcore"\nversion = "3.116.0.dev"\n'
 
 
-@pytest.mark.parametrize(("edits", "reported"), [
-    # pulp's bot `Bump minor version` after branching: the fragments go, the changelog is written on the release
-    # branch, the project's version moves on; the folder keeps only its template and `.gitignore`
-    ({"pyproject.toml": PYPROJECT.replace("3.116.0.dev", "3.117.0.dev")}, False),
-    ({"pyproject.toml": PYPROJECT.replace('"pulpcore"', '"pulp-core"')}, True),  # no version written anew
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
+    # pulp's bot `Bump minor version` after branching: the released fragments go (the changelog is written on the
+    # release branch), the project's version moves on, the fragments of the next release stay
+    ({"pyproject.toml": PYPROJECT.replace("3.116.0.dev", "3.117.0.dev")}, "Bump minor version", False),
+    ({"pyproject.toml": PYPROJECT.replace('"pulpcore"', '"pulp-core"')}, "Bump minor version", True),  # no version
+    ({"pyproject.toml": PYPROJECT.replace("3.116.0.dev", "3.117.0.dev")}, "Fix the upload path", True),  # no release
 ])
-def test_a_version_bump_that_empties_the_fragment_folder_is_a_release_step(repo: Repo, edits: dict[str, str | None],
-                                                                           reported: bool) -> None:
-    found = _fragments_then(repo, PULP_FRAGMENTS, edits, "Bump minor version",
+def test_a_release_bump_deleting_the_released_fragments_is_a_release_step(repo: Repo, edits: dict[str, str | None],
+                                                                           subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, PULP_FRAGMENTS, edits, subject,
                             older={"pyproject.toml": PYPROJECT, "CHANGES/.TEMPLATE.md": "{% for section in sections %}\n",
-                                   "CHANGES/.gitignore": "!.gitignore\n"})
+                                   "CHANGES/.gitignore": "!.gitignore\n", "CHANGES/7789.feature": "Next release's.\n"})
     assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
 
 
@@ -664,4 +665,22 @@ def test_a_release_flushing_a_working_changelog_into_the_changelog_loses_nothing
     land(repo, subject, {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"},
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+@pytest.mark.parametrize(("title", "reported"), [("Release 2.6.0", False), ("Speed up the solver", True)])
+def test_a_merged_prs_title_reads_the_same_in_check_revert_as_in_the_audit(repo: Repo, title: str, reported: bool) -> None:
+    # opam's `Merge pull request #7046 from kit-ty-kate/rel-2.6.0-alpha1`, titled `Release 2.6.0~alpha1` in its body
+    seed(repo)
+    land(repo, "changes: skeleton", {"master_changes.md": SKELETON, "CHANGES": "2.5.0:\n* Initial.\n"})
+    entry = "  * Re-allow .install files containing '..' [#301 @kit-ty-kate]\n"
+    land(repo, "Re-allow .install files containing '..' (#301)",
+         {"master_changes.md": SKELETON + entry, "src/mod1.py": body("install", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "rel")
+    written = "".join(f"* Entry {i} of the release, reworded\n" for i in range(12))
+    land(repo, "Prepare the release", {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"},
+         author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merged = merge_pr(repo, "rel", 7046, title)
+    found = by_pr(check(repo, f"{merged}^1..{merged}")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found

@@ -676,11 +676,17 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
     folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
     leaves the changelog alone; one read of those folders in the result. A release may write versions instead
     of a changelog (`yarn version apply`). Or the change deletes fragments and touches nothing but other
-    fragments, adding none: a release written elsewhere (timescale's `reset .unreleased` after the release
-    branch's changelog), where a stale tree's change does work of its own and adds its own fragment."""
+    fragments, adding none, or bumps the project's version under a release title: a release written elsewhere
+    (timescale's `reset .unreleased` after the release branch's changelog, pulp's `Bump minor version`),
+    where a stale tree's change does work of its own and adds its own fragment."""
     if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS:
         return False
     if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
+        return True
+    if _bumps_versions(landed) and any(RELEASE_TITLE.match(t) for t in (landed.subject, landed.title) if t) and \
+            not any(c.added and ctx.rules.fragment(c.path) for c in landed.changes):
+        # a version bump titled so that deletes the fragments a release branch took, the next ones left for the
+        # next release (pulp's bot `Bump minor version` after branching): no stale tree bumps the version
         return True
     edits_changelog = any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
     if not landed.head or not (edits_changelog or _bumps_versions(landed)):

@@ -1115,13 +1115,18 @@ def subject_pr(subject: str) -> int | None:
 def pr_title(commit: Commit) -> str:
     """A merge commit's PR title (the body's first line; bors' without its number and reviewers), else the
     subject."""
-    if commit.subject.startswith("Merge pull request") and commit.body:
-        return commit.body.splitlines()[0].strip()
-    if commit.subject.startswith("Merge #") and commit.body:
-        bors = BORS_TITLE.match(commit.body.lstrip().splitlines()[0])
-        if bors is not None and int(bors.group(1)) == pr_number(commit):
+    return title_of(commit.subject, commit.body)
+
+
+def title_of(subject: str, body: str) -> str:
+    """What a commit of SUBJECT and BODY calls itself: a merged PR's title, as `pr_title` reads it."""
+    if subject.startswith("Merge pull request") and body.strip():
+        return body.strip().splitlines()[0].strip()
+    if subject.startswith("Merge #") and body.strip():
+        bors = BORS_TITLE.match(body.lstrip().splitlines()[0])
+        if bors is not None and int(bors.group(1)) == subject_pr(subject):
             return bors.group(2)
-    return commit.subject.strip()
+    return subject.strip()
 
 
 def is_revert(commit: Commit) -> bool:

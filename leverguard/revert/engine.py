@@ -20,7 +20,7 @@ from leverguard.records import NamedTuple
 from leverguard.revert import candidates, landing, settings
 from leverguard.revert.attribution import Landed, findings
 from leverguard.revert.context import Context
-from leverguard.revert.declared import Declarations, from_texts
+from leverguard.revert.declared import Declarations, from_texts, title_of
 from leverguard.revert.findings import RevertFinding, blocks
 from leverguard.revert.identity import Identities, is_agent_work, by_dependency_bots
 from leverguard.revert.model import Commit, RangeCommit, display
@@ -190,10 +190,20 @@ def _landed(repo: str, land: landing.Landing, rows: Sequence[RangeCommit], optio
                   next((i for i, c in enumerate(window) if c.sha == land.merge_base), 0),
                   bot=by_dependency_bots(rows),
                   subject=rows[0].message.split("\n", 1)[0] if rows else "", time=head_time, authored=authored(rows),
-                  title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else "",
+                  title=options.pr_body.strip().split("\n", 1)[0] if options.pr_body else _merged_title(rows),
                   merge=any(not r.email for r in rows), subjects=branch_subjects(rows),
                   agent=is_agent_work(texts, ((r.email, r.name) for r in rows)), head=land.head,
                   grafted=grafts(rows))
+
+
+def _merged_title(rows: Sequence[RangeCommit]) -> str:
+    """A merged PR's title when the change's newest commit is its merge (`Merge pull request #7046 ...`, then
+    `Release 2.6.0~alpha1`), as the audit reads it; nothing otherwise."""
+    if not rows or rows[0].email:  # (a merge's row carries no author: `RangeCommit`)
+        return ""
+    subject, _, body = rows[0].message.partition("\n")
+    title = title_of(subject, body)
+    return title if title != subject.strip() else ""
 
 
 def _size(reader: git.ObjectReader, oid: str) -> int | None:
