@@ -169,6 +169,8 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     ("ios/App/Package.resolved", True),  # SwiftPM's
     ("infra/.terraform.lock.hcl", True),
     ("go.work.sum", True),  # a Go workspace's checksums (kustomize's, alloy's churn)
+    ("esy.lock/index.json", True),  # esy's lock folder (fnm's)
+    ("esy/lock.json", False),  # a folder named so, no lock folder
     ("deps.json", False),  # no lock file: the old version line is set back
 ])
 def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, path: str, lock: bool) -> None:
