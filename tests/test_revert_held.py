@@ -514,6 +514,23 @@ def test_go_mods_indirect_requirements_are_tidys_to_write(repo: Repo, old: str, 
     assert found["severity"] == severity, found["reason"]
 
 
+@pytest.mark.parametrize(("replace", "severity"), [
+    # vald's: bbolt required at 1.3.11 again while `replace go.etcd.io/bbolt => go.etcd.io/bbolt v1.4.0` decides the build
+    ("\nreplace github.com/spf13/cobra => github.com/spf13/cobra v1.9.1\n", "notice"),
+    ("\nreplace github.com/ory/pop/v6 => github.com/ory/pop/v6 v6.2.0\n", "warning"),  # another module's replace
+])
+def test_a_requirement_a_replace_directive_overrides_set_back_loses_nothing(repo: Repo, replace: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "deps: go.mod", {"go.mod": GO_MOD + replace})
+    land(repo, "deps: cobra 1.9 (#301)", {"go.mod": GO_MOD.replace("cobra v1.8.0", "cobra v1.9.0") + replace,
+                                          "src/mod1.py": body("cli", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: onion v2 routing", {"go.mod": GO_MOD.replace("cobra v1.8.0", "cobra v1.7.0") + replace,
+                                           "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic", "--strict")[1]).get(301, {"severity": "none", "reason": ""})
+    assert found["severity"] == severity, found["reason"]
+
+
 JWT = "\tgithub.com/golang-jwt/jwt/v4 v4.5.0"
 
 

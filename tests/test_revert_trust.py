@@ -140,6 +140,27 @@ def test_a_file_mode_set_back_alone_loses_no_line(repo: Repo, content_too: bool,
     assert found["severity"] == severity, found["reason"]
 
 
+PRECOMMIT = "repos:\n" + "".join(f"  - repo: https://github.com/hadialqattan/pycln{i}\n    rev: v2.{i}.0\n    hooks:\n"
+                                  f"      - id: pycln{i}\n        args: [--config=pyproject.toml]\n" for i in range(3))
+
+
+@pytest.mark.parametrize(("added", "severity"), [
+    # MONAI's: the commit pasted the pycln block in twice; the next change takes the copy out, one stays
+    (PRECOMMIT.split("repos:\n")[1].split("  - repo: https://github.com/hadialqattan/pycln1")[0], "notice"),
+    # lines of its own, taken out by a stale copy: none of them stands in the file any more
+    ("  - repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n      - id: black-jupyter\n", "error"),
+])
+def test_a_copy_of_lines_that_still_stand_in_the_file_taken_out_loses_nothing(repo: Repo, added: str,
+                                                                               severity: str) -> None:
+    seed(repo)
+    land(repo, "ci: hooks", {".pre-commit-config.yaml": PRECOMMIT})
+    land(repo, "ci: more hooks (#301)", {".pre-commit-config.yaml": PRECOMMIT + added, "src/mod1.py": body("hooks", 4)},
+         author=DAVE)
+    _topic(repo, {".pre-commit-config.yaml": PRECOMMIT, "kernel.c": "int t;\n"})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_a_whitespace_only_edit_undoes_nothing(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "feat: more (#301)", {"src/mod1.py": old["src/mod1.py"] + body("more", 3)})

@@ -191,7 +191,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone = {id(h) for h in deletions if h.path in consumed or _moved(h, hits, landed) or _into_submodule(h.path, modules)}
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
-    hits = _folded_at_release(hits, landed)
+    hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
     hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
     hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
@@ -397,6 +397,50 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
         return next((other for other, lines in written.items() if other != path and lines >= MIN_FOLDED_LINES), None)
     return [h._replace(quiet=FOLDED.format(git.fsdecode(into))) if not h.quiet and h.kind in ("rollback", "inverse-hunk")
             and (into := folded_into(h.path)) is not None else h for h in hits]
+
+
+DUPLICATES = "the lines it added still stand in the file: a copy of them taken out"
+MAX_DUPLICATE_READS = 4  # files read whole to tell a duplicate: a stale tree's hundred are judged by their hunks
+
+
+def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """Lines a commit added, taken out by the change while the same lines still stand in the file: a copy
+    taken out (meshtastic's merge declaring `FrameToggles_menu()` twice, MONAI's pre-commit block pasted twice,
+    opam's includes), nothing lost. Only where all the change undoes there is such deletions; a stale copy
+    lacks the lines altogether."""
+    result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
+    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and _only_added_lines_taken(h)]
+    paths = sorted({h.path for h in wanted})[:MAX_DUPLICATE_READS]
+    standing = {path: _squeezed_lines(ctx, result[path]) for path in paths}
+    return [h._replace(quiet=DUPLICATES) if h.path in standing and _only_added_lines_taken(h) and not h.quiet and
+            all(line in standing[h.path] for line in h.undone_text()) else h for h in hits]
+
+
+def _only_added_lines_taken(hit: PathHit) -> bool:
+    """Whether all the change undoes of the commit's change to a file is lines it added, taken out."""
+    if hit.undo is not None:
+        return all(u.kind == "deleted" for u in hit.undo.undone)
+    return hit.kind == "rollback" and hit.additions_only
+
+
+REPLACED = "only requirements of go.mod that its replace directives override"
+_REQUIRED = lazy(rb"(?:require)?\(?(.+?)v\d")  # a squeezed requirement's module: `go.etcd.io/bboltv1.3.11`
+_REPLACED = lazy(rb"(?:replace)?\(?(.+?)(?:v\d\S*)?=>")  # a squeezed replace's: `go.etcd.io/bbolt=>go.etcd.io/bboltv1.4.0`
+
+
+def _replaced_modules(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """A go.mod's requirements set back whose modules its `replace` directives pin (vald's bbolt required at
+    1.3.11 and replaced by 1.4.0): the build uses the replacement, so the requirement's version loses nothing."""
+    result = {c.path: c.new.oid for c in landed.changes if c.new is not None and c.path.rpartition(b"/")[2] == b"go.mod"}
+    wanted = sorted({h.path for h in hits if h.path in result and not h.quiet and h.kind in ("version-set-back", "inverse-hunk")})
+    replaced = {path: {m.group(1) for m in map(_REPLACED.match, _squeezed_lines(ctx, result[path])) if m is not None}
+                for path in wanted[:MAX_DUPLICATE_READS]}
+
+    def overridden(hit: PathHit) -> bool:
+        modules = [m.group(1) if (m := _REQUIRED.match(line)) else line for line in hit.undone_text()]
+        return bool(modules) and all(module in replaced[hit.path] for module in modules)
+    return [h._replace(quiet=REPLACED) if h.path in replaced and not h.quiet and
+            h.kind in ("version-set-back", "inverse-hunk") and overridden(h) else h for h in hits]
 
 
 def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
