@@ -58,7 +58,7 @@ def test_max_count_since_and_the_cli(repo: Repo) -> None:
     assert audit_branch(Session(str(repo.path)), since="2100-01-01").checked == 0
     proc = run_leverguard("audit", "--format", "json", cwd=repo.path)
     data = json.loads(proc.stdout)
-    assert proc.returncode == 1 and data["branch"] == "main" and data["checked"] == 8
+    assert proc.returncode == 1 and data["branch"] == "main" and data["checked"] == 8 and data["failing"] == 2
     assert proc.stderr == ""  # no progress bar without a terminal
     text = run_leverguard("audit", cwd=repo.path).stdout
     assert "checked 8 commits on main: 2 landed silent reverts that fail the check" in text

@@ -75,6 +75,7 @@ class AuditReport(NamedTuple):
         return {"branch": self.branch, "tip": self.tip, "checked": self.checked,
                 "results": [r.to_dict() for r in self.results], "notes": list(self.notes),
                 "incomplete": self.incomplete, "unchecked_count": len(self.unchecked),
+                "failing": self.failing(),  # (exit 2 outranks 1: a script reading only the code misses these)
                 "unchecked": [u.to_dict() for u in self.unchecked]}
 
     def failing(self) -> int:
