@@ -30,6 +30,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Mapping, Sequence
 
+    from leverguard.revert.hunks import PathUndo
+
 MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files the commit added
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
@@ -1659,7 +1661,7 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         return WARNING, "lines of a commit newer than it dropped (rebased over that work, its date kept)"
     if not _stale_copy(hit, recent, corroborated, merge, facts.latest):
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
-                        "its hunks undone but its own re-formatting of the file kept" if undo.formatting_kept else
+                        "its hunks undone but its own re-formatting of the file kept" if _formatting_kept(undo) else
                         "a few of its hunks undone, the rest kept")
     restored = sum(u.lines for u in undo.undone if u.kind != "deleted")
     if any(u.kind == "replaced" for u in undo.undone) or restored >= MIN_HUNK_LINES:
@@ -1710,10 +1712,17 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool, lates
     out. Inside a stale tree (whole files put back too) any share counts, and a merge's resolution
     can drop one side's hunks while keeping later ones."""
     undo = hit.undo
-    if undo is None or _keeps_later(hit, stale_tree, merge) or (undo.formatting_kept and not stale_tree):
+    if undo is None or _keeps_later(hit, stale_tree, merge) or (_formatting_kept(undo) and not stale_tree):
         return False
     return stale_tree or undo.groups_undone == undo.groups or (
         recent and undo.groups_undone >= STALE_SHARE * undo.groups) or latest
+
+
+def _formatting_kept(undo: PathUndo) -> bool:
+    """Every hunk of the commit's content undone there and its re-formatting kept: that content taken out by
+    someone whose file held the commit. With some of its content kept too, the formatting tells nothing more (a
+    squash of a branch that merged the commit's work in keeps what no conflict touched)."""
+    return bool(undo.formatting_kept) and len(undo.undone) == undo.hunks
 
 
 def _minority_in_each(hits: list[PathHit]) -> bool:
@@ -1771,7 +1780,7 @@ def _all_undone(commit: Commit, hits: list[PathHit], ctx: Context, stale_tree: b
     substantial = len(touched) >= 2 or (lines >= MIN_ROLLBACK_LINES and (pure or stale_tree))
     # later changes to those files kept, or the commit's own re-formatting: that one commit's content taken
     # out on purpose, not a stale copy
-    kept = any(_keeps_later(h, stale_tree, merge) or (h.undo is not None and h.undo.formatting_kept) for h in hits)
+    kept = any(_keeps_later(h, stale_tree, merge) or (h.undo is not None and _formatting_kept(h.undo)) for h in hits)
     # a commit that only added lines, its lines deleted amid new work: what people do on purpose (a skip
     # dropped once the test is fixed, a workaround once obsolete); alone, without whole files put back,
     # it is judged as those deletions
