@@ -579,8 +579,10 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     # (nor is a caret range taken to its major's floor, `^15.7.2` to `^15.0.0`: widened, still met by the newer)
     gone = {line: (old, new) for hunk in head.hunks for line, now, old, new in version_pairs(hunk.removed, hunk.added)
             if set_back(old, new) and line not in written and not widens_to_major(now, old, new)}
-    if path.endswith(b".ipynb"):  # a notebook's metadata records the kernel that last ran it, not a requirement
-        gone = {line: move for line, move in gone.items() if not line.startswith(b'"version":')}
+    # a notebook's metadata records the kernel that last ran it, and jupytext's front matter the jupytext that
+    # last saved it (plotly's docs): a tool's stamp, no requirement
+    gone = {line: move for line, move in gone.items() if not line.startswith(b"jupytext_version:") and
+            not (path.endswith(b".ipynb") and line.startswith(b'"version":'))}
     found: dict[int, list[tuple[bytes, tuple[str, str]]]] = {}
     for line, move in gone.items():
         for position, _ in entries:
