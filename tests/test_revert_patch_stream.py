@@ -121,6 +121,8 @@ PO = ('msgid ""\nmsgstr ""\n"PO-Revision-Date: 2026-07-24 23:01+0000\\n"\n'
     # the source text, as msgmerge copies it from the template (easyeffects' `Updated translation template`)
     (PO.replace("either pre-defined shorthand", "either predefined shorthand"), True),
     (PO.replace('msgstr ""\n"Os', 'msgctxt "columns"\nmsgstr ""\n"Os'), True),  # a context the template gave it
+    (PO + '\n#: cmd/incus/main.go:12\nmsgid "Show the version"\nmsgstr ""\n', True),  # a new entry, not translated yet
+    (PO + '\n#: cmd/incus/main.go:12\nmsgid "Show the version"\nmsgstr "Mostrar a versão"\n', False),  # translated
 ])
 def test_a_gettext_catalogs_tool_written_lines_are_cosmetic(repo: Repo, after: str, cosmetic: bool) -> None:
     patch = _changed(repo, "po/pt.po", PO, after)

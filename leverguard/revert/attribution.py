@@ -22,7 +22,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
 from leverguard.revert.signals import PathHit, moved_away
 
@@ -403,38 +403,55 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
             and (into := folded_into(h.path)) is not None else h for h in hits]
 
 
-DUPLICATES = "the lines it added still stand in the file: a copy of them taken out"
+DUPLICATES = "the block it added still stands in the file: a copy of it taken out"
 MAX_DUPLICATE_READS = 4  # files read whole to tell a duplicate: a stale tree's hundred are judged by their hunks
 
 
 def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """Lines a commit added, taken out by the change while the same lines still stand in the file: a copy
-    taken out (meshtastic's merge declaring `FrameToggles_menu()` twice, MONAI's pre-commit block pasted twice,
-    opam's includes), nothing lost. Only where all the change undoes there is such deletions; a stale copy
-    lacks the lines altogether."""
+    """Blocks of lines a commit added, taken out by the change while the same block still stands in the file:
+    a copy taken out (meshtastic's merge declaring `FrameToggles_menu()` twice, MONAI's pre-commit block pasted
+    twice, opam's includes), nothing lost. Only where all the change undoes there is such blocks; a stale copy
+    lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
+    put before each method) is no copy of any one of them."""
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
-    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and _only_added_lines_taken(h)]
+    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and _added_blocks(h)]
     paths = sorted({h.path for h in wanted})[:MAX_DUPLICATE_READS]
-    standing = {path: _squeezed_lines(ctx, result[path]) for path in paths}
-    return [h._replace(quiet=DUPLICATES) if h.path in standing and _only_added_lines_taken(h) and not h.quiet and
-            all(line in standing[h.path] for line in h.undone_text()) else h for h in hits]
+    standing = {path: compared_lines(_blob(ctx, result[path])) for path in paths}
+    return [h._replace(quiet=DUPLICATES) if h.path in standing and not h.quiet and (blocks := _added_blocks(h)) and
+            all(_stands_in(block, standing[h.path]) for block in blocks) else h for h in hits]
 
 
-def _only_added_lines_taken(hit: PathHit) -> bool:
-    """Whether all the change undoes of the commit's change to a file is lines it added, taken out."""
+MIN_COPIED_LINE = 16  # characters of a one-line block that make it a copy (`returnfunction(*compliant_exprs)`)
+
+
+def _added_blocks(hit: PathHit) -> list[tuple[bytes, ...]]:
+    """The blocks of lines the commit added that the change takes out, when that is all it undoes there."""
     if hit.undo is not None:
-        return all(u.kind == "deleted" for u in hit.undo.undone)
-    return hit.kind == "rollback" and hit.additions_only
+        if not all(u.kind == "deleted" for u in hit.undo.undone):
+            return []
+        return [u.added for u in hit.undo.undone]
+    return [hit.text_undone] if hit.kind == "rollback" and hit.additions_only else []
+
+
+def _stands_in(block: tuple[bytes, ...], lines: tuple[bytes, ...]) -> bool:
+    """BLOCK still stands, whole and in order, among LINES; one line only when long enough to be a copy."""
+    if not block or (len(block) == 1 and len(block[0]) < MIN_COPIED_LINE):
+        return False
+    size = len(block)
+    return any(lines[i:i + size] == block for i, line in enumerate(lines) if line == block[0])
 
 
 REPLACED = "only requirements of go.mod that its replace directives override"
 _REQUIRED = lazy(rb"(?:require)?\(?(.+?)v\d")  # a squeezed requirement's module: `go.etcd.io/bboltv1.3.11`
-_REPLACED = lazy(rb"(?:replace)?\(?(.+?)(?:v\d\S*)?=>")  # a squeezed replace's: `go.etcd.io/bbolt=>go.etcd.io/bboltv1.4.0`
+# a squeezed replace by a version: `go.etcd.io/bbolt=>go.etcd.io/bboltv1.4.0`; one by a local folder (`=>../x`)
+# decides nothing for the module's users, whose builds still read the requirement (opentelemetry-collector's)
+_REPLACED = lazy(rb"(?:replace)?\(?(.+?)(?:v\d\S*)?=>[^./][^=]*v\d")
 
 
 def _replaced_modules(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """A go.mod's requirements set back whose modules its `replace` directives pin (vald's bbolt required at
-    1.3.11 and replaced by 1.4.0): the build uses the replacement, so the requirement's version loses nothing."""
+    """A go.mod's requirements set back whose modules its `replace` directives pin to a version (vald's bbolt
+    required at 1.3.11 and replaced by 1.4.0): the build uses the replacement, so the requirement's version
+    loses nothing."""
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and c.path.rpartition(b"/")[2] == b"go.mod"}
     wanted = sorted({h.path for h in hits if h.path in result and not h.quiet and h.kind in ("version-set-back", "inverse-hunk")})
     replaced = {path: {m.group(1) for m in map(_REPLACED.match, _squeezed_lines(ctx, result[path])) if m is not None}

@@ -653,6 +653,11 @@ def squeeze(line: bytes) -> bytes:
     return line.translate(None, _SPACE)
 
 
+def compared_lines(text: bytes) -> tuple[bytes, ...]:
+    """A file's lines as the patches compare them: squeezed, the trivial and short ones left out."""
+    return _non_trivial(text.split(b"\n"))[0]
+
+
 def _non_trivial(lines: list[bytes]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     """LINES worth comparing, squeezed; and those left out as short that still hold letters or digits (a
     version `- 1.4`, `x=1`): too common to match a hunk by, but part of what a file equal to an older one has."""
@@ -891,7 +896,11 @@ def _catalog_lines(lines: list[bytes]) -> list[bytes]:
             else:
                 kept.append(keyword + b" " + text)
                 joined = True
-    return kept
+    # (an empty translation is msgmerge's, written for each new source text: no translator's work yet)
+    return [line for line in kept if not _EMPTY_TRANSLATION.fullmatch(line)]
+
+
+_EMPTY_TRANSLATION = lazy(rb"msgstr(\[\d+\])? ")
 
 
 # a line of a catalog entry's text: `msgstr "..."` (or msgid, msgctxt, `msgstr[1]`), or a string continuing it
