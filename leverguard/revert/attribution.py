@@ -409,8 +409,8 @@ MAX_DUPLICATE_READS = 4  # files read whole to tell a duplicate: a stale tree's 
 
 def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
     """Blocks of lines a commit added, taken out by the change while the same block still stands in the file:
-    a copy taken out (meshtastic's merge declaring `FrameToggles_menu()` twice, MONAI's pre-commit block pasted
-    twice, opam's includes), nothing lost. Only where all the change undoes there is such blocks; a stale copy
+    a copy taken out (MONAI's pre-commit block pasted twice, javaparser's `reset()` written twice by a conflict
+    fix, doctrine's whitelist block), nothing lost. Only where all the change undoes there is such blocks; a stale copy
     lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
     put before each method) is no copy of any one of them."""
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
@@ -421,7 +421,7 @@ def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> 
             all(_stands_in(block, standing[h.path]) for block in blocks) else h for h in hits]
 
 
-MIN_COPIED_LINE = 16  # characters of a one-line block that make it a copy (`returnfunction(*compliant_exprs)`)
+MIN_COPIED_LINES = 2  # a block of one line standing elsewhere is common code (a test's `assert`), no copy
 
 
 def _added_blocks(hit: PathHit) -> list[tuple[bytes, ...]]:
@@ -434,8 +434,8 @@ def _added_blocks(hit: PathHit) -> list[tuple[bytes, ...]]:
 
 
 def _stands_in(block: tuple[bytes, ...], lines: tuple[bytes, ...]) -> bool:
-    """BLOCK still stands, whole and in order, among LINES; one line only when long enough to be a copy."""
-    if not block or (len(block) == 1 and len(block[0]) < MIN_COPIED_LINE):
+    """BLOCK, of two lines or more, still stands whole and in order among LINES."""
+    if len(block) < MIN_COPIED_LINES:
         return False
     size = len(block)
     return any(lines[i:i + size] == block for i, line in enumerate(lines) if line == block[0])
