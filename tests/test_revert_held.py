@@ -666,6 +666,21 @@ def test_a_release_bump_deleting_the_released_fragments_is_a_release_step(repo: 
 SKELETON = "Working version changelog, used as a base for the changelog and the release note.\n\n## Global CLI\n\n## Install\n"
 
 
+def _working_changelog(repo: Repo) -> None:
+    """#301 writes its entry into the working changelog, as every PR does."""
+    seed(repo)
+    land(repo, "changes: skeleton", {"master_changes.md": SKELETON, "CHANGES": "2.5.0:\n* Initial.\n"})
+    entry = "  * Re-allow .install files containing '..' [#301 @kit-ty-kate]\n"
+    land(repo, "Re-allow .install files containing '..' (#301)",
+         {"master_changes.md": SKELETON + entry, "src/mod1.py": body("install", 4)}, author=DAVE)
+
+
+def _release_written(entries: int) -> dict[str, str | None]:
+    """The working changelog back to its skeleton, ENTRIES lines written into the changelog."""
+    written = "".join(f"* Entry {i} of the release, reworded\n" for i in range(entries))
+    return {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"}
+
+
 @pytest.mark.parametrize(("subject", "flushed", "reported"), [
     # opam's `Release 2.6.0~alpha1`: master_changes.md back to its skeleton, its entries written into CHANGES
     ("Release 2.6.0", 12, False),
@@ -674,15 +689,9 @@ SKELETON = "Working version changelog, used as a base for the changelog and the 
 ])
 def test_a_release_flushing_a_working_changelog_into_the_changelog_loses_nothing(repo: Repo, subject: str,
                                                                                  flushed: int, reported: bool) -> None:
-    seed(repo)
-    land(repo, "changes: skeleton", {"master_changes.md": SKELETON, "CHANGES": "2.5.0:\n* Initial.\n"})
-    entry = "  * Re-allow .install files containing '..' [#301 @kit-ty-kate]\n"
-    land(repo, "Re-allow .install files containing '..' (#301)",
-         {"master_changes.md": SKELETON + entry, "src/mod1.py": body("install", 4)}, author=DAVE)
+    _working_changelog(repo)
     repo.git("checkout", "-q", "-b", "topic")
-    written = "".join(f"* Entry {i} of the release, reworded\n" for i in range(flushed))
-    land(repo, subject, {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"},
-         author=CAROL)
+    land(repo, subject, _release_written(flushed), author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
 
@@ -690,15 +699,9 @@ def test_a_release_flushing_a_working_changelog_into_the_changelog_loses_nothing
 @pytest.mark.parametrize(("title", "reported"), [("Release 2.6.0", False), ("Speed up the solver", True)])
 def test_a_merged_prs_title_reads_the_same_in_check_revert_as_in_the_audit(repo: Repo, title: str, reported: bool) -> None:
     # opam's `Merge pull request #7046 from kit-ty-kate/rel-2.6.0-alpha1`, titled `Release 2.6.0~alpha1` in its body
-    seed(repo)
-    land(repo, "changes: skeleton", {"master_changes.md": SKELETON, "CHANGES": "2.5.0:\n* Initial.\n"})
-    entry = "  * Re-allow .install files containing '..' [#301 @kit-ty-kate]\n"
-    land(repo, "Re-allow .install files containing '..' (#301)",
-         {"master_changes.md": SKELETON + entry, "src/mod1.py": body("install", 4)}, author=DAVE)
+    _working_changelog(repo)
     repo.git("checkout", "-q", "-b", "rel")
-    written = "".join(f"* Entry {i} of the release, reworded\n" for i in range(12))
-    land(repo, "Prepare the release", {"master_changes.md": SKELETON, "CHANGES": f"2.6.0:\n{written}2.5.0:\n* Initial.\n"},
-         author=CAROL)
+    land(repo, "Prepare the release", _release_written(12), author=CAROL)
     repo.git("checkout", "-q", "main")
     merged = merge_pr(repo, "rel", 7046, title)
     found = by_pr(check(repo, f"{merged}^1..{merged}")[1]).get(301, {"severity": "none"})

@@ -1181,38 +1181,29 @@ def test_a_version_written_again_elsewhere_in_the_file_was_moved_not_set_back(re
 
 
 NOTEBOOK = '{{\n "cells": [\n  {{\n   "cell_type": "code",\n   "source": [\n    "!pip install cvxpy=={pin}"\n   ]\n  }}\n ],\n' \
-    ' "metadata": {{\n  "language_info": {{\n   "name": "python",\n   "version": "{python}"\n  }}\n }}\n}}\n'
-
-
-@pytest.mark.parametrize(("pin", "python", "found"), [
-    ("1.3.0", "3.6.5", False),  # PythonRobotics' notebooks re-run on an older Python: the kernel's version, recorded
-    ("1.1.0", "3.7.2", True),  # the notebook's own requirement set back below the old pin
-])
-def test_a_notebooks_kernel_version_is_no_requirement(repo: Repo, pin: str, python: str, found: bool) -> None:
-    seed(repo)
-    land(repo, "notebook", {"landing.ipynb": NOTEBOOK.format(pin="1.2.0", python="3.6.8")})
-    land(repo, "try to change gif link (#301)", {"landing.ipynb": NOTEBOOK.format(pin="1.3.0", python="3.7.2")}, author=DAVE)
-    _topic(repo, {"landing.ipynb": NOTEBOOK.format(pin=pin, python=python).replace('"cells"', '"nbformat": 4,\n "cells"')},
-           subject="update the rocket landing notebook")
-    kinds = by_pr(check(repo, "main..topic")[1]).get(301, {}).get("kinds", [])
-    assert ("version-set-back" in kinds) is found
-
-
+    ' "metadata": {{\n  "language_info": {{\n   "name": "python",\n   "version": "{stamp}"\n  }}\n }}\n}}\n'
 JUPYTEXT = "---\njupyter:\n  jupytext:\n    text_representation:\n      extension: .md\n      format_version: '1.2'\n" \
     "      jupytext_version: {stamp}\n  kernelspec:\n    name: python3\n---\n\n# Histograms\n\n```python\n" \
     "%pip install plotly=={pin}\n```\n"
 
 
-@pytest.mark.parametrize(("stamp", "pin", "found"), [
-    ("1.4.2", "5.18.0", False),  # plotly's docs saved by an older jupytext: the editor's stamp
-    ("1.6.0", "5.10.0", True),  # the page's own requirement set back below the old pin
+@pytest.mark.parametrize(("path", "document", "versions", "found"), [
+    # PythonRobotics' notebooks re-run on an older Python: the kernel's version, recorded
+    ("landing.ipynb", NOTEBOOK, ("1.2.0", "3.6.8", "1.3.0", "3.7.2", "1.3.0", "3.6.5"), False),
+    ("landing.ipynb", NOTEBOOK, ("1.2.0", "3.6.8", "1.3.0", "3.7.2", "1.1.0", "3.7.2"), True),  # its own pin set back
+    # plotly's docs saved by an older jupytext: the editor's stamp
+    ("doc/histograms.md", JUPYTEXT, ("5.15.0", "1.5.1", "5.18.0", "1.6.0", "5.18.0", "1.4.2"), False),
+    ("doc/histograms.md", JUPYTEXT, ("5.15.0", "1.5.1", "5.18.0", "1.6.0", "5.10.0", "1.6.0"), True),
 ])
-def test_jupytexts_stamp_is_no_requirement(repo: Repo, stamp: str, pin: str, found: bool) -> None:
+def test_a_tools_version_stamp_is_no_requirement(repo: Repo, path: str, document: str, versions: tuple[str, ...],
+                                                 found: bool) -> None:
+    """VERSIONS: (pin, stamp) before the commit, after it, and in the topic."""
     seed(repo)
-    land(repo, "docs: histograms", {"doc/histograms.md": JUPYTEXT.format(stamp="1.5.1", pin="5.15.0")})
-    land(repo, "docs: more bins (#301)", {"doc/histograms.md": JUPYTEXT.format(stamp="1.6.0", pin="5.18.0")}, author=DAVE)
-    _topic(repo, {"doc/histograms.md": JUPYTEXT.format(stamp=stamp, pin=pin).replace("# Histograms", "# Histograms, binned")},
-           subject="docs: histogram colors")
+    land(repo, "docs: page", {path: document.format(pin=versions[0], stamp=versions[1])})
+    land(repo, "docs: more bins (#301)", {path: document.format(pin=versions[2], stamp=versions[3])}, author=DAVE)
+    # (the topic edits the page elsewhere too: a stale copy would be put back whole)
+    topic = document.format(pin=versions[4], stamp=versions[5]).replace("# Histograms", "# Histograms, binned")
+    _topic(repo, {path: topic.replace('"cells"', '"nbformat": 4,\n "cells"')}, subject="docs: colors")
     kinds = by_pr(check(repo, "main..topic")[1]).get(301, {}).get("kinds", [])
     assert ("version-set-back" in kinds) is found
 
