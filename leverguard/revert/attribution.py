@@ -24,7 +24,7 @@ from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
 from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
                                      versions_move_on)
-from leverguard.revert.signals import PathHit, moved_away
+from leverguard.revert.signals import PathHit, moved_away, required_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -395,6 +395,7 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
         return hits
     written = {p.change.path: sum(len(h.added) for h in p.hunks) for p in landed.patches
                if CHANGELOG.match(p.change.path.rpartition(b"/")[2])}
+
     def folded_into(path: bytes) -> bytes | None:
         if not CHANGELOG.search(path.rpartition(b"/")[2]):
             return None
@@ -404,18 +405,18 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
 
 
 DUPLICATES = "the block it added still stands in the file: a copy of it taken out"
-MAX_DUPLICATE_READS = 4  # files read whole to tell a duplicate: a stale tree's hundred are judged by their hunks
+MAX_WHOLE_READS = 4  # files read whole to tell a copy or a replace: a stale tree's hundred are judged by their hunks
 
 
 def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
     """Blocks of lines a commit added, taken out by the change while the same block still stands in the file:
     a copy taken out (MONAI's pre-commit block pasted twice, javaparser's `reset()` written twice by a conflict
-    fix, doctrine's whitelist block), nothing lost. Only where all the change undoes there is such blocks; a stale copy
-    lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
+    fix, doctrine's whitelist block), nothing lost. Only where all the change undoes there are such blocks; a
+    stale copy lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
     put before each method) is no copy of any one of them."""
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
     wanted = [h for h in hits if not h.quiet and h.text and h.path in result and _added_blocks(h)]
-    paths = sorted({h.path for h in wanted})[:MAX_DUPLICATE_READS]
+    paths = sorted({h.path for h in wanted})[:MAX_WHOLE_READS]
     standing = {path: compared_lines(_blob(ctx, result[path])) for path in paths}
     return [h._replace(quiet=DUPLICATES) if h.path in standing and not h.quiet and (blocks := _added_blocks(h)) and
             all(_stands_in(block, standing[h.path]) for block in blocks) else h for h in hits]
@@ -442,7 +443,6 @@ def _stands_in(block: tuple[bytes, ...], lines: tuple[bytes, ...]) -> bool:
 
 
 REPLACED = "only requirements of go.mod that its replace directives override"
-_REQUIRED = lazy(rb"(?:require)?\(?(.+?)v\d")  # a squeezed requirement's module: `go.etcd.io/bboltv1.3.11`
 # a squeezed replace by a version: `go.etcd.io/bbolt=>go.etcd.io/bboltv1.4.0`; one by a local folder (`=>../x`)
 # decides nothing for the module's users, whose builds still read the requirement (opentelemetry-collector's)
 _REPLACED = lazy(rb"(?:replace)?\(?(.+?)(?:v\d\S*)?=>[^./][^=]*v\d")
@@ -455,10 +455,10 @@ def _replaced_modules(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and c.path.rpartition(b"/")[2] == b"go.mod"}
     wanted = sorted({h.path for h in hits if h.path in result and not h.quiet and h.kind in ("version-set-back", "inverse-hunk")})
     replaced = {path: {m.group(1) for m in map(_REPLACED.match, _squeezed_lines(ctx, result[path])) if m is not None}
-                for path in wanted[:MAX_DUPLICATE_READS]}
+                for path in wanted[:MAX_WHOLE_READS]}
 
     def overridden(hit: PathHit) -> bool:
-        modules = [m.group(1) if (m := _REQUIRED.match(line)) else line for line in hit.undone_text()]
+        modules = [required_module(line) or line for line in hit.undone_text()]
         return bool(modules) and all(module in replaced[hit.path] for module in modules)
     return [h._replace(quiet=REPLACED) if h.path in replaced and not h.quiet and
             h.kind in ("version-set-back", "inverse-hunk") and overridden(h) else h for h in hits]

@@ -167,13 +167,20 @@ def _indirect_only(hit: PathHit) -> bool:
 
 
 INDIRECT = b"//indirect"
-_REQUIREMENT = lazy(rb"(.+?)v\d")  # a squeezed requirement's module path: `github.com/golang/protobufv1.5.2`
+# a squeezed requirement's module path: `github.com/golang/protobufv1.5.2`, `require(go.etcd.io/bboltv1.3.11`
+_REQUIREMENT = lazy(rb"(?:require)?\(?(.+?)v\d")
+
+
+def required_module(line: bytes) -> bytes | None:
+    """The module a go.mod requirement line (squeezed) names."""
+    found = _REQUIREMENT.match(line)
+    return found.group(1) if found is not None else None
 
 
 def _requirements_moved(removed: Iterable[bytes], added: Iterable[bytes]) -> bool:
     """Whether a module required on both sides has another version on one (a version changed, not tidied)."""
     def versions(lines: Iterable[bytes]) -> dict[bytes, bytes]:
-        return {m.group(1): line.removesuffix(INDIRECT) for line in lines if (m := _REQUIREMENT.match(line))}
+        return {module: line.removesuffix(INDIRECT) for line in lines if (module := required_module(line))}
     before, after = versions(removed), versions(added)
     return any(after[module] != line for module, line in before.items() if module in after)
 
