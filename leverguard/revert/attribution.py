@@ -415,7 +415,8 @@ def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> 
     stale copy lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
     put before each method) is no copy of any one of them."""
     result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
-    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and _added_blocks(h)]
+    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and (blocks := _added_blocks(h)) and
+              all(len(block) >= MIN_COPIED_LINES for block in blocks)]  # (read a file only where a copy can be)
     paths = sorted({h.path for h in wanted})[:MAX_WHOLE_READS]
     standing = {path: compared_lines(_blob(ctx, result[path])) for path in paths}
     return [h._replace(quiet=DUPLICATES) if h.path in standing and not h.quiet and (blocks := _added_blocks(h)) and
