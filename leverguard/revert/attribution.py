@@ -391,7 +391,7 @@ MIN_FOLDED_LINES = 10  # lines a release writes into its changelog: a stale tree
 def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     """Lines of a working changelog (opam's `master_changes.md`, one entry per merged PR) taken out by a release
     that writes a changelog of another name (its `CHANGES`): the entries folded in, reworded, not lost."""
-    if not any(RELEASE_TITLE.match(title) for title in (landed.subject, landed.title) if title):
+    if not _titled_release(landed):
         return hits
     written = {p.change.path: sum(len(h.added) for h in p.hunks) for p in landed.patches
                if CHANGELOG.match(p.change.path.rpartition(b"/")[2])}
@@ -404,6 +404,16 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
             and (into := folded_into(h.path)) is not None else h for h in hits]
 
 
+def _titled_release(landed: Landed) -> bool:
+    """The change calls itself a release (`Release 2.6.0~alpha1`, `Bump minor version`), in its subject or title."""
+    return any(RELEASE_TITLE.match(title) for title in (landed.subject, landed.title) if title)
+
+
+def _result_oids(landed: Landed) -> dict[bytes, str]:
+    """The blob each file the change writes holds after it (submodule pointers aside)."""
+    return {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
+
+
 DUPLICATES = "the block it added still stands in the file: a copy of it taken out"
 MAX_WHOLE_READS = 4  # files read whole to tell a copy or a replace: a stale tree's hundred are judged by their hunks
 
@@ -414,16 +424,18 @@ def _duplicates_taken_out(hits: list[PathHit], landed: Landed, ctx: Context) -> 
     fix, doctrine's whitelist block), nothing lost. Only where all the change undoes there are such blocks; a
     stale copy lacks them altogether, and a new member of a family of like blocks (vapor's fifth `get` overload, `virtual`
     put before each method) is no copy of any one of them."""
-    result = {c.path: c.new.oid for c in landed.changes if c.new is not None and not c.new.is_gitlink}
-    wanted = [h for h in hits if not h.quiet and h.text and h.path in result and (blocks := _added_blocks(h)) and
-              all(len(block) >= MIN_COPIED_LINES for block in blocks)]  # (read a file only where a copy can be)
-    paths = sorted({h.path for h in wanted})[:MAX_WHOLE_READS]
+    result = _result_oids(landed)
+    # (a block of one line standing elsewhere is common code, a test's `assert`: no copy; a file is read only
+    # where every block could be one)
+    blocks = {id(h): found for h in hits if not h.quiet and h.text and h.path in result and
+              (found := _added_blocks(h)) and all(len(block) >= MIN_COPIED_LINES for block in found)}
+    paths = sorted({h.path for h in hits if id(h) in blocks})[:MAX_WHOLE_READS]
     standing = {path: compared_lines(_blob(ctx, result[path])) for path in paths}
-    return [h._replace(quiet=DUPLICATES) if h.path in standing and not h.quiet and (blocks := _added_blocks(h)) and
-            all(_stands_in(block, standing[h.path]) for block in blocks) else h for h in hits]
+    return [h._replace(quiet=DUPLICATES) if id(h) in blocks and h.path in standing and
+            all(_stands_in(block, standing[h.path]) for block in blocks[id(h)]) else h for h in hits]
 
 
-MIN_COPIED_LINES = 2  # a block of one line standing elsewhere is common code (a test's `assert`), no copy
+MIN_COPIED_LINES = 2
 
 
 def _added_blocks(hit: PathHit) -> list[tuple[bytes, ...]]:
@@ -436,9 +448,7 @@ def _added_blocks(hit: PathHit) -> list[tuple[bytes, ...]]:
 
 
 def _stands_in(block: tuple[bytes, ...], lines: tuple[bytes, ...]) -> bool:
-    """BLOCK, of two lines or more, still stands whole and in order among LINES."""
-    if len(block) < MIN_COPIED_LINES:
-        return False
+    """BLOCK still stands whole and in order among LINES."""
     size = len(block)
     return any(lines[i:i + size] == block for i, line in enumerate(lines) if line == block[0])
 
@@ -453,16 +463,17 @@ def _replaced_modules(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     """A go.mod's requirements set back whose modules its `replace` directives pin to a version (vald's bbolt
     required at 1.3.11 and replaced by 1.4.0): the build uses the replacement, so the requirement's version
     loses nothing."""
-    result = {c.path: c.new.oid for c in landed.changes if c.new is not None and c.path.rpartition(b"/")[2] == b"go.mod"}
-    wanted = sorted({h.path for h in hits if h.path in result and not h.quiet and h.kind in ("version-set-back", "inverse-hunk")})
+    result = _result_oids(landed)
+    wanted = [h for h in hits if not h.quiet and h.kind in ("version-set-back", "inverse-hunk") and h.path in result
+              and h.path.rpartition(b"/")[2] == b"go.mod"]
     replaced = {path: {m.group(1) for m in map(_REPLACED.match, _squeezed_lines(ctx, result[path])) if m is not None}
-                for path in wanted[:MAX_WHOLE_READS]}
+                for path in sorted({h.path for h in wanted})[:MAX_WHOLE_READS]}
 
     def overridden(hit: PathHit) -> bool:
         modules = [required_module(line) or line for line in hit.undone_text()]
         return bool(modules) and all(module in replaced[hit.path] for module in modules)
-    return [h._replace(quiet=REPLACED) if h.path in replaced and not h.quiet and
-            h.kind in ("version-set-back", "inverse-hunk") and overridden(h) else h for h in hits]
+    chosen = {id(h) for h in wanted if h.path in replaced and overridden(h)}
+    return [h._replace(quiet=REPLACED) if id(h) in chosen else h for h in hits]
 
 
 def _into_submodule(path: bytes, modules: list[bytes]) -> bool:
@@ -749,7 +760,7 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
         return False
     if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
         return True
-    if _bumps_versions(landed) and any(RELEASE_TITLE.match(t) for t in (landed.subject, landed.title) if t) and \
+    if _bumps_versions(landed) and _titled_release(landed) and \
             not any(c.added and ctx.rules.fragment(c.path) for c in landed.changes):
         # a version bump titled so that deletes the fragments a release branch took, the next ones left for the
         # next release (pulp's bot `Bump minor version` after branching): no stale tree bumps the version
