@@ -42,6 +42,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      # towncrier's `news/` (pip), and unreleased-entry folders (GitLab's `changelogs/unreleased/`,
                      # prettier's `changelog_unreleased/`)
                      "news/*", "**/*unreleased*/**",
+                     # and a towncrier-named one in a subpackage's `news/` (reflex's `packages/reflex-base/news/6741.bugfix.md`;
+                     # a site's `docs/news/2024.md` has no type word)
+                     "**/news/[0-9]*.*[a-z]*.*", "**/news/+*.*",
                      # towncrier-named fragments in any `fragments/` folder (pylint's `doc/whatsnew/fragments/10707.bugfix`)
                      "**/fragments/[0-9]*.*", "**/fragments/+*.*",
                      # antsibull-changelog's (every Ansible collection's `changelogs/fragments/*.yml`, listed by name

@@ -1713,7 +1713,7 @@ NEWS = "Changelog\n=========\n\n1.1.0\n-----\n\n- Fix the connector leaking a DN
 # pip's, pylint's, react-router's, IPython's
 # and falcon's `_newsfragments`
 @pytest.mark.parametrize("folder", ["news", "doc/whatsnew/fragments", ".changes", "docs/source/whatsnew/pr",
-                                    "docs/_newsfragments"])
+                                    "docs/_newsfragments", "packages/base/news"])
 def test_towncriers_news_folder_holds_fragments_a_release_consumes(repo: Repo, folder: str) -> None:
     # pip's `Release 24.2` folds `news/*.rst` into NEWS.rst, its empty `trivial` fragments with them
     ext = "md" if folder == ".changes" else "rst"
@@ -1737,6 +1737,13 @@ def test_json_fragments_are_consumed_by_their_description(repo: Repo, subject: s
     assert (301 in found) is reported
     if reported:
         assert found[301]["severity"] == "warning"
+
+
+def test_a_news_folders_page_without_a_type_word_is_no_fragment(repo: Repo) -> None:
+    # reflex's `packages/reflex-base/news/6741.bugfix.md` is towncrier's; a site's `docs/news/2024.md` is a page
+    found = _fragments_then(repo, {"docs/news/2024.md": "Three releases shipped this year, with the new resolver.\n"},
+                            {"NEWS.rst": NEWS}, "Release 1.1.0")
+    assert found[301]["severity"] == "warning"
 
 
 def test_fragments_a_stale_tree_deletes_while_writing_no_changelog_are_reported(repo: Repo) -> None:
