@@ -406,3 +406,24 @@ def test_a_release_marker_the_freeze_writes_and_the_changelog_step_deletes(repo:
     land(repo, release, {".release-pending": None, "CHANGELOG.md": "## 3.259.0\n\n- Fixes.\n"}, author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]
+
+
+PACKAGE = ('{\n  "name": "radix-ui",\n  "version": "%s",\n  "license": "MIT",\n  "files": [\n' +
+           "".join(f'    "dist/part{n}.js",\n' for n in range(12)) + '    "src"\n  ],\n  "bugs": {\n    "url": "https://x/issues"\n  }%s\n}\n')
+
+
+@pytest.mark.parametrize(("candidate", "release", "lowered"), [
+    ("Publish release candidate", "New release", True),  # radix-ui's pair
+    ("Publish release candidate", "Tidy the package manifest", False),  # no release step
+    ("Add the stable version field", "New release", False),
+])
+def test_a_stable_version_the_candidate_writes_and_the_release_deletes(repo: Repo, candidate: str, release: str,
+                                                                        lowered: bool) -> None:
+    # yarn writes `stableVersion` when it publishes a prerelease; the stable release takes it out again
+    seed(repo)
+    land(repo, "internal: expose the primitive", {"package.json": PACKAGE % ("1.1.0", "")})
+    land(repo, candidate, {"package.json": PACKAGE % ("1.1.1-rc.1", ',\n  "stableVersion": "1.1.0"')})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, release, {"package.json": PACKAGE % ("1.1.1", ""), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]

@@ -98,6 +98,8 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
                     r"back\w* (the )?version\b|.*\d-snapshot\b|"
                     # zls' `begin the 0.16.0 release cycle`, rebar3's `bump to 3.7.1` and `back to git versioning`,
                     # pulumi's `Freeze 3.259.0 (#24388)` and `Changelog and go.mod updates for v3.259.0`
+                    # radix-ui's `Publish release candidate`, adding yarn's `stableVersion`, and `New release`, taking it out
+                    r"new (major |minor |patch )?release\s*$|publish\w* (a |the )?(new )?(pre-?release|release candidate|rc)\s*$|"
                     r"bump\w*\s+(to\s+)?v?\d+\.\d+|changelog\b.*\bfor\s+v?\d+\.\d+|freeze\s+v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
