@@ -1293,6 +1293,22 @@ def test_a_number_that_is_no_version_set_back_is_nothing(repo: Repo) -> None:
                                                         "assertLess(t, 0.04)")) == "none"
 
 
+DURATION = '"tests/test_cli.py::test_conda_version": %s,'
+
+
+@pytest.mark.parametrize(("path", "lines", "severity"), [
+    # conda's bot rewriting pytest-split's durations: a test named for versions, its seconds no version
+    ("durations/Linux.json", (DURATION % "0.0643157709930393", DURATION % "0.0731505422587197",
+                              DURATION % "0.0662841234567890"), "none"),
+    # a version's part has at most 10 digits; 11 make a measurement
+    ("requirements.txt", ("numpy==1.1234567890", "numpy==1.1234567899", "numpy==1.1234567891"), "warning"),
+    ("requirements.txt", ("numpy==1.12345678901", "numpy==1.12345678909", "numpy==1.12345678902"), "none"),
+])
+def test_a_measurement_beside_a_version_key_is_no_version(repo: Repo, path: str, lines: tuple[str, str, str],
+                                                           severity: str) -> None:
+    assert _line_set_back(repo, path, lines) == severity
+
+
 def test_a_hook_replaced_by_another_is_no_version_set_back(repo: Repo) -> None:
     # flask's isort `rev: 5.12.0` replaced by ruff's `rev: v0.1.3`: each `rev:` pins the `repo:` before it
     config = "repos:\n- repo: https://github.com/{}\n  rev: {}\n"

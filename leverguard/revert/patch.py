@@ -297,6 +297,9 @@ _VERSION = lazy(rb"(?<![\w.])(?:v?(\d+(?:\.\d+)+(?:[-.]?[a-z]+\d*(?:[-.][a-z0-9]
 # a Go module path right before it (read on the line, and on its shape with the version taken out)
 _VERSION_KEY = lazy(rb"version|(?<![a-z])rev(?![a-z])|@|[=<>~!]=|\^|~|[a-z0-9_~/.-]v\d+\.\d+\.\d+|[a-z0-9_~/.-]\x00(?://indirect)?$",
                     re.IGNORECASE)
+# a measurement, not a version: a part of more digits than any version's (`0.0022159663427570053`, a test's
+# duration in pytest-split's `.test_durations`, whose names may say `version`)
+_MEASURED = lazy(rb"v?\d+(?:\.\d+)*\.\d{11}")
 _MAJOR_FLOOR = lazy(r"(\d+)(?:\.0)+")  # `15.0.0`: a major's first release
 # a shape naming what it pins (`"lodash":"^\0"`, `numpyv\0`), unlike a bare key (`rev:\0`, `version="\0"`)
 _NAMED_SHAPE = 3  # letters or digits besides the version keys
@@ -310,7 +313,9 @@ def version_pairs(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tupl
     hook replaced by another changes both."""
     def number(line: bytes) -> str | None:
         found = _VERSION.search(line)
-        return None if found is None else (found.group(1) or found.group(2) or found.group(3)).decode("ascii")
+        if found is None or _MEASURED.match(found.group(0)):
+            return None
+        return (found.group(1) or found.group(2) or found.group(3)).decode("ascii")
 
     def by_shape(lines: Sequence[bytes]) -> dict[bytes, tuple[bytes, str, bytes | None]]:
         found: dict[bytes, tuple[bytes, str, bytes | None]] = {}  # shape -> line, version, the line before
