@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from conftest import Repo, run_leverguard
 from leverguard.session import Session
 from leverguard.revert.audit import TerminalProgress, audit_branch
@@ -145,6 +147,28 @@ def test_a_series_rebased_in_one_go_iterates_on_its_own_commits(repo: Repo) -> N
     # jotai's `fix: always call fallback function` over the `unwrap` fix it was rebased with
     finding = _series_on_main(repo, same_second=True)
     assert finding["severity"] == "notice" and "one rebase" in finding["reason"]
+
+
+@pytest.mark.parametrize(("seconds", "author", "lowered"), [
+    (60, BOB, True),  # its author's own rebase, a minute apart (kolibri's accordion series)
+    (61, BOB, False),
+    (30, CAROL, False),  # someone else's commit half a minute later: no one rebase wrote both
+])
+def test_an_authors_series_rebased_seconds_apart_iterates_on_its_own_commits(repo: Repo, seconds: int, author: str,
+                                                                               lowered: bool) -> None:
+    # #301 styles two views; the next commit of the series puts both back and edits a third
+    old = seed(repo)
+    first = land(repo, "changed styling of the accordion (#301)", {path: old[path] + body("styled", 4)
+                                                                  for path in ("src/mod1.py", "src/mod2.py")})
+    when, zone = repo.git("log", "-1", "--format=%cd", "--date=raw", first).split()
+    for path in ("src/mod1.py", "src/mod2.py"):
+        repo.write(path, old[path])
+    repo.write("kernel.c", "int t;\n")
+    second = repo.commit("added the accordions for the questions", author=author,
+                         env={"GIT_COMMITTER_DATE": f"{int(when) + seconds} {zone}"})
+    report = audit_branch(Session(str(repo.path)), "main", include_all=True).to_dict()
+    (finding,) = [f for r in report["results"] if r["commit"] == second for f in r["findings"]]
+    assert finding["severity"] == ("notice" if lowered else "error"), finding["reason"]
 
 
 def test_a_follow_up_landed_apart_keeps_its_grade(repo: Repo) -> None:

@@ -118,6 +118,7 @@ PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
 FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+REBASED_TOGETHER = 60  # seconds between two commits of one author that one rebase wrote
 COUNTER_SETTERS = 2  # other commits that moved a one-line count this recently: a counter each change writes
 COUNTER_LOOKBACK = 10  # the commits to that file nearest the undone one, read for it
 DIGITS = lazy(rb"\d+")
@@ -1125,10 +1126,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message says it reverts (name the commit to declare it)"
     if level > NOTICE and any(NOTE_REVERTS.match(note) for note in landed.notes):
         return NOTICE, reason + "; the change's release note calls it a revert (name the commit to declare it)"
-    if level > NOTICE and landed.time and commit.time == landed.time and commit.sha not in landed.own_commits:
-        # one rebase landed both (GitHub's "rebase and merge" commits a PR's series in the same second):
-        # a series is one linear branch, each commit written on top of the ones before it
-        return NOTICE, reason + "; landed with the change in one rebase (the same commit time): that series' own iteration"
+    if level > NOTICE and landed.time and commit.sha not in landed.own_commits and (
+            commit.time == landed.time or abs(landed.time - commit.time) <= REBASED_TOGETHER and
+            landed.authors.matches(commit.author_email, commit.author_name)):
+        # one rebase landed both (GitHub's "rebase and merge" commits a PR's series in the same second; its
+        # author's own `git rebase` seconds apart, kolibri's accordion series): a series is one linear branch,
+        # each commit written on top of the ones before it
+        return NOTICE, reason + "; landed with the change in one rebase (committed together): that series' own iteration"
     undone = [line for h in hits for line in h.undone_text()]
     lines_only = all(h.kind == "inverse-hunk" for h in hits)  # hunk-level evidence, no file put back or deleted
     taken_out = _taken_out(hits)
