@@ -132,12 +132,13 @@ ANTSIBULL = {"changelogs/fragments/301-resolver-leak.yml": "bugfixes:\n  - conne
              "changelogs/fragments/301-resolver-docs.yml": "minor_changes:\n  - connector - document the resolver.\n"}
 
 
-def test_a_release_clean_up_emptying_the_fragment_folder_consumes_them(repo: Repo) -> None:
+@pytest.mark.parametrize("kept", [{}, {"changelogs/fragments/README.md": "One file per change goes here.\n"}])
+def test_a_release_clean_up_emptying_the_fragment_folder_consumes_them(repo: Repo, kept: dict[str, str]) -> None:
     # antsibull's `The next feature release will be 13.1.0.`: the release branch holds the text, main resets
-    # its changelog and deletes every fragment
+    # its changelog and deletes every fragment (the folder's README is no fragment: towncrier's, sunpy's)
     found = _fragments_then(repo, ANTSIBULL, {"changelogs/changelog.yaml": "ancestor: 1.1.0\nreleases: {}\n"},
                             "The next feature release will be 1.2.0.",
-                            older={"changelogs/changelog.yaml": "ancestor: 1.0.0\nreleases: {}\n"})
+                            older={"changelogs/changelog.yaml": "ancestor: 1.0.0\nreleases: {}\n", **kept})
     assert 301 not in found
 
 

@@ -48,8 +48,9 @@ def build(exclude: Sequence[str], gitattributes: str, lock_files: Sequence[str] 
 
     listed = gitignore_matcher(list(fragments))
 
-    def fragment(path: bytes) -> bool:  # (a hidden file among them is the tool's: pulp's `CHANGES/.TEMPLATE.md`)
-        return not path.rpartition(b"/")[2].startswith(b".") and listed(path)
+    def fragment(path: bytes) -> bool:  # (a hidden file or a README among them is the tool's: pulp's
+        name = path.rpartition(b"/")[2]  # `CHANGES/.TEMPLATE.md`, towncrier's `changelog/README.rst`)
+        return not name.startswith(b".") and not name.upper().startswith(b"README") and listed(path)
 
     def line_level(path: bytes) -> bool:  # a fragment's lines are prose a release rewords: whole files only
         return not skip(path) and not flat(path) and not regenerated(path) and not fragment(path)
