@@ -490,6 +490,46 @@ def test_a_fuzzy_flag_a_template_set_taken_out_is_a_translators_confirmation(rep
     assert (found["severity"] in ("warning", "error")) is reported, found
 
 
+@pytest.mark.parametrize(("commit", "reported"), [
+    # easyeffects' Weblate merge puts back the older template's wrapped source text: its strings continue a
+    # `msgid ""` that git names in the hunk's header, msgmerge's to write
+    (WRAPPED.replace('"devices is required."', '"devices by third party applications is required."'), False),
+    # the wrapped translation's strings continue a `msgstr ""`: a translator's text lost
+    (WRAPPED.replace('"Mensagem número 1 "\n"do diálogo"', '"Mensagem número 1 "\n"da janela"'), True),
+])
+def test_a_wrapped_source_text_set_back_is_the_templates(repo: Repo, commit: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: catalog", {"po/ro.po": WRAPPED})
+    land(repo, "Updated translation template (#301)", {"po/ro.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Translated using Weblate (Romanian)", {"po/ro.po": WRAPPED, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+def _entries(*order: int) -> str:
+    """CATALOG's entries in ORDER."""
+    blocks = CATALOG.strip("\n").split("\n\n")
+    return "\n\n".join(blocks[i] for i in order) + "\n"
+
+
+@pytest.mark.parametrize(("commit", "reported"), [
+    # easyeffects' template update re-sorting entries as the sources moved, Weblate's older copy sorting them back
+    (_entries(0, 2, 3, 4, 1, 5), False),
+    # a translation changed where it stands, put back: a translator's text lost
+    (CATALOG.replace('"Mensagem número 1 "', '"Mensagem n. 1 "'), True),
+])
+def test_catalog_entries_the_commit_only_moved_moved_back_undo_nothing(repo: Repo, commit: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: catalog", {"po/hr.po": CATALOG})
+    land(repo, "Small changes to the main window (#301)", {"po/hr.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Translated using Weblate (Croatian)", {"po/hr.po": CATALOG.replace("Mensagem número 5", "Mensagem 5"),
+                                                      "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
 GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/ory/pop/v6 v6.1.0\n\tgithub.com/spf13/cobra v1.8.0\n)\n\n"
           "require (\n\tgithub.com/golang-jwt/jwt/v4 v4.5.0 // indirect\n\tgithub.com/inconshreveable/mousetrap v1.1.0 // indirect\n)\n")
 

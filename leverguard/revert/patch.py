@@ -835,27 +835,30 @@ def _section(cursor: _Cursor, catalog: bool = False) -> tuple[tuple[Hunk, ...], 
     hunks = []
     changed = 0
     while cursor.peek(b"@@ -"):
-        old_start, old_count, new_start, new_count = _header(cursor.line())
+        header = cursor.line()
+        old_start, old_count, new_start, new_count = _header(header)
         changed += old_count + new_count
         if changed > MAX_PATCH_LINES:
             cursor.hunk_lines(old_count, new_count, keep=False)
             if cursor.peek(b"\\ "):
                 cursor.line()
             continue
-        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog))
+        # (a catalog hunk opening inside an entry's text: git names the keyword line before it, `@@ ... @@ msgid ""`)
+        in_source = catalog and _SOURCE_KEYWORD.match(header.rpartition(b"@@")[2].strip()) is not None
+        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog, in_source))
     if changed > MAX_PATCH_LINES:
         return (), False, True
     return tuple(hunks), text, False
 
 
 def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int,
-               catalog: bool = False) -> Hunk:
+               catalog: bool = False, in_source: bool = False) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
     removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
     if catalog:
-        removed, added = _catalog_lines(removed), _catalog_lines(added)
+        removed, added = _catalog_lines(removed, in_source), _catalog_lines(added, in_source)
     return _hunk(removed, added, old_start, old_count, new_start, new_count)
 
 
@@ -872,15 +875,17 @@ _CATALOG_TOOL_LINE = lazy(rb'#[:~]|"(POT-Creation-Date|PO-Revision-Date|Last-Tra
 _CATALOG_FIELD = lazy(rb'"[\w-]+: ')  # a header field's first line; its wrapped rest follows as plain strings
 
 
-def _catalog_lines(lines: list[bytes]) -> list[bytes]:
+def _catalog_lines(lines: list[bytes], in_source: bool = False) -> list[bytes]:
     """A gettext catalog's changed LINES without the ones its tools write (`_CATALOG_TOOL_LINE`), a header
     field's wrapped continuation lines included (`"Language-Team: Basque <https://.../penpot/"` `"frontend/eu/>\n"`),
     and the source texts msgmerge copies from the template (a translation platform's older copy of the template
     puts old ones back until the next merge: easyeffects' Weblate merges); each translation as one line: a
     msgstr's text is its strings' concatenation, however a tool wraps it (`msgmerge` and Weblate wrap at
-    different columns)."""
+    different columns). IN_SOURCE: LINES open inside a source text, continuing its strings (easyeffects' wrapped
+    msgid, set back by Weblate's older template)."""
     kept: list[bytes] = []
-    field = joined = source = False
+    field = joined = False
+    source = in_source
     for line in lines:
         if _CATALOG_TOOL_LINE.match(line):
             field, joined = line.startswith(b'"'), False
@@ -906,6 +911,7 @@ def _catalog_lines(lines: list[bytes]) -> list[bytes]:
 
 
 _EMPTY_TRANSLATION = lazy(rb"msgstr(\[\d+\])? ")
+_SOURCE_KEYWORD = lazy(rb"(msgid(_plural)?|msgctxt)\b")  # a source text's first line: `msgid ""`, `msgid_plural "..."`
 
 
 # a line of a catalog entry's text: `msgstr "..."` (or msgid, msgctxt, `msgstr[1]`), or a string continuing it

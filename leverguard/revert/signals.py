@@ -544,7 +544,7 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
     undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
     if path.endswith(CATALOGS):
-        undos = _confirmations_dropped(undos)
+        undos = _moves_undone(_confirmations_dropped(undos), dict(patches))
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
@@ -568,6 +568,23 @@ def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
     for position, undo in undos.items():
         undone = tuple(u for u in undo.undone if not (u.kind == "deleted" and u.added and
                                                        all(line.startswith(b"#,") for line in u.added)))
+        if len(undone) == len(undo.undone):
+            kept[position] = undo
+        elif undone:
+            kept[position] = undo._replace(undone=undone, complete=False)
+    return kept
+
+
+def _moves_undone(undos: dict[int, PathUndo], patches: Mapping[int, FilePatch]) -> dict[int, PathUndo]:
+    """A catalog's entries the commit only moved (each line it takes out it writes in another hunk: msgmerge
+    re-sorting entries after the sources moved, easyeffects' `Small changes to the main window widgets layout`),
+    moved back: a catalog's order is its tools', no translation undone."""
+    kept = {}
+    for position, undo in undos.items():
+        hunks = patches[position].hunks
+        moved = Counter(line for h in hunks for line in h.removed) & Counter(line for h in hunks for line in h.added)
+        undone = tuple(u for u in undo.undone if not (u.added or u.removed) or
+                       not all(moved[line] for line in (*u.added, *u.removed)))
         if len(undone) == len(undo.undone):
             kept[position] = undo
         elif undone:
