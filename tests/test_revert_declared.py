@@ -441,3 +441,19 @@ def test_a_title_carrying_every_word_of_the_reverted_work_re_lands_it(repo: Repo
 ])
 def test_a_title_saying_it_does_again_what_a_revert_undid_re_lands_it(repo: Repo, subject: str, severity: str) -> None:
     assert _revert_undone(repo, subject, original="Removed unused method (Polygon)")[1]["severity"] == severity
+
+
+@pytest.mark.parametrize(("line", "severity"), [
+    ("- revert cdp native-dialogs", "notice"),  # testcafe's: two of the three words it names are the topic's
+    ("- revert cdp console-messages", "error"),  # another topic
+    ("- revert cdp dialogs", "error"),  # one word shared: chance
+    ("- keep cdp native-dialogs", "error"),  # no revert wording
+])
+def test_a_message_line_reverting_the_undone_topic_declares_it(repo: Repo, line: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "proxyless handle native dialogs (#301)", {"src/mod1.py": old["src/mod1.py"] + body("dialog", 4)})
+    land(repo, "proxyless js error handling (#302)", {"src/mod2.py": old["src/mod2.py"] + body("errors", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"Proxyless context storage\n\n**What was done:**\n\n{line}\n- add server-side context storage",
+         {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

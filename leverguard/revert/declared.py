@@ -574,6 +574,31 @@ def says_it_reverts(message: str) -> bool:
     return any(BODY_REVERTS.match(sentence) for sentence in sentences(message.partition("\n")[2]))
 
 
+def reverts_by_topic(message: str, undone_subject: str) -> bool:
+    """A line of MESSAGE opens by saying it reverts something (a list item too) and names the undone commit's
+    topic: two of its words or more, half of what it names (testcafe's `- revert cdp native-dialogs` for
+    `proxyless handle native dialogs`): that work taken back on purpose, though not named by commit."""
+    topic = _topic_words(undone_subject)
+    for line in message.splitlines():
+        opened = REVERTS_OPENING.match(line)
+        if opened and topic:
+            named = _topic_words(opened.group(1))
+            shared = named & topic
+            if len(shared) >= MIN_TOPIC_WORDS and 2 * len(shared) >= len(named):
+                return True
+    return False
+
+
+REVERTS_OPENING = lazy(r"\s*(?:[-*+]\s+)?(?:revert\w*|undo|roll ?back)\b\s+(.+)", re.IGNORECASE)
+MIN_TOPIC_WORDS = 2  # words a line saying it reverts shares with the undone commit's subject: one is chance
+
+
+def _topic_words(text: str) -> set[str]:
+    """TEXT's words, split at hyphens and underscores, plurals made singular, PR numbers and common words left out."""
+    words = {word.lower() for word in re.findall(r"[A-Za-z][A-Za-z0-9]+", SQUASH_SUFFIX.sub("", text))}
+    return {word[:-1] if word.endswith("s") and len(word) > 3 else word for word in words if word not in COMMON_WORDS}
+
+
 def sentences(message: str) -> list[str]:
     """MESSAGE's sentences, each on one line: a wrapped sentence is one, and each item of a list (a squash
     body's commit subjects) stands alone."""
