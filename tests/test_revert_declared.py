@@ -457,3 +457,26 @@ def test_a_message_line_reverting_the_undone_topic_declares_it(repo: Repo, line:
     land(repo, f"Proxyless context storage\n\n**What was done:**\n\n{line}\n- add server-side context storage",
          {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"], "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+SPEC = "".join(f"describe('Transport {i}', function () {{\n  it('sends {i}', function () {{\n    send({i});\n  }});\n}});\n\n"
+               for i in range(6))
+
+
+@pytest.mark.parametrize(("title", "skipped", "severity"), [
+    ("disable failing tests", "xdescribe('Transport 2', function () {", "notice"),  # nightwatch's
+    ("kernel: tune", "xdescribe('Transport 2', function () {", "warning"),  # says nothing of tests
+    ("disable failing tests", "describe('Transport 2 (flaky)', function () {", "warning"),  # no skip switched
+])
+def test_a_test_switched_back_to_skipped_under_a_title_saying_so_is_deliberate(repo: Repo, title: str, skipped: str,
+                                                                                severity: str) -> None:
+    # #301 runs the suite again (and edits another); the change puts its older line back
+    seed(repo)
+    older = SPEC.replace("describe('Transport 2', function () {", skipped)
+    land(repo, "test: specs", {"test/transport.js": older})
+    land(repo, "Improve Appium support (#301)", {"test/transport.js": SPEC.replace("send(5);", "sendAll(5);"),
+                                                 "src/mod1.py": body("appium", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"test/transport.js": older.replace("send(5);", "sendAll(5);"), "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert found["severity"] == severity, found

@@ -843,6 +843,26 @@ def skips_only(added: Sequence[bytes]) -> bool:
     return bool(code) and all(SKIP_MARK.search(line) for line in code)
 
 
+def toggles_skips(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Every one of PAIRS (a hunk's removed and added lines) a test switched between skipped and run, the same
+    line but for its skip mark (`describe(` and `xdescribe(`, `it(` and `it.skip(`), under a title speaking of
+    tests or of switching them (nightwatch's `disable failing tests`, `fix test for browserstack transport`): which
+    tests run, chosen on purpose. A stale tree that switches one back says nothing of tests."""
+    found = [(removed, added) for removed, added in pairs]
+    return bool(found) and all(
+        len(removed) == len(added) and any(SKIP_MARK.search(line) for line in (*removed, *added)) and
+        [_unskipped(line) for line in removed] == [_unskipped(line) for line in added] for removed, added in found) and \
+        any(TESTS_WORD.search(title) or DISABLES.search(title) or ENABLES.search(title) for title in titles if title)
+
+
+def _unskipped(line: bytes) -> bytes:
+    """LINE without its test skip mark: `xdescribe(` as `describe(`, `it.skip(` as `it(`."""
+    return SKIP_TOGGLE.sub(rb"\1(", line)
+
+
+SKIP_TOGGLE = lazy(rb"\bx?(it|describe|test|context)(?:\.skip)?\(")
+
+
 def backs_out(message: str, sha: str) -> bool:
     """Whether MESSAGE says it reverts the commit SHA by its id (cachecontrol's `Backing out the fix to #38
     (cf58413).`, `Revert 1a2b3c4`)."""
