@@ -747,3 +747,46 @@ def test_a_merged_prs_title_reads_the_same_in_check_revert_as_in_the_audit(repo:
     merged = merge_pr(repo, "rel", 7046, title)
     found = by_pr(check(repo, f"{merged}^1..{merged}")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+CURRENT = "# Notes of the next release.\nbreaking changes: |\n\nbug fixes: |\n{}\nperformance improvements: |\n"
+FIX = "Fixed issue where header modifier doesn't permit multiple values with commas."
+
+
+@pytest.mark.parametrize(("written", "reported"), [
+    # envoy gateway's `v1.6.0 release docs`: the working notes back to their skeleton, each entry in the
+    # version's new file without its list marker
+    ({"release-notes/v1.6.0.yaml": f"date: November 10, 2025\n\nbug fixes: |\n  {FIX}\n  Fixed a port typo.\n"}, False),
+    ({"release-notes/v1.6.0.yaml": "date: November 10, 2025\n\nbug fixes: |\n  Fixed a port typo.\n"}, True),
+])
+def test_release_notes_moved_into_the_versions_file_without_their_markers_are_kept(repo: Repo, written: dict[str, str],
+                                                                                   reported: bool) -> None:
+    seed(repo)
+    land(repo, "docs: notes", {"release-notes/current.yaml": CURRENT.format("")})
+    land(repo, "fix: header modifier permits commas (#301)",
+         {"release-notes/current.yaml": CURRENT.format(f" - {FIX}\n"), "src/mod1.py": body("header", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "[release/v1.6] v1.6.0 release docs", {"release-notes/current.yaml": CURRENT.format(""), **written},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+NOTE = ("Fixed ListenerSet not being reconciled when a referenced TLS Secret is\ncreated or updated after the "
+        "ListenerSet. Secret watches previously only\nindexed Gateway certificateRefs.\n")
+
+
+@pytest.mark.parametrize(("written", "reported"), [
+    # envoy gateway's `v1.9.0 release docs`: each wrapped note deleted, its text one line of the version's notes
+    ({"release-notes/v1.9.0.yaml": "bug fixes: |\n  " + NOTE.replace("\n", " ").strip() + "\n"}, False),
+    ({"release-notes/v1.9.0.yaml": "bug fixes: |\n  Fixed a port typo.\n"}, True),
+])
+def test_a_wrapped_note_moved_as_one_line_is_kept(repo: Repo, written: dict[str, str], reported: bool) -> None:
+    seed(repo)
+    land(repo, "fix: reconcile ListenerSet on Secret changes (#301)",
+         {"release-notes/current/bug_fixes/9614-listenerset-secret.md": NOTE, "src/mod1.py": body("secret", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "[release/v1.9] v1.9.0 release docs", {"release-notes/current/bug_fixes/9614-listenerset-secret.md": None,
+                                                      **written}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found

@@ -12,7 +12,7 @@ from functools import partial
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
-from leverguard.revert.hunks import MIN_MOVED_BLOCK, RELAND_COMMITS, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
+from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import (CATALOGS, FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
@@ -472,7 +472,21 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
     added = [line for h in patch.hunks for line in h.added]
     taken = [line for h in head.hunks for line in h.removed]
     elsewhere = added_outside(hit.position)
-    return (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere))
+    if (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)):
+        return True
+    # release notes moved into the version's own file, their list markers dropped on the way (envoy gateway's
+    # `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
+    unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()})
+    return bool(added) and any(_BULLET.match(line) for line in added) and \
+        moved([_unbulleted(line) for line in added], unlisted)
+
+
+_BULLET = lazy(rb"[-*+](?![-*+\d])")  # a list item's marker, as a squeezed line opens with it (not `---`, `-1`)
+
+
+def _unbulleted(line: bytes) -> bytes:
+    found = _BULLET.match(line)
+    return line[found.end():] if found else line
 
 
 def _relanded(change: Change, position: int, previous: list[tuple[int, Change]]) -> bool:
@@ -647,4 +661,19 @@ def moved_away(deleted: Change, landing: Sequence[FilePatch]) -> bool:
     if gone is None or not gone.text:
         return False
     lines = [line for hunk in gone.hunks for line in hunk.removed]
-    return moved(lines, _added_lines(p for p in landing if p is not gone))
+    others = [p for p in landing if p is not gone]
+    return moved(lines, _added_lines(others)) or (prose(deleted.path) and _rewrapped_into(lines, others))
+
+
+MIN_REWRAPPED = 16  # a prose line's letters (spaces squeezed out) to be found inside another: text, not a word
+
+
+def _rewrapped_into(lines: list[bytes], landing: Sequence[FilePatch]) -> bool:
+    """Most of a prose file's LINES found inside the lines LANDING adds: its text moved with its lines joined
+    (envoy gateway's wrapped release-note fragments, each one line of `v1.9.0.yaml`)."""
+    text = [line for line in lines if len(line) >= MIN_REWRAPPED]
+    if not text:
+        return False
+    written = b"\n".join(line for p in landing if prose(p.change.path) or p.change.path.endswith((b".yaml", b".yml"))
+                         for h in p.hunks for line in h.added)
+    return sum(1 for line in text if line in written) >= MOVED_SHARE * len(text)
