@@ -135,6 +135,20 @@ def test_hunks_next_to_whole_files_put_back_are_a_stale_tree(repo: Repo) -> None
     assert findings[302]["severity"] == "error" and findings[301]["severity"] == "warning"
 
 
+def test_a_file_an_older_commit_edited_deleted_beside_whole_files_put_back_stays_a_notice(repo: Repo) -> None:
+    # kuma's `remove built-in gateway API` deleting files other removals had edited, beside files put back
+    old = seed(repo)
+    land(repo, "feat: mod2 (#300)", {"src/mod2.py": old["src/mod2.py"] + body("two", 4)})
+    land(repo, "refactor: drop legacy policies (#301)", {"src/mod3.py": old["src/mod3.py"] + body("ci", 4)})
+    land(repo, "feat: mod4 (#302)", {"src/mod4.py": old["src/mod4.py"] + body("four", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: remove the gateway", {"src/mod3.py": None, "src/mod2.py": old["src/mod2.py"],
+                                             "src/mod4.py": old["src/mod4.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[300]["severity"] == "error" and found[302]["severity"] == "error"
+    assert found[301]["kinds"] == ["deleted-changed"] and found[301]["severity"] == "notice"
+
+
 def test_a_file_deleted_after_an_edit_is_weak_alone(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"] + body("ci", 3)})
@@ -143,16 +157,6 @@ def test_a_file_deleted_after_an_edit_is_weak_alone(repo: Repo) -> None:
     code, report = check(repo, "main..topic")
     assert code == 0 and by_pr(report)[301]["kinds"] == ["deleted-changed"] and by_pr(report)[301]["severity"] == "notice"
     assert "git checkout " in by_pr(report)[301]["repair"]
-
-
-def test_a_file_deleted_after_an_edit_inside_a_stale_tree_is_a_warning(repo: Repo) -> None:
-    old = seed(repo)
-    land(repo, "ci: python 2.7 only (#301)", {"src/mod3.py": old["src/mod3.py"] + body("ci", 3)})
-    land(repo, "feat: mod4 (#302)", {"src/mod4.py": old["src/mod4.py"] + body("m4", 3)})
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "kernel: tune", {"src/mod3.py": None, "src/mod4.py": old["src/mod4.py"]}, author=CAROL)
-    findings = by_pr(check(repo, "main..topic")[1])
-    assert findings[302]["severity"] == "error" and findings[301]["severity"] == "warning"
 
 
 def _audit_warnings(repo: Repo) -> list[dict]:

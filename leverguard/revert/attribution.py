@@ -1672,10 +1672,11 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
     if hit.kind == "version-set-back":  # harmful at any age; a deliberate downgrade says so ("Pin X to 1.x")
         return WARNING, "a version number it moved on set back"
     if hit.kind == "deleted-changed":
-        # people delete files on purpose, often soon after an edit (CI moves, clean-ups, a build system
-        # migrated), and do not always say so: alone it is weak
-        return (WARNING, "a file deleted soon after it edited it") if corroborated and facts.fresh and \
-            hit.lines >= MIN_HUNK_LINES else (NOTICE, "a file it edited deleted")
+        # people delete files on purpose, often soon after an edit (CI moves, clean-ups, a removal PR deleting
+        # what other clean-ups edited), and do not always say so; a stale tree deletes only files added since its
+        # base, which their adding commit reports (33 warnings of this shape beside other evidence on 640
+        # judged histories, none lost work)
+        return NOTICE, "a file it edited deleted"
     if hit.kind == "deleted-added" and hit.text and hit.total == 0 and posixpath.basename(hit.path) not in MARKER_FILES:
         # it wrote no line there: an empty scratch file or placeholder (rich-click's `foo.py`), nothing to lose
         return NOTICE, "an empty file it added deleted"
