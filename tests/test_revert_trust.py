@@ -198,6 +198,8 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     ("go.work.sum", True),  # a Go workspace's checksums (kustomize's, alloy's churn)
     ("esy.lock/index.json", True),  # esy's lock folder (fnm's)
     ("esy/lock.json", False),  # a folder named so, no lock folder
+    ("docs/Manifest.toml", True),  # Julia's resolved environment (Oceananigans' re-resolves)
+    ("docs/Project.toml", False),  # its requirements: a version set back there is one
     ("deps.json", False),  # no lock file: the old version line is set back
 ])
 def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, path: str, lock: bool) -> None:
