@@ -659,14 +659,17 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "public/build/manifest.json",
                                       "apps/web/next-env.d.ts",  # Next.js rewrites it at each `next dev` (safe-wallet)
                                       "common/api-review/messaging.api.md",  # API Extractor's report (firebase)
-                                      "site/.cache/twoslash/4f1c.json"])  # a tool's cache folder committed (viem)
+                                      "site/.cache/twoslash/4f1c.json",  # a tool's cache folder committed (viem)
+                                      "pkg/plugin/testdata/default-route.clusters.golden.yaml",  # kuma's golden files
+                                      "internal/xds/testdata/out/xds-ir/tracing.clusters.yaml"])  # envoy gateway's
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
 
 
 @pytest.mark.parametrize("source", ["src/vendor.svg", "docs/snapshots.svg",  # named so, in no such folder
                                     "src/env.d.ts", "docs/api.md", "src/cache/lookup.svg",  # near the names only
-                                    "build/icons/app.svg"])  # a `build/` folder of sources: not Vite's `assets/`
+                                    "build/icons/app.svg",  # a `build/` folder of sources: not Vite's `assets/`
+                                    "internal/testdata/in/xds-ir/tracing.yaml"])  # a golden file's input
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
 
