@@ -2066,6 +2066,22 @@ def test_ones_own_revert_rolled_back_past_what_it_reverted_says_so(repo: Repo) -
     assert finding["severity"] == "warning"  # nothing re-landed: it stays above a notice
 
 
+@pytest.mark.parametrize(("reverter", "severity"), [
+    (BOB, "notice"),  # hydra's: the author reverts their direct pushes one by one, then lands them as one PR
+    (CAROL, "error"),  # someone else's reverts, put back by a stale tree: still a stale tree
+])
+def test_ones_own_reverts_re_landed_together_are_no_stale_tree(repo: Repo, reverter: str, severity: str) -> None:
+    old = seed(repo)
+    for n, path in enumerate(("src/mod1.py", "src/mod2.py"), start=300):
+        land(repo, f"chore: docker set up {n}", {path: old[path] + body(f"docker{n}", 4)}, author=BOB)
+    for n, path in enumerate(("src/mod1.py", "src/mod2.py"), start=300):
+        land(repo, f'Revert "chore: docker set up {n}" (#{n + 10})', {path: old[path]}, author=reverter)
+    _topic(repo, {path: old[path] + body(f"docker{n}", 4) for n, path in enumerate(("src/mod1.py", "src/mod2.py"), start=300)},
+           subject="fix: improve docker set up", author=BOB)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert {found[310]["severity"], found[311]["severity"]} == {severity}, (found[310]["reason"], found[311]["reason"])
+
+
 def test_who_wrote_the_reverted_work_putting_it_back_is_a_notice(repo: Repo) -> None:
     # taichi's `Load AOT module from memory` re-landed by its author a day after the revert, with the fix
     assert _revert_undone(repo, CAROL) == {

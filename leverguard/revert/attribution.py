@@ -220,6 +220,9 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
     held = {p for p in {h.position for h in recent} if _tree_held(commits[p], by_position[p], landed, ctx)}
+    # (nor are the change author's own reverts, undone: the reverted work re-landed by who took it out, hydra's
+    # squash of the PR holding the direct pushes its author had just reverted one by one)
+    held |= {p for p in {h.position for h in recent} if _reverts(commits[p]) and _own(commits[p], landed, ctx)}
     recent = [h for h in recent if h.position not in held]
     stale = len({h.position for h in recent}) >= 2 and len({h.path for h in recent}) >= 2 and \
         not _takes_out_a_topic(landed, {h.position for h in recent}, by_position, undone_at, commits)
@@ -506,7 +509,7 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
              ctx: Context, stale: bool, whole_files: bool, fresh_copies: bool,
              rolled: frozenset[bytes] = frozenset()) -> RevertFinding:
     inner = ctx.inner(commit)
-    own = any(landed.authors.matches(email, name) for _, email, name in inner)
+    own = _own(commit, landed, ctx)
     folders = whole_folders(commit, hits, landed.changes, ctx)
     every_added = _every_added_deleted(commit, hits, ctx)
     recent = _recent(position, landed)
@@ -1835,6 +1838,11 @@ def _every_added_deleted(commit: Commit, hits: list[PathHit], ctx: Context) -> b
     added = {c.path for c in commit.changes if c.added and ctx.reported(c.path)}
     deleted = {h.path for h in hits if h.kind == "deleted-added"}
     return bool(added) and added <= deleted
+
+
+def _own(commit: Commit, landed: Landed, ctx: Context) -> bool:
+    """COMMIT (a merge: any commit it brought in) was written by an author of the change."""
+    return any(landed.authors.matches(email, name) for _, email, name in ctx.inner(commit))
 
 
 def _reverts(commit: Commit) -> bool:
