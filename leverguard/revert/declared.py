@@ -137,7 +137,9 @@ COMMON_WORDS = frozenset(
     "implement implements implemented implementation simplify simplified tweak tweaks handling".split())
 TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|comment(s|ed|ing)? out|"
                  r"try(ing)? (if|whether|without)|wip|work in progress|allow\w* (\w+ )?(failures?|to fail)|"
-                 r"(?<![/.])xfail\w*(?![/.]))\b",  # not `pytest.skip/exit/fail/xfail`, a name of code
+                 r"(?<![/.])xfail\w*(?![/.])|"  # not `pytest.skip/exit/fail/xfail`, a name of code
+                 # work hidden until its release (logto's `hide X behind dev feature flag`, `add dev feature guard`)
+                 r"behind (an? |the )?[\w -]*?(flag|guard|toggle)s?|dev(elopment)?[ -]features? (flag|guard|gate)s?)\b",
                  re.IGNORECASE)
 # scaffolding for a hunt, taken out once it ends (kotest's `revert changes and add debug lines`)
 DEBUGGING = lazy(r"\badd(s|ed|ing)?\s+((some|more|extra|temporary)\s+)?(debug(ging)?|diagnostic)\s+(lines?|logs?|logging|prints?|"
