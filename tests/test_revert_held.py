@@ -790,3 +790,28 @@ def test_a_wrapped_note_moved_as_one_line_is_kept(repo: Repo, written: dict[str,
                                                       **written}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+def _patch_file(at: int, index: str, value: int, extra: str = "") -> str:
+    """A committed patch of a patched source (Paper's `*.patch`): its headers, then the change it makes."""
+    return (f"From {'0' * 40} Mon Sep 17 00:00:00 2001\nSubject: [PATCH] Fix the player list\n\n"
+            f"diff --git a/src/PlayerList.java b/src/PlayerList.java\nindex {index}..2222222 100644\n"
+            f"--- a/src/PlayerList.java\n+++ b/src/PlayerList.java\n@@ -{at},7 +{at},9 @@ class PlayerList {{\n"
+            f"     int players = 1;\n+    int limit = {value};\n+    int spare = limit * 2;\n{extra}"
+            "     return players;\n")
+
+
+@pytest.mark.parametrize(("commit", "reported"), [
+    # Paper's vineflower upgrade regenerating its patches: only the headers moved; an older base's headers back
+    (_patch_file(712, "3333333", 2), False),
+    (_patch_file(706, "1111111", 3), True),  # the patched line changed: put back, a fix lost
+])
+def test_a_committed_patchs_headers_are_its_tools(repo: Repo, commit: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "patches: player list", {"patches/0001-fix.patch": _patch_file(706, "1111111", 2)})
+    land(repo, "Update vineflower (#301)", {"patches/0001-fix.patch": commit, "src/mod1.py": body("vf", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: spare slots", {"patches/0001-fix.patch": _patch_file(706, "1111111", 2, "+    int extra = 0;\n"),
+                                     "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
