@@ -1794,6 +1794,22 @@ def test_a_changeset_for_several_packages_is_consumed_by_its_text_alone(repo: Re
     assert 301 not in _fragments_then(repo, {".changeset/dull-masks-melt.md": changeset}, {"NEWS.rst": log}, "ci: Version Packages")
 
 
+LONG_ENTRY = ("Make editing an entry within an `array` or `blocks` field immediately update the value in the "
+              "parent form rather than after clicking done")
+
+
+@pytest.mark.parametrize(("log", "reported"), [
+    # keystatic's `Version Packages`: prettier wraps the changeset's one long line over three, `done` alone last
+    ("# core\n\n## 0.3.18\n\n- 805a3c8d: Make editing an entry within an `array` or `blocks` field\n"
+     "  immediately update the value in the parent form rather than after clicking\n  done\n", False),
+    ("# core\n\n## 0.3.18\n\n- 805a3c8d: Make the parent form update after clicking done\n", True),  # not its text
+])
+def test_a_changeset_line_wrapped_anew_by_the_release_is_consumed(repo: Repo, log: str, reported: bool) -> None:
+    changeset = f"---\n'@keystatic/core': patch\n---\n\n{LONG_ENTRY}\n"
+    found = _fragments_then(repo, {".changeset/six-masks-join.md": changeset}, {"NEWS.rst": log}, "Version Packages")
+    assert (301 in found) is reported
+
+
 @pytest.mark.parametrize(("subject", "topic", "severity"), [
     # express' `Merge tag '4.16.4'` over `Merge tag '4.16.2'`: a released line's tip merged forward, again
     ("Merge tag '4.16.2'", "Merge tag '4.16.4'", "notice"),

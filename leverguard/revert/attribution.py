@@ -352,10 +352,10 @@ def _moved(hit: PathHit, hits: list[PathHit], landed: Landed) -> bool:
 class _Written:
     """The lines the change adds, as one text, built on first use: where a release writes its fragments."""
 
-    __slots__ = ("landed", "_text")
+    __slots__ = ("landed", "_text", "_joined")
 
     def __init__(self, landed: Landed) -> None:
-        self.landed, self._text = landed, b""
+        self.landed, self._text, self._joined = landed, b"", b""
 
     def consumes(self, path: bytes, lines: list[bytes]) -> bool:
         """Whether the change writes the changelog fragment at PATH (its LINES) into a changelog: it cites the
@@ -364,6 +364,7 @@ class _Written:
         judges a deleted file (after a bullet; a changeset's front matter dropped)."""
         if not self._text:
             self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
+            self._joined = self._text.replace(b"\n", b"")  # (a release re-wraps a long entry over lines)
         name = path.rpartition(b"/")[2]
         issue = FRAGMENT_ISSUE.match(name)
         if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
@@ -383,9 +384,11 @@ class _Written:
     def _written(self, line: bytes) -> bool:
         """LINE is found in what the change writes, or its first or last half is, when long: release tools
         rewrite a fragment's issue references into links (changesets' `fixes #9937` as `fixes [#9937](https://...)`)
-        and fill in its placeholders (rubocop's `* [#x](.../pull/x): Add ...` folded in as `- [#270](.../pull/270): Add ...`)."""
+        and fill in its placeholders (rubocop's `* [#x](.../pull/x): Add ...` folded in as `- [#270](.../pull/270): Add ...`),
+        and wrap a long one anew (keystatic's `Version Packages`, prettier wrapping the changeset's line): halves are
+        looked for in the written lines read as one text."""
         half = len(line) // 2
-        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and (line[:half] in self._text or line[half:] in self._text)
+        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and (line[:half] in self._joined or line[half:] in self._joined)
 
 
 FOLDED = "a working changelog emptied by a release that writes its entries into {}"

@@ -669,11 +669,11 @@ MIN_REWRAPPED = 16  # a prose line's letters (spaces squeezed out) to be found i
 
 
 def _rewrapped_into(lines: list[bytes], landing: Sequence[FilePatch]) -> bool:
-    """Most of a prose file's LINES found inside the lines LANDING adds: its text moved with its lines joined
-    (envoy gateway's wrapped release-note fragments, each one line of `v1.9.0.yaml`)."""
+    """Most of a prose file's LINES found inside the lines LANDING adds, read as one text: its text moved, wrapped
+    anew (envoy gateway's wrapped release-note fragments, each one line of `v1.9.0.yaml`)."""
     text = [line for line in lines if len(line) >= MIN_REWRAPPED]
     if not text:
         return False
-    written = b"\n".join(line for p in landing if prose(p.change.path) or p.change.path.endswith((b".yaml", b".yml"))
+    written = b"".join(line for p in landing if prose(p.change.path) or p.change.path.endswith((b".yaml", b".yml"))
                          for h in p.hunks for line in h.added)
     return sum(1 for line in text if line in written) >= MOVED_SHARE * len(text)
