@@ -27,7 +27,9 @@ DEFAULT_ORIGIN = "default"
 # (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox, falcon's `docs/_newsfragments/`;
 # `+slug.misc.md` has no issue)
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
-                     "changelog/*.md", "changelog/*.rst", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
+                     # any file of a top-level `changelog/` folder (probe-rs' `changelog/added-arm-jtag-tap-option`,
+                     # its `.md` forgotten, folded in by the release like the others)
+                     "changelog/*", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,
                      # `2182.bugfix.txt`); a version's page (`v1.0.0.rst`) has no type word

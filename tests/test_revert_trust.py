@@ -1760,6 +1760,19 @@ def test_json_fragments_are_consumed_by_their_description(repo: Repo, subject: s
         assert found[301]["severity"] == "warning"
 
 
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
+    # probe-rs' `Release 0.25.0` folding `changelog/added-arm-jtag-tap-option` in, its `.md` forgotten
+    ({"NEWS.rst": NEWS.replace("Fix the connector leaking a DNS resolver on early close. (#301)",
+                               "Added a `jtag_tap` option for ARM cores. (#301)")}, "Release 1.1.0", False),
+    ({"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion
+])
+def test_a_top_level_changelog_folders_file_without_extension_is_a_fragment(repo: Repo, edits: dict[str, str],
+                                                                          subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, {"changelog/added-arm-jtag-tap-option": "Added a `jtag_tap` option for ARM cores.\n"},
+                            edits, subject)
+    assert (301 in found) is reported, found
+
+
 def test_a_news_folders_page_without_a_type_word_is_no_fragment(repo: Repo) -> None:
     # reflex's `packages/reflex-base/news/6741.bugfix.md` is towncrier's; a site's `docs/news/2024.md` is a page
     found = _fragments_then(repo, {"docs/news/2024.md": "Three releases shipped this year, with the new resolver.\n"},
