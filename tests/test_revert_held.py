@@ -472,6 +472,17 @@ TEMPLATED = WRAPPED.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").
     '"devices is required."', '"devices by third party applications is required."')
 
 
+def _translated_over(repo: Repo, catalog: str, commit: str, topic: str) -> bool:
+    """#301 writes COMMIT over CATALOG with other work; a translation platform's change writes TOPIC: reported?"""
+    seed(repo)
+    land(repo, "i18n: catalog", {"po/ro.po": catalog})
+    land(repo, "Updated translation template (#301)", {"po/ro.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Translated using Weblate (Romanian)", {"po/ro.po": topic, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    return found["severity"] in ("warning", "error")
+
+
 @pytest.mark.parametrize(("commit", "topic", "reported"), [
     # easyeffects' Weblate merge after `Updated translation template`: the entry whose source text changed is
     # translated anew and its fuzzy flag taken out
@@ -481,13 +492,7 @@ TEMPLATED = WRAPPED.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").
 ])
 def test_a_fuzzy_flag_a_template_set_taken_out_is_a_translators_confirmation(repo: Repo, commit: str, topic: str,
                                                                               reported: bool) -> None:
-    seed(repo)
-    land(repo, "i18n: catalog", {"po/pl.po": WRAPPED})
-    land(repo, "Updated translations (#301)", {"po/pl.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Translated using Weblate (Polish)", {"po/pl.po": topic, "kernel.c": "int t;\n"}, author=CAROL)
-    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
-    assert (found["severity"] in ("warning", "error")) is reported, found
+    assert _translated_over(repo, WRAPPED, commit, topic) is reported
 
 
 @pytest.mark.parametrize(("commit", "reported"), [
@@ -498,13 +503,7 @@ def test_a_fuzzy_flag_a_template_set_taken_out_is_a_translators_confirmation(rep
     (WRAPPED.replace('"Mensagem número 1 "\n"do diálogo"', '"Mensagem número 1 "\n"da janela"'), True),
 ])
 def test_a_wrapped_source_text_set_back_is_the_templates(repo: Repo, commit: str, reported: bool) -> None:
-    seed(repo)
-    land(repo, "i18n: catalog", {"po/ro.po": WRAPPED})
-    land(repo, "Updated translation template (#301)", {"po/ro.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Translated using Weblate (Romanian)", {"po/ro.po": WRAPPED, "kernel.c": "int t;\n"}, author=CAROL)
-    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
-    assert (found["severity"] in ("warning", "error")) is reported, found
+    assert _translated_over(repo, WRAPPED, commit, WRAPPED) is reported
 
 
 def _entries(*order: int) -> str:
@@ -520,14 +519,7 @@ def _entries(*order: int) -> str:
     (CATALOG.replace('"Mensagem número 1 "', '"Mensagem n. 1 "'), True),
 ])
 def test_catalog_entries_the_commit_only_moved_moved_back_undo_nothing(repo: Repo, commit: str, reported: bool) -> None:
-    seed(repo)
-    land(repo, "i18n: catalog", {"po/hr.po": CATALOG})
-    land(repo, "Small changes to the main window (#301)", {"po/hr.po": commit, "src/mod1.py": body("ui", 4)}, author=DAVE)
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Translated using Weblate (Croatian)", {"po/hr.po": CATALOG.replace("Mensagem número 5", "Mensagem 5"),
-                                                      "kernel.c": "int t;\n"}, author=CAROL)
-    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
-    assert (found["severity"] in ("warning", "error")) is reported, found
+    assert _translated_over(repo, CATALOG, commit, CATALOG.replace("Mensagem número 5", "Mensagem 5")) is reported
 
 
 GO_MOD = ("module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/ory/pop/v6 v6.1.0\n\tgithub.com/spf13/cobra v1.8.0\n)\n\n"
