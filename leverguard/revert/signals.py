@@ -12,7 +12,7 @@ from functools import partial
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
-from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
+from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import (CATALOGS, FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
@@ -578,27 +578,26 @@ def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
     """A catalog's `#, fuzzy` flag that a template update set, taken out: a translator confirming the entry
     (easyeffects' Weblate merges after each `Updated translation template`), no work undone. A flag put back
     on a confirmed entry stays evidence (penpot's stale squash)."""
-    kept = {}
-    for position, undo in undos.items():
-        undone = tuple(u for u in undo.undone if not (u.kind == "deleted" and u.added and
-                                                       all(line.startswith(b"#,") for line in u.added)))
-        if len(undone) == len(undo.undone):
-            kept[position] = undo
-        elif undone:
-            kept[position] = undo._replace(undone=undone, complete=False)
-    return kept
+    return _units_dropped(undos, lambda _, u: u.kind == "deleted" and bool(u.added) and
+                          all(line.startswith(b"#,") for line in u.added))
 
 
 def _moves_undone(undos: dict[int, PathUndo], patches: Mapping[int, FilePatch]) -> dict[int, PathUndo]:
     """A catalog's entries the commit only moved (each line it takes out it writes in another hunk: msgmerge
     re-sorting entries after the sources moved, easyeffects' `Small changes to the main window widgets layout`),
     moved back: a catalog's order is its tools', no translation undone."""
+    moved = {position: Counter(line for h in patches[position].hunks for line in h.removed) &
+             Counter(line for h in patches[position].hunks for line in h.added) for position in undos}
+    return _units_dropped(undos, lambda position, u: bool(u.added or u.removed) and
+                          all(moved[position][line] for line in (*u.added, *u.removed)))
+
+
+def _units_dropped(undos: dict[int, PathUndo], drop: Callable[[int, HunkUndo], bool]) -> dict[int, PathUndo]:
+    """UNDOS without the undone hunks DROP says undo nothing (by candidate position); a candidate left with none
+    undoes nothing there."""
     kept = {}
     for position, undo in undos.items():
-        hunks = patches[position].hunks
-        moved = Counter(line for h in hunks for line in h.removed) & Counter(line for h in hunks for line in h.added)
-        undone = tuple(u for u in undo.undone if not (u.added or u.removed) or
-                       not all(moved[line] for line in (*u.added, *u.removed)))
+        undone = tuple(u for u in undo.undone if not drop(position, u))
         if len(undone) == len(undo.undone):
             kept[position] = undo
         elif undone:
