@@ -597,8 +597,8 @@ MIN_TOPIC_WORDS = 2  # words a line saying it reverts shares with the undone com
 
 def _topic_words(text: str) -> set[str]:
     """TEXT's words, split at hyphens and underscores, plurals made singular, PR numbers and common words left out."""
-    words = {word.lower() for word in re.findall(r"[A-Za-z][A-Za-z0-9]+", SQUASH_SUFFIX.sub("", text))}
-    return {word[:-1] if word.endswith("s") and len(word) > 3 else word for word in words if word not in COMMON_WORDS}
+    return {word[:-1] if word.endswith("s") and len(word) > 3 else word for word in _title_words(text)
+            if len(word) >= 2 and not word.isdigit() and word not in COMMON_WORDS}
 
 
 def sentences(message: str) -> list[str]:
@@ -850,7 +850,7 @@ def toggles_skips(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], 
     line but for its skip mark (`describe(` and `xdescribe(`, `it(` and `it.skip(`), under a title speaking of
     tests or of switching them (nightwatch's `disable failing tests`, `fix test for browserstack transport`): which
     tests run, chosen on purpose. A stale tree that switches one back says nothing of tests."""
-    found = [(removed, added) for removed, added in pairs]
+    found = list(pairs)
     return bool(found) and all(
         len(removed) == len(added) and any(SKIP_MARK.search(line) for line in (*removed, *added)) and
         [_unskipped(line) for line in removed] == [_unskipped(line) for line in added] for removed, added in found) and \
