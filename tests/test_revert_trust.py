@@ -213,6 +213,23 @@ def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, pa
     assert (report["findings"] == []) is lock, report["findings"]
 
 
+@pytest.mark.parametrize(("path", "brought_back"), [
+    ("Manifest.toml", True),  # Flux's stale branch putting back the lock file #1527 had stopped committing
+    ("tests/__snapshots__/app.snap", False),  # a built file regenerated: its sources carry the evidence
+])
+def test_a_lock_file_a_commit_deleted_brought_back_regenerated(repo: Repo, path: str, brought_back: bool) -> None:
+    locked = LOCK.replace(", ", ",\n").replace("{", "{\n")
+    seed(repo)
+    land(repo, "deps: lock", {path: locked})
+    land(repo, "preparatory work for v0.12 (#301)", {path: None, ".gitignore": f"{path}\n", "src/mod1.py": body("prep", 4)},
+         author=DAVE)
+    # (the stale tree's `.gitignore` from before it too, as Flux's was)
+    _topic(repo, {path: locked.replace("4.1.0", "5.0.0"), ".gitignore": None, "kernel.c": "int t;\n"})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert (path in found["paths"]) is brought_back, found["paths"]
+    assert found["severity"] == ("error" if brought_back else "warning")  # (else the .gitignore it added, deleted)
+
+
 def test_a_line_undone_inside_a_moved_file(repo: Repo) -> None:
     old = seed(repo)
     land(repo, "fix: loader (#301)", {"src/mod1.py": old["src/mod1.py"].replace("scale=7", "scale=8")})

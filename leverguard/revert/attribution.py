@@ -1358,8 +1358,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
     # (a submodule pointer's patch is two lines, but it is a whole checkout: h2o's stale `misc/h2get`)
+    # (nor is a lock file brought back, whose lines are not counted)
     if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back and \
-            not pointer:
+            not pointer and not any(h.kind == "resurrected" and not h.text for h in hits):
         return NOTICE, reason + f"; a one-line toggle of work over {TINY_DAYS} days old"
     # (a file brought back says nothing of what else the tree held: a merge keeps the other side's work wherever
     # nothing conflicted, and a file back days after its deletion comes from a tree that lacked it: biome's
@@ -1989,6 +1990,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = "equal to its version before this commit, ignoring formatting (whitespace, quotes, commas)"
     elif hit.kind == "rollback":
         detail = "byte-identical to its version before this commit"
+    elif hit.kind == "resurrected" and hit.normalized and not hit.text:
+        detail = "re-added, regenerated, after this commit deleted it (a lock file: its lines are not compared)"
     elif hit.kind == "resurrected" and hit.normalized:
         detail = f"re-added after this commit deleted it, edited: {hit.lines} of its {hit.total} lines back"
     elif hit.kind == "resurrected":

@@ -125,6 +125,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         hits += kept
         if added and not exact and not kept and head.text and rules.line_level(path):
             hits += _brought_back_edited(head, path, entries, patch_of, landing)
+        elif added and not exact and not kept and regenerated and not rules.built(path):
+            hits += _lock_brought_back(path, entries)
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(_lost_at, resolutions, path, index)
@@ -428,6 +430,16 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
         return []
     return [PathHit(position, path, "resurrected", back, sum(old.values()), True, normalized=True,
                     text_undone=tuple((old & new).elements()))]
+
+
+def _lock_brought_back(path: bytes, entries: list[tuple[int, Change]]) -> list[PathHit]:
+    """A lock file the latest commit to touch it deleted, added back regenerated: that deletion undone, whatever
+    the lock now pins (Flux's stale branch putting back the `Manifest.toml` #1527 had stopped committing). Its
+    lines are no evidence, so none is compared."""
+    position, change = entries[0]
+    if change.new is not None or change.old is None:
+        return []
+    return [PathHit(position, path, "resurrected", 0, 0, False, normalized=True)]
 
 
 def _reformats_only(head: FilePatch) -> bool:
