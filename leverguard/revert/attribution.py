@@ -16,7 +16,7 @@ from leverguard.revert.declared import (RELEASE_TITLE, VERSION_NUMBER, downgrade
                                        says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
-from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE
+from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities, is_bot
@@ -116,7 +116,6 @@ MARKER_FILES = frozenset((b"__init__.py", b"py.typed", b".gitkeep", b".keep", b"
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
-FRAGMENT_LINE = 16  # a changelog fragment's lines this long (whitespace aside) carry its text, when it has any
 FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
 REBASED_TOGETHER = 60  # seconds between two commits of one author that one rebase wrote
 COUNTER_SETTERS = 2  # other commits that moved a one-line count this recently: a counter each change writes
@@ -377,7 +376,7 @@ class _Written:
         if len(stem) >= FRAGMENT_NAME and re.search(rb"(?m)(?:^-|(?<![\w-]))" + re.escape(stem) + rb"(?![\w-])", self._text):
             return True  # recorded by name (pnpm's `.changeset/ledger.yaml` lists the changesets it consumed)
         lines = [JSON_FIELD.sub(rb"\1", line) for line in lines if not (FRONT_MATTER.match(line) or FRAGMENT_COMMENT.match(line))]
-        content = [line for line in lines if len(line) >= FRAGMENT_LINE] or [line for line in lines if line]
+        content = [line for line in lines if len(line) >= TEXT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
         return sum(1 for line in content if self._written(line)) >= MOVED_SHARE * len(content)
 
@@ -388,7 +387,7 @@ class _Written:
         and wrap a long one anew (keystatic's `Version Packages`, prettier wrapping the changeset's line): halves are
         looked for in the written lines read as one text."""
         half = len(line) // 2
-        return line in self._text or len(line) >= 2 * FRAGMENT_LINE and (line[:half] in self._joined or line[half:] in self._joined)
+        return line in self._text or len(line) >= 2 * TEXT_LINE and (line[:half] in self._joined or line[half:] in self._joined)
 
 
 FOLDED = "a working changelog emptied by a release that writes its entries into {}"
@@ -668,7 +667,7 @@ def _own_note(hit: PathHit, landed: Landed) -> bool:
     """The fragment HIT brings back is the change's own: named after its PR, or saying what its title says
     (whitespace and case aside)."""
     titles = {re.sub(r"\s+", "", PR_SUFFIX.sub("", title)).lower().encode() for title in (landed.subject, landed.title)}
-    titles = {title for title in titles if len(title) >= FRAGMENT_LINE}
+    titles = {title for title in titles if len(title) >= TEXT_LINE}
     issue = FRAGMENT_ISSUE.match(posixpath.basename(hit.path))
     if issue is not None and landed.own_pr is not None and int(issue.group(1)) == landed.own_pr:
         return True  # named after the change's own PR (django-redis' `changelog.d/677.doc` in #677)

@@ -33,6 +33,7 @@ MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); 
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
+TEXT_LINE = 16  # a prose line this long (whitespace squeezed out) carries text, not a word: found inside another, moved
 REWORDED_SIMILARITY = 0.5  # trigram Jaccard of two lines: one reads as the other edited (a renamed argument, a reworded note)
 REWORDED_SHARE = 0.5  # of a removed addition's lines found edited among the lines the change writes: reworked, not lost
 MIN_REWORDED_LINE = 8  # non-blank characters a line needs to be told apart from others (`});`, `end` are everywhere)

@@ -12,7 +12,7 @@ from functools import partial
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
-from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
+from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, TEXT_LINE, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
 from leverguard.revert.patch import (CATALOGS, FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
@@ -676,13 +676,10 @@ def moved_away(deleted: Change, landing: Sequence[FilePatch]) -> bool:
     return moved(lines, _added_lines(others)) or (prose(deleted.path) and _rewrapped_into(lines, others))
 
 
-MIN_REWRAPPED = 16  # a prose line's letters (spaces squeezed out) to be found inside another: text, not a word
-
-
 def _rewrapped_into(lines: list[bytes], landing: Sequence[FilePatch]) -> bool:
     """Most of a prose file's LINES found inside the lines LANDING adds, read as one text: its text moved, wrapped
     anew (envoy gateway's wrapped release-note fragments, each one line of `v1.9.0.yaml`)."""
-    text = [line for line in lines if len(line) >= MIN_REWRAPPED]
+    text = [line for line in lines if len(line) >= TEXT_LINE]
     if not text:
         return False
     written = b"".join(line for p in landing if prose(p.change.path) or p.change.path.endswith((b".yaml", b".yml"))
