@@ -10,7 +10,7 @@ import pytest
 from conftest import Repo, run_leverguard
 from leverguard.session import Session
 from leverguard.revert.audit import TerminalProgress, audit_branch
-from revert_helpers import BOB, CAROL, DAVE, body, land, merge_pr, seed
+from revert_helpers import BOB, CAROL, DAVE, body, check, land, merge_pr, seed, tune
 
 
 def build_history(repo: Repo) -> dict[str, str]:
@@ -205,3 +205,29 @@ def test_a_bors_merge_titled_after_what_goes_is_described(repo: Repo) -> None:
 
 def test_a_bors_merge_titled_after_other_work_still_warns(repo: Repo) -> None:
     assert _bors_merge(repo, "Faster epoch pinning")["severity"] == "warning"
+
+
+@pytest.mark.parametrize(("copy", "undone"), [
+    # prowler's stale squash renaming a check's folder back: git pairs the move, and the old name's file comes back
+    # as it was before #302 edited it; check-revert read the move against the new name's history alone and saw no
+    # rollback, the audit (pairing nothing) an error
+    ("before 302", {"error"}),
+    ("after 302", set()),  # a rename back that keeps #302's edit undoes nothing of it
+])
+def test_check_revert_and_audit_read_a_folder_renamed_back_alike(repo: Repo, copy: str, undone: set[str]) -> None:
+    seed(repo)
+    first = body("m", 12)
+    land(repo, "feat: mfa check (#301)", {"checks/mfa_api/check.py": first})
+    edited = "".join(tune(first.splitlines(keepends=True), [3, 7]))
+    land(repo, "fix: resource ids (#302)", {"checks/mfa_api/check.py": edited}, author=DAVE)
+    land(repo, "refactor: rename the mfa check (#303)",
+         {"checks/mfa_api/check.py": None, "checks/require_mfa/check.py": edited})
+    land(repo, "feat: app policy check (#304)",
+         {"checks/require_mfa/check.py": None, "checks/mfa_api/check.py": first if copy == "before 302" else edited,
+          "checks/app_policy/check.py": body("p", 8)}, author=CAROL)
+    assert "R" in repo.git("diff-tree", "-r", "-M", "--name-status", "HEAD~1", "HEAD")  # git pairs the move
+    found = {f["pr"]: f["severity"] for f in check(repo, "HEAD~1..HEAD")[1]["findings"]}
+    audited = {f["pr"]: f["severity"] for r in audit_branch(Session(str(repo.path)), "main").to_dict()["results"]
+               for f in r["findings"]}
+    assert {found.get(302)} - {None} == undone
+    assert {audited.get(302)} - {None} == undone

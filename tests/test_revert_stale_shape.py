@@ -203,6 +203,8 @@ def test_the_same_subject_in_the_plural_is_that_work_continued(repo: Repo) -> No
     ("Really fix README link", "notice"),  # zap's second try, four minutes later
     ("Fix README link properly", "notice"),
     ("Really fix the parser", "error"),  # the insistence alone is no shared subject
+    ("Fix READ ME link", "notice"),  # a word spaced otherwise (opentelemetry's `Fix govuln check`)
+    ("Fix READ ME links too", "error"),  # a word more is another subject
 ])
 def test_a_second_try_at_the_same_subject_is_that_work_continued(repo: Repo, landing: str, severity: str) -> None:
     assert _rollback_with_subjects(repo, "Fix README link (#301)", landing)["severity"] == severity

@@ -616,10 +616,11 @@ def without_emoji(title: str) -> str:
 
 def same_work(subject: str, other: str) -> bool:
     """Two subjects that are one ("Update _client.py" twice, `Tweak GH Action` then `Tweak GH Actions`, a
-    PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`): the same work continued."""
-    def bare(text: str) -> str:  # words, case, plural and a second try's insistence aside
+    PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`, `Fix govuln check` after `Fix
+    govulncheck`): the same work continued."""
+    def bare(text: str) -> str:  # words, case, plural, spacing and a second try's insistence aside
         words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", text).lower())]
-        return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
+        return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
 

@@ -519,6 +519,17 @@ class FilePatch(NamedTuple):
         return sum(len(h.removed) + len(h.added) for h in self.hunks if not h.cosmetic)
 
 
+def reading_views(patches: Iterable[FilePatch]) -> Iterator[tuple[FilePatch, bytes]]:
+    """Each landing patch with the path whose history it is read against. A rename git paired is read twice:
+    its edits against the source path's history (a line undone inside a moved file), and its target as a
+    file added, against the target path's own, as a reading that pairs nothing sees it (a stale squash
+    renaming a folder back puts the old names' old versions back: rollbacks of the commits that edited them)."""
+    for patch in patches:
+        yield patch, patch.renamed_from or patch.change.path
+        if patch.renamed_from is not None and patch.change.new is not None:
+            yield FilePatch(Change(patch.change.path, None, patch.change.new), (), False), patch.change.path
+
+
 _CONFLICT_MARKER = lazy(rb"(<{7}|={7}|>{7})(\s|$)")
 
 

@@ -9,7 +9,7 @@ from leverguard.revert import candidates
 from leverguard.revert.context import MAX_COUNTED_FILES, Context
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change, Commit
-from leverguard.revert.patch import FilePatch, parse_commits
+from leverguard.revert.patch import FilePatch, parse_commits, reading_views
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,8 +33,7 @@ class _Plan(NamedTuple):
 def _plan(landing_patches: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, ctx: Context) -> _Plan:
     wanted: dict[bytes, list[int]] = {}
     whole_files = False
-    for patch in landing_patches:
-        path = patch.renamed_from or patch.change.path
+    for patch, path in reading_views(landing_patches):
         if ctx.reported(path) and not ctx.rules.regenerated(path):
             entries = index.touching(path, lo, hi)
             if entries:

@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, TEXT_LINE, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (CATALOGS, FilePatch, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (CATALOGS, FilePatch, reading_views, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -100,10 +100,11 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
         return outside[position]
 
-    deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and p.change.new is None)
+    # (a renamed file's old content leaves its old path as a deleted file's does)
+    deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and
+                             (p.change.new is None or p.renamed_from is not None))
     hits: list[PathHit] = []
-    for head in landing:
-        path = head.renamed_from or head.change.path
+    for head, path in reading_views(landing):
         if not rules.reported(path):
             continue
         entries = index.touching(path, lo, hi)
