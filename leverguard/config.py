@@ -28,8 +28,9 @@ DEFAULT_ORIGIN = "default"
 # `+slug.misc.md` has no issue)
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
                      # any file of a top-level `changelog/` folder (probe-rs' `changelog/added-arm-jtag-tap-option`,
-                     # its `.md` forgotten, folded in by the release like the others)
-                     "changelog/*", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
+                     # its `.md` forgotten, folded in by the release like the others), or of its `fragments/`
+                     # (operator-sdk's YAML entries, folded into `changelog/generated/v1.40.0.md`)
+                     "changelog/*", "changelog/fragments/*", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,
                      # `2182.bugfix.txt`); a version's page (`v1.0.0.rst`) has no type word

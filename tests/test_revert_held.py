@@ -122,6 +122,26 @@ def test_rush_change_files_folded_into_the_changelog_are_consumed(repo: Repo, ed
     assert (301 in found) is reported
 
 
+OPERATOR_FRAGMENT = ("# entries is a list of entries to include in\n# release notes and/or the migration guide\nentries:\n"
+                     "  - description: >\n      For Helm-based operators, fix the connector leaking a DNS resolver.\n"
+                     "    kind: \"bugfix\"\n    breaking: false\n")
+OPERATOR_NOTES = ("## v1.40.0\n\n### Bug Fixes\n\n- For Helm-based operators, fix the connector leaking a DNS resolver. "
+                  "([#301](https://github.com/acme/sdk/pull/301))\n")
+
+
+@pytest.mark.parametrize(("edits", "reported"), [
+    # operator-sdk's `Release v1.40.0`: its YAML entries' descriptions written into `changelog/generated/v1.40.0.md`,
+    # the folder's template left (115 false warnings in one history)
+    ({"changelog/generated/v1.40.0.md": OPERATOR_NOTES}, False),
+    ({"kernel.c": "int t;\n"}, True),  # a stale tree's deletion: the entry's text goes nowhere
+])
+def test_yaml_fragments_of_a_changelog_folder_folded_into_the_versions_notes_are_consumed(
+        repo: Repo, edits: dict[str, str | None], reported: bool) -> None:
+    found = _fragments_then(repo, {"changelog/fragments/fix-resolver-leak.yaml": OPERATOR_FRAGMENT}, edits,
+                            "Release v1.40.0", older={"changelog/fragments/00-template.yaml": OPERATOR_FRAGMENT})
+    assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
+
+
 def test_a_hidden_folders_fragment_deleted_by_a_stale_tree_is_reported(repo: Repo) -> None:
     found = _fragments_then(repo, {".changelog/301.fixed": "Fix the connector leaking a DNS resolver.\n"},
                             {"kernel.c": "int t;\n"}, "kernel: tune")

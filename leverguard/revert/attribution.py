@@ -133,6 +133,8 @@ FRONT_MATTER = lazy(rb"^(---|['\"][^'\"]+['\"]:\w*)$")
 # a JSON fragment's field, `"description":"Fix X (#759)",` (AWS's `.changes/next-release/*.json`): its value is
 # the text a release writes
 JSON_FIELD = lazy(rb'^"\w+":"(.*)",?$')
+# a YAML fragment's field, squeezed (`-description:>`, `header:Upgrade OPM`): its value is the text a release writes
+YAML_FIELD = lazy(rb"^-?[\w-]+:[>|]?[-+]?(.+)$")
 # a YAML fragment's own issue list, squeezed (chloggen's `issues: [13372]`): a release cites them by number
 FRAGMENT_ISSUES = lazy(rb"^(?:issues?|prs?|pull_requests?):\[?([\d,]+)\]?$")
 # the undone commit was itself a revert: its repair takes the reverted work out again (alembic's re-landed fix)
@@ -376,6 +378,8 @@ class _Written:
         if len(stem) >= FRAGMENT_NAME and re.search(rb"(?m)(?:^-|(?<![\w-]))" + re.escape(stem) + rb"(?![\w-])", self._text):
             return True  # recorded by name (pnpm's `.changeset/ledger.yaml` lists the changesets it consumed)
         lines = [JSON_FIELD.sub(rb"\1", line) for line in lines if not (FRONT_MATTER.match(line) or FRAGMENT_COMMENT.match(line))]
+        if name.endswith((b".yaml", b".yml")):  # a YAML fragment's values are its text; its comments, the template's
+            lines = [YAML_FIELD.sub(rb"\1", line) for line in lines if not line.startswith(b"#")]
         content = [line for line in lines if len(line) >= TEXT_LINE] or [line for line in lines if line]
         # (an empty fragment, towncrier's unshown `trivial` kind, holds nothing to lose)
         return sum(1 for line in content if self._written(line)) >= MOVED_SHARE * len(content)
