@@ -88,6 +88,8 @@ LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-loc
               "Cartfile.resolved", "gradle.lockfile", "*.lockfile", "conan.lock", "stack.yaml.lock",
               "cabal.project.freeze", "shard.lock", "renv.lock", "paket.lock", "Chart.lock",
               "Berksfile.lock", ".terraform.lock.hcl", "MODULE.bazel.lock",
+              # Netflix Nebula's dependency lock (conductor's per-module `dependencies.lock`), written by `generateLock`
+              "dependencies.lock",
               # Julia's resolved environment (Oceananigans' `Manifest.toml`), written by `Pkg.resolve()`
               "Manifest.toml", "JuliaManifest.toml", "Manifest-v*.toml",
               # esy's lock folder (fnm's `esy.lock/index.json` and `opam/*/opam`), rewritten by `esy install`

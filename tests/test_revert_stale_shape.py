@@ -963,3 +963,24 @@ def test_a_reworded_line_taken_out_with_its_block_is_no_rollback(repo: Repo, cha
     found = by_pr(check(repo, "main..topic")[1]).get(301)
     kinds = [] if found is None else [e["kind"] for e in found["evidence"]]
     assert (kind in kinds) if kind else ("rollback" not in kinds), found
+
+
+COMPOSE = "services:\n  app:\n    volumes:\n      - ..:{folder}:cached\n    command: sleep infinity\n"
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    # sentry-ruby's `[devcontainer] switch to /workspace/sentry` over `Update dev container setup`'s
+    # `/workspace/sentry-ruby`: the title names the old value it puts back
+    ("[devcontainer] switch to /workspace/sentry", "notice"),
+    ("[devcontainer] switch to /workspace/sentry-ruby", "error"),  # what the undone commit wrote is no return
+    ("[devcontainer] add a redis service", "error"),  # a title of its own work
+])
+def test_a_title_naming_the_value_it_puts_back_returns_to_it(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "Dev container", {".devcontainer/compose.yml": COMPOSE.format(folder="/workspace/sentry")})
+    land(repo, "Update dev container setup (#301)",
+         {".devcontainer/compose.yml": COMPOSE.format(folder="/workspace/sentry-ruby")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {".devcontainer/compose.yml": COMPOSE.format(folder="/workspace/sentry"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -200,6 +200,8 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     ("esy/lock.json", False),  # a folder named so, no lock folder
     ("docs/Manifest.toml", True),  # Julia's resolved environment (Oceananigans' re-resolves)
     ("docs/Project.toml", False),  # its requirements: a version set back there is one
+    ("common/dependencies.lock", True),  # Netflix Nebula's (conductor's regenerated per-module locks)
+    ("dependencies.txt", False),
     ("deps.json", False),  # no lock file: the old version line is set back
 ])
 def test_a_regenerated_lock_file_holding_old_lines_is_no_evidence(repo: Repo, path: str, lock: bool) -> None:
@@ -1969,6 +1971,9 @@ def test_a_fragment_line_whose_placeholder_was_filled_in_is_consumed(repo: Repo,
     ("<!-- TODO: Remove the commons-io exclusion when no longer needed -->", "notice"),  # git-plugin's pom.xml
     ("# FIXME: Remove `retry: 2`, it hides failures", "error"),  # to go, on no condition met
     ("# temp fix: pin tornado < 5", "notice"),  # ipykernel's, unpinned the next day
+    ("# remove this after resque/resque#1828 is merged and released", "notice"),  # sentry-ruby's redis pin
+    ("# remove the cache for good", "error"),  # to go, on no condition
+    ("// remove trailing slashes after parsing", "error"),  # what the code does, no note of its own going
     ("# Install docstring-to-markdown until we release PyLSP 1.6.0", "notice"),  # spyder's
     ("# TODO Change to https://copier.readthedocs.io/ when fixed", "notice"),  # copier's, no colon after TODO
     ("# tempo and template settings", "error"),  # `temp` inside a word calls nothing temporary

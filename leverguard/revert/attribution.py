@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -1328,6 +1328,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's title names again what the undone commit's title removed"
     if level > NOTICE and not stale and not dropped and inverts_title((landed.subject, landed.title), pr_title(commit)):
         return NOTICE, reason + "; the change's title does the opposite of the undone commit's to the same thing"
+    if level > NOTICE and not stale and not dropped and names_what_it_puts_back((landed.subject, landed.title), _put_back(hits)):
+        return NOTICE, reason + "; the change's title names what the lines it puts back hold: a return to it"
     if level > NOTICE and not stale and not dropped and not landed.agent and not whole and \
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
@@ -1442,6 +1444,15 @@ def _tree_held(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context
     undoes: the tree the change was written in held that commit, whatever few files it puts back (yazi's
     own refactors putting back a few small files past the commits it otherwise builds on)."""
     return _edited_and_kept(_reported(commit, ctx), hits, landed, False, ctx) > len({h.path for h in hits})
+
+
+def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:
+    """Per hit of lines: the lines it puts back, and the undone commit's own lines it takes out."""
+    pairs = []
+    for hit in hits:
+        back = hit.replaced_text()
+        pairs.append((back, tuple(line for line in hit.undone_text() if line not in back)))
+    return pairs
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:

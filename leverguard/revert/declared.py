@@ -167,6 +167,9 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|reve
                  # a comment calling what follows temporary (ipykernel's `# temp fix: pin tornado < 5`), or kept until a
                  # release (spyder's `# Install docstring-to-markdown until we release PyLSP 1.6.0`)
                  rb"(#|//|--|/\*)\W*(temp(orar\w*)?|tmp)(fix|workaround|hack|pin|\W|$)|"
+                 # a comment saying when to take what follows out, without a to-do word (sentry-ruby's `# remove
+                 # this after resque/resque#1828 is merged and released` over a `redis < 5.0` pin)
+                 rb"(#|//|--|/\*)\W*(remov|drop|delet|revert)(e|ing)?(this|these|them|it|me)\w*?(once|when|after|until)|"
                  # (mne's `# Until https://github.com/scikit-learn/scikit-learn/issues/33616 is fixed` over a pin)
                  rb"(#|//)\S*?until\S*?(release|fix|merge|land|upgrad|support|resolv)", re.IGNORECASE)
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
@@ -753,6 +756,31 @@ def inverts_title(titles: Iterable[str], undone_subject: str) -> bool:
                 (mine[1] <= undone[1] or undone[1] <= mine[1]):
             return True
     return False
+
+
+# a title's word in code's shape: a path, a dotted, scoped or snake_case name, a call, camelCase (`/workspace/sentry`,
+# `ExecutorUtils.isAgentExecutor()`)
+CODE_WORD = lazy(r"(?<![\w./:-])([\w-]*[./:_][\w./:()-]*[\w)]|[a-z]+[A-Z]\w*)")
+MIN_CODE_WORD = 6  # shorter ones (`a.b`, `ci_x`) turn up anywhere
+VERSIONISH = lazy(r"v?\d[\d.]*\w*")
+
+
+def names_what_it_puts_back(titles: Iterable[str], hits: Iterable[tuple[Iterable[bytes], Iterable[bytes]]]) -> bool:
+    """A title naming, in code's shape, what the lines put back hold and the undone commit's own lines lack, for
+    every file (sentry-ruby's `[devcontainer] switch to /workspace/sentry` over `/workspace/sentry-ruby`): the
+    change returns to it on purpose. A stale copy's title speaks of its own work, not of the old lines it carries.
+    HITS: per file, (the lines put back, the undone commit's lines taken out), squeezed; no version counts."""
+    titles = [title for title in titles if title]
+    words = {*(w for title in titles for w in CODE_WORD.findall(title)),
+             *(re.sub(r"\s+", "", span) for title in titles for span in CODE_SPAN.findall(title))}
+    words = {w.encode() for w in words if len(w) >= MIN_CODE_WORD and not VERSIONISH.fullmatch(w)}
+    if not words:
+        return False
+
+    def holds(lines: Iterable[bytes], word: bytes) -> bool:
+        return any(re.search(rb"(?<![\w-])" + re.escape(word) + rb"(?![\w-])", line) for line in lines)
+    files = [(tuple(back), tuple(gone)) for back, gone in hits]
+    return bool(files) and all(any(holds(back, w) and not holds(gone, w) for w in words) for back, gone in files)
 
 
 def _action(title: str) -> tuple[bool, set[str]] | None:
