@@ -199,6 +199,9 @@ def test_a_title_naming_again_what_the_undone_title_removed(repo: Repo, title: s
     ("Delete tox.ini and the tox setup (#441)", "Create tox.ini", "notice"),  # GitHub's web editor, both ways
     ("Quarantine the tox e2e tests (#441)", "Unquarantine tox e2e tests", "notice"),  # workers-sdk's
     ("Quarantine the tox e2e tests (#441)", "Create the coverage report", "error"),  # another object
+    # horovod's `Unpin torch-nightly` after `Pin torch nightly torch-1.4.0.dev20200106`: one name, spelled two ways
+    ("Pin torch nightly torch-4.7.0.dev20200106 (#441)", "Unpin torch-nightly", "notice"),
+    ("Pin torch nightly torch-4.7.0.dev20200106 (#441)", "Unpin torch-weekly", "error"),  # another name
 ])
 def test_a_title_doing_the_opposite_of_the_undone_title(repo: Repo, undone: str, title: str, severity: str) -> None:
     seed(repo)

@@ -243,6 +243,7 @@ ACTION = lazy(r"^\s*(?:\[[^\]]*\]\s*)?(?:\w+(?:\([^)]*\))?!?:\s*)?(?:(?P<on>(?:r
               r"(?P<off>remov\w*|drop\w*|delet\w*|disabl\w*|silenc\w*|skip(?:s|ped)?|un-?pin\w*|stop\w*|get\s+rid\s+of|"
               r"quarantin\w*))\s+"
               r"(?P<what>.+)$", re.IGNORECASE)
+HYPHENATED = lazy(r"[a-z]{4,}(?:-[a-z]{4,})+")  # `torch-nightly`; not `pre-commit`, `torch-1.4.0`
 OBJECT_WORD = lazy(r"[a-z0-9][a-z0-9_.+-]*[a-z0-9]")  # a word of what a title names, versions whole (`python3.11`)
 OBJECT_END = lazy(r"\s+(?:to|for|in|on|from|with|since|because|until|when|as|after|before|via|by|so)\s+|[,;:(]")
 ACTION_FILLER = frozenset("config configuration ci job jobs check checks warning build builds workflow workflows "
@@ -789,7 +790,10 @@ def _action(title: str) -> tuple[bool, set[str]] | None:
     if found is None:
         return None
     what = OBJECT_END.split(found.group("what").lower(), 1)[0]  # `tox` of `tox to fix CI`
-    words = {w.removesuffix("s") for w in OBJECT_WORD.findall(what)
+    # (a hyphenated name is its words, `torch-nightly` as `torch nightly`, when each is a word of its own)
+    found_words = [part for w in OBJECT_WORD.findall(what)
+                   for part in (w.split("-") if HYPHENATED.fullmatch(w) else (w,))]
+    words = {w.removesuffix("s") for w in found_words
              if len(w) >= 3 and w not in COMMON_WORDS and w not in OBJECT_FILLER and w not in PROSE_WORDS
              and w not in ACTION_FILLER}
     return found.group("on") is not None, words
