@@ -827,3 +827,25 @@ def test_a_committed_patchs_headers_are_its_tools(repo: Repo, commit: str, repor
                                      "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+MAPPER = ("package com.acme.grpc;\n\nimport javax.annotation.Generated;\n\nANNOTATION" +
+          "public abstract class AbstractProtoMapper {\n" +
+          "".join(f"    public Task{i} fromProto(TaskPb.Task{i} from) {{ return new Task{i}(from.getName()); }}\n" for i in range(8))
+          + "}\n")
+
+
+@pytest.mark.parametrize(("annotation", "severity"), [
+    # conductor's ProtoGen output, its class annotated after the imports: regenerated, its methods reordered
+    ('@Generated("com.acme.annotationsprocessor.protogen")\n', "notice"),
+    ("@Deprecated\n", "error"),  # a hand-written class keeps its lines' weight
+])
+def test_a_java_class_annotated_as_generated_weighs_as_built(repo: Repo, annotation: str, severity: str) -> None:
+    seed(repo)
+    mapper = MAPPER.replace("ANNOTATION", annotation)
+    land(repo, "grpc: mapper", {"grpc/AbstractProtoMapper.java": mapper})
+    extra = "    public Task9 fromProto(TaskPb.Task9 from) { return new Task9(from.getName()); }\n"
+    land(repo, "feat: task 9 (#301)", {"grpc/AbstractProtoMapper.java": mapper[:-2] + extra + "}\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "chore: bump deps", {"grpc/AbstractProtoMapper.java": mapper, "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
