@@ -14,7 +14,7 @@ from leverguard.errors import GitError
 # through os.posix_spawnp (`Process`), never `subprocess` (~12 ms).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import IO, Iterable, Iterator, Mapping, Sequence
+    from typing import IO, Generator, Iterable, Iterator, Mapping, Sequence
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NO_GIT = "git is not installed or not on PATH: install git 2.38 or newer"
@@ -660,7 +660,7 @@ def _read_exact(stream: IO[bytes], size: int) -> bytes:
 # ----------------------------------------------------------------------------- streaming
 
 
-def stream(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Iterator[bytes]:
+def stream(args: Sequence[str], cwd: str | None = None, isolation: Sequence[str] = ()) -> Generator[bytes, None, None]:
     """Yield `-z` fields of a long git output as they arrive (`stream_blocks` split at NUL)."""
     yield from fields(stream_blocks(args, cwd, isolation))
 

@@ -231,3 +231,18 @@ def test_check_revert_and_audit_read_a_folder_renamed_back_alike(repo: Repo, cop
                for f in r["findings"]}
     assert {found.get(302)} - {None} == undone
     assert {audited.get(302)} - {None} == undone
+
+
+def test_max_count_counts_the_commits_that_change_more_than_lock_files(repo: Repo) -> None:
+    # lock files are left out by their paths (git's `**/` globs cost a match per tree entry): a commit that
+    # changed only them is no audited commit, and --max-count reaches past it
+    old = seed(repo)
+    land(repo, "feat: fused prep (#301)", {"src/mod1.py": old["src/mod1.py"] + body("f", 3)})
+    stale = land(repo, "kernel: restructure (#302)", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int k;\n"},
+                 author=CAROL)
+    land(repo, "deps: lock", {"api/package-lock.json": '{"lockfileVersion": 3}\n'}, author=DAVE)
+    land(repo, "docs: readme (#303)", {"README.md": "hi\n", "web/package-lock.json": '{"lockfileVersion": 2}\n'})
+    land(repo, "deps: relock", {"web/package-lock.json": '{"lockfileVersion": 3}\n', "yarn.lock": "# yarn\n"}, author=DAVE)
+    report = audit_branch(Session(str(repo.path)), "main", max_count=2)
+    assert report.checked == 2 and [r.commit for r in report.results] == [stale]
+    assert audit_branch(Session(str(repo.path)), "main", max_count=1).results == ()

@@ -74,6 +74,7 @@ class Entry(NamedTuple):
     reason: str = ""
 
 
+MAX_LITERAL_EXCLUDES = 512  # lock files left out of the patches by path; more, and by git's globs
 IN_FLIGHT = 32  # commits asked of `diff-tree --stdin` ahead of the one being parsed: git works meanwhile
 
 
@@ -88,15 +89,19 @@ def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequ
     clone's, known up front; None for a repository that should hold everything) or make
     diff-tree fail is yielded without patches, and the history goes on.
 
-    The lock-file pathspec is paid once, in diff-tree: a commit that changed only lock files
-    has no patch there and is left out, as `log -p -- . ':!lock'` left it out.
+    The lock files are left out by diff-tree: a commit that changed only lock files has no patch
+    there and is left out, as `log -p -- . ':!lock'` left it out. They are named there by their
+    paths, which the history's raw listing gives: git matches a `:(glob)**/name` exclude against
+    every tree entry it walks, pattern by pattern (citus' history: 13 times the diff's own cost).
     """
-    excludes = [f":(exclude,glob)**/{name}" for name in lock_files]
-    large = _large_paths(repo, tip, max_count, excludes, git.threshold(isolation), isolation, missing or frozenset())
+    excluded = _glob_matcher([f"**/{name}" for name in lock_files])
+    large, locks = _large_paths(repo, tip, max_count, excluded, git.threshold(isolation), isolation,
+                                missing or frozenset())
+    excludes = git.excluding(git.fsdecode(path) for path in locks) if len(locks) <= MAX_LITERAL_EXCLUDES \
+        else [f":(exclude,glob)**/{name}" for name in lock_files]
     unread = git.excluding(git.fsdecode(path) for path in large)
     args = [*git.PATCH_ARGS, "--no-renames", "--diff-merges=first-parent", "--format=%x1e%H", "--",
             *(["."] + excludes + unread if excludes or unread else [])]
-    excluded = _glob_matcher([f"**/{name}" for name in lock_files])
     left = max_count
     with git.PatchReader(args, repo, isolation) as reader:
         pending: list[tuple[Entry, bool]] = []  # (entry, its patch is awaited from diff-tree), oldest first
@@ -253,26 +258,41 @@ def _blob_ids(commit: Commit) -> Iterator[str]:
                 yield state.oid
 
 
-def _large_paths(repo: str, tip: str, max_count: int | None, excludes: list[str], limit: int,
-                 isolation: tuple[str, ...], missing: frozenset[str]) -> frozenset[bytes]:
-    """Paths some commit of the audited history adds or deletes as a blob over LIMIT.
+def _large_paths(repo: str, tip: str, max_count: int | None, excluded: Callable[[bytes], bool], limit: int,
+                 isolation: tuple[str, ...], missing: frozenset[str]) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """Paths some commit of the audited history adds or deletes as a blob over LIMIT, and the lock files
+    (EXCLUDED) it changes.
 
     git loads an added or deleted blob whole even above `core.bigFileThreshold` (issue #11: a history
     that adds a 200 MB model cost 414 MB to audit): such paths are left out of the patches and come
     as raw-only changes, found from `git log --raw` (no blob read) and one `cat-file --batch-check`.
     A history or blob git cannot read here (MISSING: a partial clone's absent blobs) is left to the
-    patch stream, which reports those commits as not checked.
+    patch stream, which reports those commits as not checked. MAX_COUNT counts the commits that change
+    more than lock files, as the audit does.
     """
     args = ["log", "--first-parent", "--diff-merges=first-parent", "--raw", "--no-renames", "--no-abbrev", "-z",
-            f"--format={LOG_FORMAT}", *([f"--max-count={max_count}"] if max_count is not None else [])]
+            f"--format={LOG_FORMAT}", tip, "--"]
     failure: list[GitError] = []
-    fields = _surviving(git.stream([*args, tip, "--", *(["."] + excludes if excludes else [])], repo, isolation),
-                        failure)
-    changes = [c for commit in parse_log(fields) for c in commit.changes if (c.old is None) != (c.new is None)]
+    fields = git.stream(args, repo, isolation)
+    changes: list[Change] = []
+    locks: set[bytes] = set()
+    counted = 0
+    try:
+        for commit in parse_log(_surviving(fields, failure)):
+            kept = [c for c in commit.changes if not excluded(c.path)]
+            locks.update(c.path for c in commit.changes if excluded(c.path))
+            if not kept:
+                continue
+            changes += [c for c in kept if (c.old is None) != (c.new is None)]
+            counted += 1
+            if counted == max_count:
+                break
+    finally:
+        fields.close()  # (an audit of the newest N stops git here)
     oids = sorted({state.oid for c in changes for state in (c.old, c.new) if state is not None and state.is_blob})
     try:
         sizes = git.object_sizes([oid for oid in oids if oid not in missing], repo)
     except GitError:
         sizes = {}
-    return frozenset(c.path for c in changes
-                     if sizes.get((c.new or c.old).oid, ("", 0))[1] > limit)  # type: ignore[union-attr]
+    large = frozenset(c.path for c in changes if sizes.get((c.new or c.old).oid, ("", 0))[1] > limit)  # type: ignore[union-attr]
+    return large, frozenset(locks)
