@@ -205,6 +205,8 @@ def test_the_same_subject_in_the_plural_is_that_work_continued(repo: Repo) -> No
     ("Really fix the parser", "error"),  # the insistence alone is no shared subject
     ("Fix READ ME link", "notice"),  # a word spaced otherwise (opentelemetry's `Fix govuln check`)
     ("Fix READ ME links too", "error"),  # a word more is another subject
+    ("[ci skip] fix README link", "notice"),  # SCons' own subject again, CI told to skip it
+    ("[ci skip] fix the parser", "error"),
 ])
 def test_a_second_try_at_the_same_subject_is_that_work_continued(repo: Repo, landing: str, severity: str) -> None:
     assert _rollback_with_subjects(repo, "Fix README link (#301)", landing)["severity"] == severity
@@ -983,4 +985,25 @@ def test_a_title_naming_the_value_it_puts_back_returns_to_it(repo: Repo, subject
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {".devcontainer/compose.yml": COMPOSE.format(folder="/workspace/sentry"), "kernel.c": "int t;\n"},
          author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+PRE_COMMIT = ("repos:\n  - repo: https://github.com/cheshirekow/cmake-format-precommit\n    rev: v0.6.13\n    hooks:\n"
+              "      - id: cmake-format\n")
+TYPOS_HOOK = ("  - repo: https://github.com/Quantco/pre-commit-mirrors-typos\n    rev: 1.27.3\n    hooks:\n"
+              "      - id: typos-conda\n        # cf. https://github.com/crate-ci/typos\n        args: [ --write-changes ]\n")
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("maint: Add pre-commit typos back", "notice"),  # mamba's: the hook a compile fix had dropped, by name
+    ("maint: Add the changelog check back", "warning"),  # bringing back something else
+    ("maint: typos in the docs", "warning"),  # no restoring words: a plain word names nothing
+])
+def test_a_title_bringing_back_what_the_lines_put_back_hold_returns_to_it(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "ci: pre-commit", {".pre-commit-config.yaml": PRE_COMMIT + TYPOS_HOOK})
+    land(repo, "Fix compilation with -Werror=unused-result (#301)",
+         {".pre-commit-config.yaml": PRE_COMMIT, "src/mod1.py": old["src/mod1.py"] + body("werror", 3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {".pre-commit-config.yaml": PRE_COMMIT + TYPOS_HOOK.replace("1.27.3", "1.28.2")}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

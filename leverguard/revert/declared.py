@@ -192,6 +192,7 @@ DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|
 MIN_TOPIC_WORD = 4  # a word of a reverted subject that names something (`server`, `paths`; not `fix`, `to`)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
+CI_TAG = lazy(r"\[(ci|skip|no)[ -](skip|ci)\]\s*|\s*\[(ci|skip|no)[ -](skip|ci)\]", re.IGNORECASE)  # `[ci skip]`, `[skip ci]`
 INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
 MIN_FOLDER_NAME = 3  # a folder the change deletes whole is named on purpose even when short (`docs`, `web`)
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
@@ -621,9 +622,9 @@ def without_emoji(title: str) -> str:
 def same_work(subject: str, other: str) -> bool:
     """Two subjects that are one ("Update _client.py" twice, `Tweak GH Action` then `Tweak GH Actions`, a
     PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`, `Fix govuln check` after `Fix
-    govulncheck`): the same work continued."""
-    def bare(text: str) -> str:  # words, case, plural, spacing and a second try's insistence aside
-        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", text).lower())]
+    govulncheck`, SCons' `[ci skip] update issue templates` after `Update issue templates`): the same work continued."""
+    def bare(text: str) -> str:  # words, case, plural, spacing, a second try's insistence and `[ci skip]` aside
+        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", CI_TAG.sub("", text)).lower())]
         return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
@@ -762,6 +763,7 @@ def inverts_title(titles: Iterable[str], undone_subject: str) -> bool:
 # a title's word in code's shape: a path, a dotted, scoped or snake_case name, a call, camelCase (`/workspace/sentry`,
 # `ExecutorUtils.isAgentExecutor()`)
 CODE_WORD = lazy(r"(?<![\w./:-])([\w-]*[./:_][\w./:()-]*[\w)]|[a-z]+[A-Z]\w*)")
+RESTORING_WORD = lazy(r"(unbreak|restor|re-?add|reinstat|reintroduc|bring|brought|put|add|back)")
 MIN_CODE_WORD = 6  # shorter ones (`a.b`, `ci_x`) turn up anywhere
 VERSIONISH = lazy(r"v?\d[\d.]*\w*")
 
@@ -770,16 +772,20 @@ def names_what_it_puts_back(titles: Iterable[str], hits: Iterable[tuple[Iterable
     """A title naming, in code's shape, what the lines put back hold and the undone commit's own lines lack, for
     every file (sentry-ruby's `[devcontainer] switch to /workspace/sentry` over `/workspace/sentry-ruby`): the
     change returns to it on purpose. A stale copy's title speaks of its own work, not of the old lines it carries.
-    HITS: per file, (the lines put back, the undone commit's lines taken out), squeezed; no version counts."""
+    A title with restoring words names it in any words. HITS: per file, (the lines put back, the undone commit's
+    lines taken out), squeezed; no version counts."""
     titles = [title for title in titles if title]
     words = {*(w for title in titles for w in CODE_WORD.findall(title)),
              *(re.sub(r"\s+", "", span) for title in titles for span in CODE_SPAN.findall(title))}
-    words = {w.encode() for w in words if len(w) >= MIN_CODE_WORD and not VERSIONISH.fullmatch(w)}
+    words = {w for w in words if len(w) >= MIN_CODE_WORD and not VERSIONISH.fullmatch(w)}
+    # a title saying it brings something back names it in any words (mamba's `Add pre-commit typos back`)
+    words |= {w for title in titles if RESTORES.search(title) for w in _words(title) if not RESTORING_WORD.match(w)}
     if not words:
         return False
 
-    def holds(lines: Iterable[bytes], word: bytes) -> bool:
-        return any(re.search(rb"(?<![\w-])" + re.escape(word) + rb"(?![\w-])", line) for line in lines)
+    def holds(lines: Iterable[bytes], word: str) -> bool:
+        found = re.compile(rb"(?<![\w-])" + re.escape(word.encode()) + rb"(?![\w-])", re.IGNORECASE)
+        return any(found.search(line) for line in lines)
     files = [(tuple(back), tuple(gone)) for back, gone in hits]
     return bool(files) and all(any(holds(back, w) and not holds(gone, w) for w in words) for back, gone in files)
 
