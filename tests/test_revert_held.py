@@ -406,6 +406,8 @@ MATRIX = "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [
 @pytest.mark.parametrize(("author", "path", "days", "taken_back"), [
     (BOB, ".github/workflows/ci.yml", 1, True),  # pgadmin's CI matrix tried and taken back by its author
     (BOB, ".gitlab-ci.yml", 14, True),
+    (BOB, ".azure-pipelines.yml", 1, True),  # geos' hidden name for Azure's pipeline
+    (BOB, "ci/azure-pipelines-notes.md", 1, False),
     (CAROL, ".github/workflows/ci.yml", 1, False),  # another's setting undone: judged as any file
     (BOB, ".github/workflows/ci.yml", 15, False),  # weeks on: no trial and error
     (BOB, "deploy/app.yml", 1, False),  # no CI service's file

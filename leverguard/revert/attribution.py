@@ -49,7 +49,7 @@ MIN_REWRITTEN_HUNKS = 3  # hunks of a commit each rewritten where it stood: a ch
 REWRITTEN_SHARE = 0.8  # of a commit's deleted lines, those with new lines written beside them: that code rewritten
 FAR_COMMITS = 50  # line-level undos of work landed this many commits before the base: no stale tree is that old
 # a CI service's configuration: its author tries a setting, sees the run, and takes it back ("fix ci")
-CI_CONFIG = lazy(rb"^(\.github/(workflows|actions)/|\.gitlab-ci\.yml$|\.gitlab/ci/|\.circleci/|azure-pipelines[^/]*\.ya?ml$|"
+CI_CONFIG = lazy(rb"^(\.github/(workflows|actions)/|\.gitlab-ci\.yml$|\.gitlab/ci/|\.circleci/|\.?azure-pipelines[^/]*\.ya?ml$|"
                  rb"\.azure-pipelines/|\.travis\.yml$|appveyor\.yml$|\.appveyor\.yml$|\.buildkite/|\.drone\.yml$|"
                  rb"\.woodpecker(\.yml$|/)|Jenkinsfile$|\.cirrus\.yml$)")
 OWN_CI_DAYS = 14  # its own CI setting taken back within this many days: trial and error, not a stale copy
