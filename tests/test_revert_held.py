@@ -851,3 +851,34 @@ def test_a_java_class_annotated_as_generated_weighs_as_built(repo: Repo, annotat
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "chore: bump deps", {"grpc/AbstractProtoMapper.java": mapper, "kernel.c": "int t;\n"}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+def _guessed(n: int, translated: str | None = None) -> str:
+    """Entry N as msgmerge adds it for a new source text, its translation guessed from entry 3 under a fuzzy flag
+    and the old source text (`#| msgid`); TRANSLATED: as a translator confirms it."""
+    if translated is not None:
+        return f'#: src/app.c:9{n}\nmsgid "Message number {n} of the window"\nmsgstr "{translated}"\n\n'
+    return (f'#: src/app.c:9{n}\n#, fuzzy\n#| msgid "Message number 3 of the dialog"\nmsgid "Message number {n} of the window"\n'
+            'msgstr "Mensagem número 3 do diálogo"\n\n')
+
+
+GUESSES = CATALOG.replace("#: src/app.c:20\n", _guessed(7) + "#: src/app.c:20\n") + _guessed(8) + _guessed(9, "Janela nove")
+CONFIRMED = CATALOG.replace("#: src/app.c:20\n", _guessed(7, "Janela sete") + "#: src/app.c:20\n") + \
+    _guessed(8, "Janela oito") + _guessed(9, "Janela nove")
+FORMATTED = CATALOG.replace('#: src/app.c:40\n', '#: src/app.c:40\n#, python-format\n')
+
+
+@pytest.mark.parametrize(("base", "commit", "topic", "reported"), [
+    # picard's translators on Weblate: msgmerge's guess under a fuzzy flag, with its `#| msgid` (the old source
+    # text), written over with the new translation
+    (CATALOG, GUESSES, CONFIRMED, False),
+    # and a flag set beside another, `#, fuzzy, python-format`, cleared back to `#, python-format`
+    (FORMATTED, FORMATTED.replace("#, python-format", "#, fuzzy, python-format").replace("Mensagem número 4 ", "Mensagem n. 4 "),
+     FORMATTED.replace("Mensagem número 4 ", "Mensagem número quatro "), False),
+    # a translation that no fuzzy flag marked as a guess, taken out: a translator's text lost
+    (CATALOG, CATALOG.replace('"Mensagem número 3 "\n"do diálogo"', '"Mensagem número 3 "\n"da janela"'),
+     CATALOG, True),
+])
+def test_a_fuzzy_guess_written_over_is_a_translators_confirmation(repo: Repo, base: str, commit: str, topic: str,
+                                                                  reported: bool) -> None:
+    assert _translated_over(repo, base, commit, topic) is reported

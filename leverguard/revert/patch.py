@@ -887,7 +887,7 @@ _PATCH_HEADER = lazy(rb"@@ -[\d_]+(,\d+)? \+[\d_]+(,\d+)? @@|index [0-9a-f]{7,}\
 # obsolete entries (`#~`), the header's bookkeeping fields and (`_catalog_lines`) the source texts, msgid and
 # msgctxt, copied from the template; a translator's work is the msgstr text and the `#, fuzzy` flags (penpot's
 # stale squash putting fuzzy flags back on live entries lost work)
-_CATALOG_TOOL_LINE = lazy(rb'#[:~]|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
+_CATALOG_TOOL_LINE = lazy(rb'#[:~|]|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
                           rb'Project-Id-Version|Report-Msgid-Bugs-To|Plural-Forms|MIME-Version|Content-Type|'
                           rb'Content-Transfer-Encoding|Language|X-[\w-]+): ')
 

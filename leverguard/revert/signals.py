@@ -588,11 +588,23 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
 
 
 def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
-    """A catalog's `#, fuzzy` flag that a template update set, taken out: a translator confirming the entry
-    (easyeffects' Weblate merges after each `Updated translation template`), no work undone. A flag put back
-    on a confirmed entry stays evidence (penpot's stale squash)."""
-    return _units_dropped(undos, lambda _, u: u.kind == "deleted" and bool(u.added) and
-                          all(line.startswith(b"#,") for line in u.added))
+    """A catalog's `#, fuzzy` flag that a template update set, taken out, with the translation msgmerge guessed
+    under it: a translator confirming the entry (easyeffects' Weblate merges after each `Updated translation
+    template`; picard's translators writing the new text over msgmerge's fuzzy match), no work undone. A flag
+    put back on a confirmed entry stays evidence (penpot's stale squash), as does a translation taken out
+    that no fuzzy flag marked as a guess."""
+    def confirmed(added: tuple[bytes, ...]) -> bool:  # (an entry's source text and tool comments are left out)
+        flags = [line for line in added if line.startswith(b"#,")]
+        return bool(flags) and (len(flags) == len(added) or any(b"fuzzy" in line for line in flags) and
+                                all(line in flags or not line.startswith(b"#") for line in added))
+    def unflagged(line: bytes) -> bytes:  # (squeezed: `#,fuzzy,python-format`)
+        return line.replace(b"fuzzy,", b"").replace(b",fuzzy", b"")
+
+    def flag_cleared(u: HunkUndo) -> bool:  # `#, fuzzy, python-format` back to `#, python-format`
+        return bool(u.added) and all(line.startswith(b"#,") for line in (*u.added, *u.removed)) and \
+            sorted(map(unflagged, u.added)) == sorted(u.removed) != sorted(u.added)
+    return _units_dropped(undos, lambda _, u: u.kind == "deleted" and confirmed(u.added) or
+                          u.kind == "replaced" and flag_cleared(u))
 
 
 def _moves_undone(undos: dict[int, PathUndo], patches: Mapping[int, FilePatch]) -> dict[int, PathUndo]:
