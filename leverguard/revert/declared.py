@@ -192,7 +192,7 @@ DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|
 MIN_TOPIC_WORD = 4  # a word of a reverted subject that names something (`server`, `paths`; not `fix`, `to`)
 MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shorter ones ("queue") are coincidence
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
-CI_TAG = lazy(r"\[(ci|skip|no)[ -](skip|ci)\]\s*|\s*\[(ci|skip|no)[ -](skip|ci)\]", re.IGNORECASE)  # `[ci skip]`, `[skip ci]`
+CI_TAG = lazy(r"\[(?:ci|skip|no)[ -](?:skip|ci)\]", re.IGNORECASE)  # `[ci skip]`, `[skip ci]`: an instruction to CI
 INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
 MIN_FOLDER_NAME = 3  # a folder the change deletes whole is named on purpose even when short (`docs`, `web`)
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
@@ -624,7 +624,7 @@ def same_work(subject: str, other: str) -> bool:
     PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`, `Fix govuln check` after `Fix
     govulncheck`, SCons' `[ci skip] update issue templates` after `Update issue templates`): the same work continued."""
     def bare(text: str) -> str:  # words, case, plural, spacing, a second try's insistence and `[ci skip]` aside
-        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", CI_TAG.sub("", text)).lower())]
+        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", CI_TAG.sub(" ", text)).lower())]
         return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
