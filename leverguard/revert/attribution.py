@@ -1451,11 +1451,8 @@ def _tree_held(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context
 
 def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:
     """Per hit of lines: the lines it puts back, and the undone commit's own lines it takes out."""
-    pairs = []
-    for hit in hits:
-        back = hit.replaced_text()
-        pairs.append((back, tuple(line for line in hit.undone_text() if line not in back)))
-    return pairs
+    return [(back, tuple(line for line in hit.undone_text() if line not in back))
+            for hit in hits for back in (hit.replaced_text(),)]
 
 
 def _submodule_rolled_back(hits: list[PathHit], landed: Landed) -> bool:

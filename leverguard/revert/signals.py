@@ -597,6 +597,7 @@ def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
         flags = [line for line in added if line.startswith(b"#,")]
         return bool(flags) and (len(flags) == len(added) or any(b"fuzzy" in line for line in flags) and
                                 all(line in flags or not line.startswith(b"#") for line in added))
+
     def unflagged(line: bytes) -> bytes:  # (squeezed: `#,fuzzy,python-format`)
         return line.replace(b"fuzzy,", b"").replace(b",fuzzy", b"")
 
