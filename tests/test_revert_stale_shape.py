@@ -1007,3 +1007,23 @@ def test_a_title_bringing_back_what_the_lines_put_back_hold_returns_to_it(repo: 
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {".pre-commit-config.yaml": PRE_COMMIT + TYPOS_HOOK.replace("1.27.3", "1.28.2")}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+UNRELEASED = ("# Changelog\n\n## Unreleased Changes\n\n### Additions and Improvements\n\n{entries}\n### Bug Fixes\n\n"
+              "## 25.3.0\n\n- Older release notes stay where they are.\n")
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    # teku's `clear changelog` / `25.4.0 Cleanup` after each release: the unreleased section emptied, nothing written
+    ("clear changelog (#330)", "notice"),
+    ("25.4.0 Cleanup (#330)", "notice"),
+    ("Tidy the docs (#330)", "error"),  # a title of neither the changelog nor a release
+])
+def test_a_changelog_cleared_after_a_release_loses_nothing(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    entry = "- QUIC enabled by default (uses UDP port 9001 by default)\n"
+    land(repo, "docs: changelog", {"CHANGELOG.md": UNRELEASED.format(entries="")})
+    land(repo, "Enable QUIC by default (#301)", {"CHANGELOG.md": UNRELEASED.format(entries=entry)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"CHANGELOG.md": UNRELEASED.format(entries="")}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

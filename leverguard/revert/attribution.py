@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -78,6 +78,7 @@ GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
 # Go's marker, which may follow a license comment (controller-gen's `zz_generated.deepcopy.go`): its exact form only
 GO_GENERATED = lazy(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
 GO_GENERATED_BYTES = 4096
+VERSION_IN_SUBJECT = lazy(r"(?<![\w.])v?\d+\.\d+(\.\d+)*(?![\w.])")  # `25.4.0 Cleanup`
 # and Java's annotation on a generated class, after the imports (conductor's `@Generated("...protogen")` mapper)
 JAVA_GENERATED = lazy(rb"^@(?:(?:javax|jakarta)\.annotation\.(?:processing\.)?)?Generated\(", re.MULTILINE)
 HTML_PAGE = lazy(rb"\s*(<!doctype html|<html)", re.IGNORECASE)
@@ -1229,6 +1230,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             return NOTICE, reason + "; the change says it deletes those tests"
         if entries and says_deletes_entries((landed.subject, landed.title)):
             return NOTICE, reason + "; the change says it deletes those changelog entries"
+    if level > NOTICE and _clears_changelog(landed):
+        return NOTICE, reason + "; the change only takes entries out of the changelog, under a title that speaks of it or of a release"
     if level > NOTICE and not stale and removes_debug_output((landed.subject, landed.title), undone):
         return NOTICE, reason + "; the change says it removes debug output, and only prints go"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
@@ -1447,6 +1450,18 @@ def _tree_held(commit: Commit, hits: list[PathHit], landed: Landed, ctx: Context
     undoes: the tree the change was written in held that commit, whatever few files it puts back (yazi's
     own refactors putting back a few small files past the commits it otherwise builds on)."""
     return _edited_and_kept(_reported(commit, ctx), hits, landed, False, ctx) > len({h.path for h in hits})
+
+
+def _clears_changelog(landed: Landed) -> bool:
+    """The change edits changelogs only and only takes lines out (a heading aside), titled after the changelog
+    or a release: the released entries cleared from its unreleased section, as teku does after each release
+    (`clear changelog`, `25.4.0 Cleanup`, `Update CHANGELOG post 25.11.0 release`). A stale copy of a changelog
+    comes with the change's own entry, written in."""
+    titles = [title for title in (landed.subject, landed.title) if title]
+    return bool(landed.patches) and all(CHANGELOG.match(p.change.path.rpartition(b"/")[2]) and p.change.new is not None and
+                                        all(line.startswith(b"#") for h in p.hunks for line in h.added)
+                                        for p in landed.patches) and \
+        any(ENTRIES_WORD.search(title) or VERSION_IN_SUBJECT.search(title) for title in titles)
 
 
 def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:
