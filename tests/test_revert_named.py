@@ -41,6 +41,9 @@ def test_a_long_plain_word_of_the_undone_lines_counts_outside_a_stale_tree(repo:
     ("Yank out retry_budget", "notice"),  # picasso's `Yank out one of the target wrappers`
     ("One retry_budget too many", "notice"),  # simdjson's `One unlikely too many`
     ("One retry_budget more", "error"),
+    ("chore: rm retry_budget refs", "notice"),  # reth's `chore: rm thunderdome refs`, the shell's word for it
+    ("chore: rmdir retry_budget", "error"),  # no removal word: `rm` stands alone
+    ("revers retry_budget changes..", "notice"),  # akaunting's `revers relation changes..`, a revert mistyped
     ("Most of the retry_budget nonsense here", "error"),  # named, but nothing says it goes
 ])
 def test_gone_and_yank_are_removal_wording(repo: Repo, title: str, severity: str) -> None:
