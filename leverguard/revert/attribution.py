@@ -10,7 +10,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -78,7 +78,6 @@ GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
 # Go's marker, which may follow a license comment (controller-gen's `zz_generated.deepcopy.go`): its exact form only
 GO_GENERATED = lazy(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
 GO_GENERATED_BYTES = 4096
-VERSION_IN_SUBJECT = lazy(r"(?<![\w.])v?\d+\.\d+(\.\d+)*(?![\w.])")  # `25.4.0 Cleanup`
 # and Java's annotation on a generated class, after the imports (conductor's `@Generated("...protogen")` mapper)
 JAVA_GENERATED = lazy(rb"^@(?:(?:javax|jakarta)\.annotation\.(?:processing\.)?)?Generated\(", re.MULTILINE)
 HTML_PAGE = lazy(rb"\s*(<!doctype html|<html)", re.IGNORECASE)
@@ -1461,7 +1460,7 @@ def _clears_changelog(landed: Landed) -> bool:
     return bool(landed.patches) and all(CHANGELOG.match(p.change.path.rpartition(b"/")[2]) and p.change.new is not None and
                                         all(line.startswith(b"#") for h in p.hunks for line in h.added)
                                         for p in landed.patches) and \
-        any(ENTRIES_WORD.search(title) or VERSION_IN_SUBJECT.search(title) for title in titles)
+        any(ENTRIES_WORD.search(title) or VERSION_IN_TITLE.search(title) for title in titles)
 
 
 def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:

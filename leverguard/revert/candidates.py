@@ -95,7 +95,7 @@ def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequ
     every tree entry it walks, pattern by pattern (citus' history: 13 times the diff's own cost).
     """
     excluded = _glob_matcher([f"**/{name}" for name in lock_files])
-    large, locks = _large_paths(repo, tip, max_count, excluded, git.threshold(isolation), isolation,
+    large, locks = _left_out_paths(repo, tip, max_count, excluded, git.threshold(isolation), isolation,
                                 missing or frozenset())
     excludes = git.excluding(git.fsdecode(path) for path in locks) if len(locks) <= MAX_LITERAL_EXCLUDES \
         else [f":(exclude,glob)**/{name}" for name in lock_files]
@@ -258,7 +258,7 @@ def _blob_ids(commit: Commit) -> Iterator[str]:
                 yield state.oid
 
 
-def _large_paths(repo: str, tip: str, max_count: int | None, excluded: Callable[[bytes], bool], limit: int,
+def _left_out_paths(repo: str, tip: str, max_count: int | None, excluded: Callable[[bytes], bool], limit: int,
                  isolation: tuple[str, ...], missing: frozenset[str]) -> tuple[frozenset[bytes], frozenset[bytes]]:
     """Paths some commit of the audited history adds or deletes as a blob over LIMIT, and the lock files
     (EXCLUDED) it changes.
