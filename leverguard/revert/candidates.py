@@ -195,8 +195,26 @@ def _glob_matcher(patterns: Sequence[str]) -> Callable[[bytes], bool]:
                 i += 1
         return "".join(out)
 
-    regex = re.compile("|".join(f"(?:{part(p)})" for p in patterns).encode(), re.DOTALL)
-    return lambda path: regex.fullmatch(path) is not None
+    # `**/name` patterns (most lock files) are looked up or matched by the last component alone, and each
+    # path is matched once: an alternation of `(?:.*/)?` prefixes backtracks over every folder of every
+    # path (slither's 14,000-file test move, read three times: 9 s)
+    def compiled(chosen: list[str]) -> re.Pattern[bytes] | None:
+        return re.compile("|".join(f"(?:{part(p)})" for p in chosen).encode(), re.DOTALL) if chosen else None
+
+    names = [p[3:] for p in patterns if p.startswith("**/") and "/" not in p[3:]]
+    literal = frozenset(name.encode() for name in names if not any(mark in name for mark in "*?"))
+    by_name = compiled([name for name in names if name.encode() not in literal])
+    by_path = compiled([p for p in patterns if not (p.startswith("**/") and p[3:] in names)])
+    seen: dict[bytes, bool] = {}
+
+    def match(path: bytes) -> bool:
+        found = seen.get(path)
+        if found is None:
+            name = path.rpartition(b"/")[2]
+            found = seen[path] = name in literal or bool(by_name and by_name.fullmatch(name)) or \
+                bool(by_path and by_path.fullmatch(path))
+        return found
+    return match
 
 
 def _lacking(commit: Commit, missing: frozenset[str]) -> tuple[str, ...]:

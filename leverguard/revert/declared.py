@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
@@ -700,7 +701,12 @@ def repairs_the_last_commit(subject: str) -> bool:
 def cites_commit(message: str, sha: str) -> bool:
     """Does MESSAGE name the commit SHA (seven or more of its hex digits)? A stale tree never knows
     which commit it undoes; `Fix a typo from 1a2b3c4` does."""
-    return any(sha.startswith(token.lower()) for token in SHA.findall(message))
+    return any(sha.startswith(token) for token in _hex_tokens(message))
+
+
+@functools.lru_cache(maxsize=256)  # one message is asked about every candidate of the window
+def _hex_tokens(message: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(token.lower() for token in SHA.findall(message)))
 
 
 def cites_revision(message: str, body: str) -> bool:
