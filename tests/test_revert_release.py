@@ -194,17 +194,22 @@ def test_the_changelog_heading_around_a_release(repo: Repo, title: str, heading:
     assert ("release steps both" in finding["reason"]) is lowered
 
 
-@pytest.mark.parametrize(("title", "lowered"), [
-    ("Bump linters and release 0.16.5 (#751)", True),  # a release step named after other work
-    ("Bump linters (#751)", False),
+@pytest.mark.parametrize(("title", "after", "lowered"), [
+    ("Bump linters and release 0.16.5 (#751)", "Post-release 0.16.5", True),  # a release step named after other work
+    ("Bump linters (#751)", "Post-release 0.16.5", False),
+    # Pyomo's ritual: `Finalize release 6.7.3`, then `Resetting main for development (6.7.4.dev0)`
+    ("Finalize release 0.16.5", "Resetting main for development (0.16.6.dev0)", True),
+    ("Finalizing the 0.16.5 release", "Resetting main for development (0.16.6.dev0)", True),
+    ("Finalize the linters config", "Resetting main for development (0.16.6.dev0)", False),  # no release
+    ("Finalize release 0.16.5", "Resetting the cache for tests", False),  # no development reset
 ])
-def test_a_release_named_after_other_work_is_a_release_step(repo: Repo, title: str, lowered: bool) -> None:
+def test_a_release_named_after_other_work_is_a_release_step(repo: Repo, title: str, after: str, lowered: bool) -> None:
     seed(repo)
     dev = '__version_info__ = (0, 16, 5, 1, "dev0")\n'
     land(repo, "start", {"src/pipx/version.py": dev})
     land(repo, title, {"src/pipx/version.py": "__version_info__ = (0, 16, 5)\n"})
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "Post-release 0.16.5", {"src/pipx/version.py": dev, "kernel.c": "int t;\n"}, author=CAROL)
+    land(repo, after, {"src/pipx/version.py": dev, "kernel.c": "int t;\n"}, author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered
 

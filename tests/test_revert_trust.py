@@ -466,6 +466,8 @@ def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, 
     ("reverse last commit, need a better fix", True),  # json-iterator's
     ("reverse some of the public-domain-license changes that I didn't actually want", True),  # stb's
     ("Backout commons-parent bump due to checkstyle version issue on Java 11", True),  # commons-codec's
+    ("undid changes", True),  # cvxpy's, an hour after a contributor's import re-formatting
+    ("undidactic examples", False),
     ("reverse engineering the format changes everything", False),
     ("Reverse the order of the setup hooks", False)])  # reversing something else
 def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:
@@ -680,7 +682,9 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "common/api-review/messaging.api.md",  # API Extractor's report (firebase)
                                       "site/.cache/twoslash/4f1c.json",  # a tool's cache folder committed (viem)
                                       "pkg/plugin/testdata/default-route.clusters.golden.yaml",  # kuma's golden files
-                                      "internal/xds/testdata/out/xds-ir/tracing.clusters.yaml"])  # envoy gateway's
+                                      "internal/xds/testdata/out/xds-ir/tracing.clusters.yaml",  # envoy gateway's
+                                      "src/test/regress/expected/multi_metadata_sync.out",  # pg_regress' (citus)
+                                      "docker/integration_tests/results/baseline1.out"])  # zaproxy's
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
 
@@ -688,7 +692,8 @@ def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: 
 @pytest.mark.parametrize("source", ["src/vendor.svg", "docs/snapshots.svg",  # named so, in no such folder
                                     "src/env.d.ts", "docs/api.md", "src/cache/lookup.svg",  # near the names only
                                     "build/icons/app.svg",  # a `build/` folder of sources: not Vite's `assets/`
-                                    "internal/testdata/in/xds-ir/tracing.yaml"])  # a golden file's input
+                                    "internal/testdata/in/xds-ir/tracing.yaml",  # a golden file's input
+                                    "src/test/regress/sql/multi_metadata_sync.out"])  # `.out` outside expected/
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
 
@@ -1978,6 +1983,18 @@ def test_a_fragment_line_whose_placeholder_was_filled_in_is_consumed(repo: Repo,
     ("# TODO Change to https://copier.readthedocs.io/ when fixed", "notice"),  # copier's, no colon after TODO
     ("# tempo and template settings", "error"),  # `temp` inside a word calls nothing temporary
     ("# stays until the end of the loop", "error"),  # `until` of no release or fix
+    # notes tied to what ends them: a tracked issue, a tracker's ticket, a release
+    ("@Disabled // TODO #9795", "notice"),  # teku's blob tests, re-enabled by the fix
+    ("// TODO #9795", "error"),  # an issue named, nothing said of what is to happen, nothing skipped
+    ("# TODO: Add support spark 4.0.0, https://github.com/flyteorg/flyte/issues/6478", "notice"),  # flytekit's pin
+    ("# TODO(DB-662): TiKV engine tests stopped working", "notice"),  # surrealdb's continue-on-error
+    ("# TODO(Rust 1.86): remove -A clippy::precedence", "notice"),  # gdext's allowance
+    ("# TODO(alice): tidy the links", "error"),  # an owner, no condition
+    ("# TODO: check utf-8 names", "error"),  # an encoding's name is no ticket
+    ("# FIXME test is flaky, should become deterministic, then un-skip", "notice"),  # gdext's skipped itest
+    ('@pytest.mark.skipif(sys.version_info >= (3, 12),\n    reason="https://github.com/o/r/issues/3422")', "notice"),
+    ('@pytest.mark.skipif(sys.version_info >= (3, 12),\n    reason="slow on 3.12")', "error"),  # skipped, no issue
+    ('# see https://github.com/o/r/issues/3422', "error"),  # an issue named, nothing skipped or to do
 ])
 def test_lines_whose_own_to_do_note_says_they_go_are_temporary(repo: Repo, note: str, severity: str) -> None:
     seed(repo)
@@ -3051,3 +3068,39 @@ def test_a_file_kept_but_for_an_unused_import_still_counts_as_kept(repo: Repo, k
                   path: test.replace("IMPORTS", "").replace("CASE", new_case if keep_test else "")},
            subject="Mocking makes things harder.")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+CARD = "class Card:\n    def __init__(self):\n        self.hovered = False\n\n" \
+       "    def play_audio_preview(self, on):\n        self.previewing = on\n"
+
+
+@pytest.mark.parametrize(("card", "severity"), [
+    # osu's: the hover lines call a method the change deletes, one older than them: they cannot stay
+    ("class Card:\n    def __init__(self):\n        self.hovered = False\n", "notice"),
+    (CARD, "error"),  # the method stays: the lines could have, and are gone
+    ("class Card:\n    def __init__(self):\n        self.hovered = False\n\n"  # deleted, and declared again
+     "    def play_audio_preview(self):\n        return self.hovered\n", "error"),
+])
+def test_lines_using_an_older_definition_the_change_deletes_go_with_it(repo: Repo, card: str, severity: str) -> None:
+    seed(repo)
+    screen = "def show(card):\n    render_card_frame(card)\n"
+    land(repo, "feat: card", {"src/card.py": CARD, "src/screen.py": screen})
+    land(repo, "Fix card audio previews (#301)", {"src/screen.py": screen + "    card.play_audio_preview(card.hovered)\n"
+                                                                           "    card.play_audio_preview_volume = 0.8\n"})
+    _topic(repo, {"src/card.py": card, "src/screen.py": screen, "kernel.c": "int t;\n"},
+           subject="Rework the rendering loop")
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
+def test_a_definition_the_undone_commit_wrote_deleted_with_its_uses_is_its_undo(repo: Repo) -> None:
+    # a stale tree deletes what came after its base: the method and its calls, both the undone commit's
+    seed(repo)
+    screen = "def show(card):\n    render_card_frame(card)\n"
+    land(repo, "feat: card", {"src/card.py": "class Card:\n    pass\n", "src/screen.py": screen})
+    land(repo, "Fix card audio previews (#301)", {
+        "src/card.py": "class Card:\n    def play_audio_preview(self, on):\n        self.previewing = on\n",
+        "src/screen.py": screen + "    card.play_audio_preview(card.hovered)\n    card.play_audio_preview_volume = 0.8\n"})
+    _topic(repo, {"src/card.py": "class Card:\n    pass\n", "src/screen.py": screen, "kernel.c": "int t;\n"},
+           subject="Rework the rendering loop")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"

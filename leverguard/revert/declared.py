@@ -49,7 +49,7 @@ GOES_AWAY = lazy(
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject; after a one-word type tag, great_expectations'
 # `[BUGFIX] Revert relative links`, not a tool's `[maven-release-plugin] rollback the release of ...`)
-SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|back(s|ed)? out|back-?outs?|"
+SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|undid|back(s|ed)? out|back-?outs?|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
                    # stb's `reverse some of the public-domain-license changes that I didn't actually want`
                    r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
@@ -101,7 +101,10 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
                     # pulumi's `Freeze 3.259.0 (#24388)` and `Changelog and go.mod updates for v3.259.0`
                     # radix-ui's `Publish release candidate`, adding yarn's `stableVersion`, and `New release`, taking it out
                     r"new (major |minor |patch )?release\s*$|publish\w* (a |the )?(new )?(pre-?release|release candidate|rc)\s*$|"
-                    r"bump\w*\s+(to\s+)?v?\d+\.\d+|changelog\b.*\bfor\s+v?\d+\.\d+|freeze\s+v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b)", re.IGNORECASE)
+                    r"bump\w*\s+(to\s+)?v?\d+\.\d+|changelog\b.*\bfor\s+v?\d+\.\d+|freeze\s+v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b|"
+                    # Pyomo's `Finalize release 6.7.3` / `Finalizing the 5.7.3 release`, then `Resetting main for
+                    # development (6.7.4.dev0)`
+                    r"finali[sz]\w*\s+(the\s+)?(release|v?\d+\.\d+)|reset\w*\b.*\bfor\s+development\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
@@ -159,7 +162,7 @@ REGENERATES_LINE = lazy(r"\s*(?:[-*]\s+)?(?:" + _REGENERATING + r")\b", re.IGNOR
 GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|locali[sz]\w*|translations?|" + _REGENERATING + r")\b",
                  re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
-TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|uncomment|waiting(for|on)|"
+TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|un-?skip|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
                  rb"(once|when|after).*(released|fixed|merged|isout|lands|landed|available|supported|dropped|upgraded|"
                  rb"resolved|closed|updated)|nolonger(needed|required|necessary))|"  # rubocop's `FIXME: Remove X after <issue> is resolved`
@@ -173,6 +176,15 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|reve
                  rb"(#|//|--|/\*)\W*(remov|drop|delet|revert)(e|ing)?(this|these|them|it|me)\w*?(once|when|after|until)|"
                  # (mne's `# Until https://github.com/scikit-learn/scikit-learn/issues/33616 is fixed` over a pin)
                  rb"(#|//)\S*?until\S*?(release|fix|merge|land|upgrad|support|resolv)", re.IGNORECASE)
+# a to-do note tied to what ends it (whitespace dropped): a tracked issue (`// TODO #9795`, `# TODO: Add support
+# spark 4.0.0, https://github.com/flyteorg/flyte/issues/6478`, a tracker's `TODO(DB-662)`) or a release
+# (`TODO(Rust 1.86): remove -A clippy::precedence`); a name alone is an owner (`TODO(alice)`), no condition
+TRACKED_TODO = lazy(rb"(todo|fixme|xxx|hack)\W*(\([^)]*\d[^)]*\)|.*(#\d{2,}|(issues|pull)/\d+|(?-i:[A-Z][A-Z0-9]+-\d+)))",
+                    re.IGNORECASE)
+# what such a note says is to happen, or that something is broken (a note naming only the issue says neither)
+TRACKED_ACTION = lazy(rb"fix|support|remov|drop|delet|enabl|un-?skip|restor|revert|broke|stopped|fail", re.IGNORECASE)
+ISSUE_LINK = lazy(rb"(issues|pull)/\d+|#\d{2,}")  # (horovod's `@pytest.mark.skipif(..., reason='.../issues/3422')`)
+WORKAROUND_MARK = lazy(rb"continue-on-error:true|allow_failure:true", re.IGNORECASE)  # a CI job let fail
 # `Remove spurious changes`, `Drop stray edits`: the change says it takes out what should not have landed
 RESTORES = lazy(r"\b(unbreak\w*|restor\w*|re-?add\w*|reinstat\w*|reintroduc\w*|(bring|put|add)\w*(\s+[\w.-]+){0,3}\s+back)\b",
                 re.IGNORECASE)  # `add logger back`, `bring the old tests back`
@@ -367,8 +379,9 @@ def described(message: str, paths: Iterable[str], undone_subject: str = "") -> s
     """How MESSAGE says what goes away: "paths" when a line with removal, revert or reversal wording
     names every one of PATHS ("Remove foo.py", "Move X to Y"); "topic" when such a line shares a
     distinctive word with the undone commit's subject ("Stop testing Python 3.6" for "Test on Python
-    3.6"); "" when it says nothing of it."""
-    lines = [line.lower() for line in message.splitlines() if GOES_AWAY.search(line)]
+    3.6"); "" when it says nothing of it. A sentence wrapped over lines is one (cosign's `Also downgrade the
+    / Dockerfile version to match the release version`)."""
+    lines = [line.lower() for line in sentences(message) if GOES_AWAY.search(line)]
     wanted = list(paths)
     if not lines or not wanted:
         return ""
@@ -609,8 +622,8 @@ def _topic_words(text: str) -> set[str]:
 
 def sentences(message: str) -> list[str]:
     """MESSAGE's sentences, each on one line: a wrapped sentence is one, and each item of a list (a squash
-    body's commit subjects) stands alone."""
-    paragraphs = re.split(r"\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d+[.)])\s)", message)
+    body's commit subjects) or trailer (`git-subtree-dir: json`) stands alone."""
+    paragraphs = re.split(r"\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d+[.)])\s)|\n(?=[\w-]+: )", message)
     return [sentence for paragraph in paragraphs for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split()))]
 
 
@@ -957,8 +970,16 @@ def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
     `# FIXME: change the "python" link back to /3 when Python 3.11 is released`, `# TODO: Re-enable once
     linkcheck stops causing 429s` (nbconvert), `# TODO: remove once X is
     fixed`, `# HACK until the upstream fix lands`, axum's placeholder `// This example has not yet been updated
-    to Hyper 1.0` that its port replaces."""
-    return any(TODO_UNDO.search(line) for line in lines)
+    to Hyper 1.0` that its port replaces. So does a workaround tied to what ends it: a to-do note naming a
+    tracked issue or a release and what is to happen (`TODO(Rust 1.86): remove`, `TODO-GLOAS Fix test
+    <issue>`) or over a skip (`// TODO #9795` with `@Disabled`, `continue-on-error: true`), a test skipped with
+    an issue for its reason: the change that closes it takes them out, which no stale copy knows to do. (A
+    note naming only an issue, beside a line of no workaround, says nothing of its going.)"""
+    found = [line for line in lines if line]
+    tracked = [line for line in found if TRACKED_TODO.search(line)]
+    workaround = any(SKIP_MARK.search(line) or WORKAROUND_MARK.search(line) for line in found)
+    return any(TODO_UNDO.search(line) for line in found) or any(TRACKED_ACTION.search(line) for line in tracked) or \
+        workaround and (bool(tracked) or any(ISSUE_LINK.search(line) for line in found))
 
 
 def awaits_the_change(lines: Iterable[bytes], number: int | None) -> bool:
