@@ -459,24 +459,6 @@ def test_a_message_line_reverting_the_undone_topic_declares_it(repo: Repo, line:
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
-@pytest.mark.parametrize(("body", "declared"), [
-    # cosign's body, wrapped between the removal word and the path it names
-    ("Needed to update the identity string as well. Also downgrade the\nDockerfile version to match the release.", True),
-    ("Needed to update the identity string as well. Also downgrade the\n\nDockerfile version to match.", False),  # two paragraphs
-    ("Needed to update the identity string as well.\nThe Dockerfile version stays.", False),  # no removal wording
-])
-def test_a_sentence_wrapped_over_lines_names_what_it_sets_back(repo: Repo, body: str, declared: bool) -> None:
-    seed(repo)
-    land(repo, "release: builder", {"Dockerfile": "FROM golang:1.26.2 AS build\nRUN make\n"})
-    land(repo, "chore(deps): bump golang (#301)", {"Dockerfile": "FROM golang:1.26.3 AS build\nRUN make\n"})
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, f"Fix build for Go version 1.26.3\n\n{body}",
-         {"Dockerfile": "FROM golang:1.26.2 AS build\nRUN make\n", "release/cloudbuild.yaml": "identity: x\n"},
-         author=CAROL)
-    found = by_pr(check(repo, "main..topic")[1])[301]
-    assert (found["severity"] in ("notice", "info")) is declared, found["reason"]
-
-
 SPEC = "".join(f"describe('Transport {i}', function () {{\n  it('sends {i}', function () {{\n    send({i});\n  }});\n}});\n\n"
                for i in range(6))
 

@@ -3069,38 +3069,3 @@ def test_a_file_kept_but_for_an_unused_import_still_counts_as_kept(repo: Repo, k
            subject="Mocking makes things harder.")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
-
-CARD = "class Card:\n    def __init__(self):\n        self.hovered = False\n\n" \
-       "    def play_audio_preview(self, on):\n        self.previewing = on\n"
-
-
-@pytest.mark.parametrize(("card", "severity"), [
-    # osu's: the hover lines call a method the change deletes, one older than them: they cannot stay
-    ("class Card:\n    def __init__(self):\n        self.hovered = False\n", "notice"),
-    (CARD, "error"),  # the method stays: the lines could have, and are gone
-    ("class Card:\n    def __init__(self):\n        self.hovered = False\n\n"  # deleted, and declared again
-     "    def play_audio_preview(self):\n        return self.hovered\n", "error"),
-])
-def test_lines_using_an_older_definition_the_change_deletes_go_with_it(repo: Repo, card: str, severity: str) -> None:
-    seed(repo)
-    screen = "def show(card):\n    render_card_frame(card)\n"
-    land(repo, "feat: card", {"src/card.py": CARD, "src/screen.py": screen})
-    land(repo, "Fix card audio previews (#301)", {"src/screen.py": screen + "    card.play_audio_preview(card.hovered)\n"
-                                                                           "    card.play_audio_preview_volume = 0.8\n"})
-    _topic(repo, {"src/card.py": card, "src/screen.py": screen, "kernel.c": "int t;\n"},
-           subject="Rework the rendering loop")
-    found = by_pr(check(repo, "main..topic")[1])[301]
-    assert found["severity"] == severity, found["reason"]
-
-
-def test_a_definition_the_undone_commit_wrote_deleted_with_its_uses_is_its_undo(repo: Repo) -> None:
-    # a stale tree deletes what came after its base: the method and its calls, both the undone commit's
-    seed(repo)
-    screen = "def show(card):\n    render_card_frame(card)\n"
-    land(repo, "feat: card", {"src/card.py": "class Card:\n    pass\n", "src/screen.py": screen})
-    land(repo, "Fix card audio previews (#301)", {
-        "src/card.py": "class Card:\n    def play_audio_preview(self, on):\n        self.previewing = on\n",
-        "src/screen.py": screen + "    card.play_audio_preview(card.hovered)\n    card.play_audio_preview_volume = 0.8\n"})
-    _topic(repo, {"src/card.py": "class Card:\n    pass\n", "src/screen.py": screen, "kernel.c": "int t;\n"},
-           subject="Rework the rendering loop")
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "error"

@@ -16,7 +16,7 @@ from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_
                                        says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
-from leverguard.revert.hunks import CHANGELOG, CODE_NAME, MOVED_SHARE, TEXT_LINE
+from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities, is_bot
@@ -41,12 +41,6 @@ TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins,
 CONVENTIONAL_NAME = lazy(rb"(__init__|__main__|index|main|mod|lib|conftest|setup|readme|license|changelog|"
                                rb"makefile|package|cargo|pyproject|tsconfig|dockerfile|\.\w+)(\.[\w.]+)?$", re.IGNORECASE)
 TOKEN = lazy(rb"\w+|\W")  # a squeezed line's words and marks, to tell a rename from another edit
-# a declaration's keywords and modifiers, whitespace squeezed away (`pubstruct`, `publicstaticvoid`, `asyncdef`)
-DECLARATION_KEYWORDS = tuple(b"""export default async pub pub(crate) pub(super) public private protected internal static final
-    abstract override virtual readonly unsafe def fn func function class struct enum interface trait type const let var
-    val void int bool boolean string String long double float""".split())
-DECLARED_WORD = lazy(rb"(\w+)(?:[(:=<{;]|$)")  # the name, and what opens its declaration
-MIN_DEFINED_NAME = 5  # a name this long, shaped like code, is one definition's (`on_stop`), not everyone's
 MIN_SWEEP_EDITS = 5  # other files given the very same edit: the change sweeps the code base (a rename)
 MIN_SWEEP_FILES = 2  # files with a few of a commit's hunks undone each: an edit sweep redone, no stale copy
 SMALL_SHARE = 1 / 6  # of an own commit's lines: a hunk or two of it undone, the rest kept, is that work revised
@@ -1201,9 +1195,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
     if level > NOTICE and not stale and not dropped and lines_only and _names_what_it_deletes(taken_out, landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
-    line_level = all(h.kind == "inverse-hunk" or h.kind == "rollback" and h.additions_only for h in hits)
-    if level > NOTICE and not stale and not dropped and line_level and _uses_what_it_undefines(hits, landed, undone):
-        return NOTICE, reason + "; the lines use a name whose older definition the change deletes: they cannot stay"
     if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone, landed.message) or
                                          unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
@@ -1583,39 +1574,6 @@ def _names_what_it_deletes(taken_out: list[bytes], landed: Landed) -> bool:
              for part in change.path.rsplit(b".", 1)[0].split(b"/")
              if len(part) >= MIN_DELETED_NAME and not CONVENTIONAL_FOLDER.fullmatch(part.decode("utf-8", "replace"))}
     return bool(names) and bool(taken_out) and all(any(name in line.lower() for name in names) for line in taken_out)
-
-
-def _uses_what_it_undefines(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
-    """The undone lines use a name, shaped like code, whose definition the change deletes and writes nowhere
-    again, a definition the undone commit did not write: those lines could not stay (osu's
-    `Card.PlayAudioPreview = ...` with the `PlayAudioPreview` property replaced by a bindable,
-    opentelemetry-rust's `TestSpanExporter` uses with the type replaced). A stale tree holds every definition
-    older than its base, and deletes only what came after it."""
-    own = {line for hit in hits for line in hit.undone_text()}
-    text = b"\n".join(undone)
-    gone = {name for patch in landed.patches for hunk in patch.hunks for line in hunk.removed if line not in own
-            for name in _declared_names(line) if name in text and re.search(re.escape(name) + rb"(?!\w)", text)}
-    added = [line for patch in landed.patches for hunk in patch.hunks for line in hunk.added]
-    return any(not any(name in line and name in _declared_names(line) for line in added) for name in gone)
-
-
-def _declared_names(line: bytes) -> set[bytes]:
-    """The names a squeezed LINE may declare: after its keywords and modifiers (`def`, `pub`, `struct`,
-    `public`, `static`, a primitive type), the name before what opens a declaration (`asyncdefon_stop(self):`,
-    `pubstructTestSpanExporter{`, `publicboolPlayAudioPreview{get;set;}`): the word after any run of them (a
-    name may start like one: `defvalidate(`). Names shaped like code only; a call or an assignment declares
-    none, nor does a type glued to the name that is no keyword here (`publicCardFoo(`: which part is the name?)."""
-    ends: set[int] = set()
-    todo = [0]
-    while todo:
-        at = todo.pop()
-        for keyword in DECLARATION_KEYWORDS:
-            if line.startswith(keyword, at) and at + len(keyword) not in ends:
-                ends.add(at + len(keyword))
-                todo.append(at + len(keyword))
-    words = (DECLARED_WORD.match(line, end) for end in ends)
-    return {name for word in words if word is not None for name in (word.group(1),)
-            if len(name) >= MIN_DEFINED_NAME and CODE_NAME.search(name) and not name.startswith(b"__")}
 
 
 def _hunks_in(hits: list[PathHit], landed: Landed) -> list[Hunk]:
