@@ -483,6 +483,24 @@ def test_a_rollback_of_python2_unicode_prefixes_is_cosmetic(repo: Repo, marked: 
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("translated", "found"), [
+    # heroic's locale: Weblate writes the narrow space out, the i18n extractor escapes it again: one string
+    ('"Voulez-vous jouer\u202f?"', False),
+    ('"Voulez-vous vraiment jouer ?"', True),  # the translator's new wording, put back
+])
+def test_a_string_escaped_or_written_out_is_the_same_string(repo: Repo, translated: str, found: bool) -> None:
+    seed(repo)
+    locale = '{\n  "title": "Jouer",\n  "question": QUESTION,\n  "quit": "Quitter"\n}\n'
+    escaped = locale.replace("QUESTION", '"Voulez-vous jouer\\u202f?"')
+    land(repo, "i18n: french", {"public/locales/fr/gamepage.json": escaped})
+    land(repo, "[i18n] Updated Translations (#301)",
+         {"public/locales/fr/gamepage.json": locale.replace("QUESTION", translated)}, author="Weblate <noreply@weblate.org>")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: launcher options", {"public/locales/fr/gamepage.json": escaped, "kernel.c": "int t;\n"}, author=CAROL)
+    report = by_pr(check(repo, "main..topic")[1])
+    assert (report.get(301, {}).get("severity") in ("warning", "error")) is found, report.get(301)
+
+
 INSTALL = "#!/bin/sh\nset -e\n" + "".join(f"python -m pip install --upgrade package_{i}\n" for i in range(8))
 
 

@@ -544,7 +544,10 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     else:  # a machine's stamps, rewritten line for line; a formatter's sorted class lists
         cosmetic = len(removed) == len(added) > 0 and (_home_only(was, now) or (
             words_was.translate(None, _DIGITS) == words_now.translate(None, _DIGITS) and _line_references_only(was, now))
-            or (sorted(words_was) == sorted(words_now) and _words_reordered_in_strings(removed, added)))
+            or (len(words_was) == len(words_now) and sorted(words_was) == sorted(words_now)  # (sorting is the cost)
+                and _words_reordered_in_strings(removed, added)))
+    if not cosmetic and (b"\\u" in was or b"\\u" in now) and _unescaped(was) == _unescaped(now):
+        cosmetic = True  # one string, escaped or written out (heroic's `jeu\u202f?` for `jeu ?` with U+202F)
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
@@ -553,6 +556,14 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new),
                 CONFLICT_MARKERS[0] in now and any(_CONFLICT_MARKER.match(line) for line in added))
+
+
+_UNICODE_ESCAPE = lazy(rb"\\u([0-9a-fA-F]{4})")  # JSON's and JavaScript's `\u202f`
+
+
+def _unescaped(text: bytes) -> bytes:
+    """TEXT with its `\\uXXXX` escapes written out in UTF-8, as the string they stand for."""
+    return _UNICODE_ESCAPE.sub(lambda found: chr(int(found.group(1), 16)).encode("utf-8", "surrogatepass"), text)
 
 
 def _line_references_only(old: bytes, new: bytes) -> bool:
