@@ -459,6 +459,19 @@ def test_a_message_line_reverting_the_undone_topic_declares_it(repo: Repo, line:
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Reversed #18499 (#18546)", "notice"),  # yii2's: the issue the undone fix was for, by number
+    ("Reversed #18500 (#18546)", "error"),  # another issue
+    ("Reversed the menu order (#18546)", "error"),  # reversal wording, no issue of the undone commit
+])
+def test_a_reversal_naming_the_issue_the_undone_commit_fixed_declares_it(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "Fix #18499: keep the session cookie on redirects (#301)", {"src/mod1.py": old["src/mod1.py"] + body("cookie", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 SPEC = "".join(f"describe('Transport {i}', function () {{\n  it('sends {i}', function () {{\n    send({i});\n  }});\n}});\n\n"
                for i in range(6))
 

@@ -574,13 +574,16 @@ def _one_deleted_file_brought_back_under(repo: Repo, message: str, both: bool = 
                      message)
 
 
-@pytest.mark.parametrize("message", ["Unbreak docs frontpage", "add logger back"])  # vuex's, words between
+@pytest.mark.parametrize("message", ["Unbreak docs frontpage", "add logger back",  # vuex's, words between
+                                     "Fix area z index\n\noops I removed this file by accident",  # apostrophe's
+                                     "chore: accidentally deleted config"])
 def test_a_file_brought_back_under_wording_that_says_so_is_a_notice(repo: Repo, message: str) -> None:
     finding = _one_deleted_file_brought_back_under(repo, message)
     assert finding["severity"] == "notice" and "brings back" in finding["reason"], finding
 
 
-@pytest.mark.parametrize("message", ["docs: tidy the front page", "add a fallback logger"])
+@pytest.mark.parametrize("message", ["docs: tidy the front page", "add a fallback logger",
+                                     "Fix area z index\n\nAvoid accidental clicks on the toolbar"])  # no removal called a mistake
 def test_a_file_brought_back_under_other_wording_fails(repo: Repo, message: str) -> None:
     assert _one_deleted_file_brought_back_under(repo, message)["severity"] == "error"
 

@@ -468,6 +468,8 @@ def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, 
     ("Backout commons-parent bump due to checkstyle version issue on Java 11", True),  # commons-codec's
     ("undid changes", True),  # cvxpy's, an hour after a contributor's import re-formatting
     ("undidactic examples", False),
+    ("Revent", True),  # hapi's typo, two minutes after a release it set back
+    ("Prevent a double release", False),
     ("reverse engineering the format changes everything", False),
     ("Reverse the order of the setup hooks", False)])  # reversing something else
 def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:
@@ -955,6 +957,24 @@ def _version_moved_on(repo: Repo, before: str) -> dict[str, str | int]:
     _topic(repo, {"setup.py": _setup_py(before), "kernel.c": "int t;\n"}, subject="8.4 open for business")
     code, report = check(repo, "main..topic")
     return {"exit": code, "severity": by_pr(report)[301]["severity"], "reason": by_pr(report)[301]["reason"]}
+
+
+@pytest.mark.parametrize(("path", "reset", "severity"), [
+    # dart-sass' reset after each beta: `-dev` comes after `-beta.5.3` in Semantic Versioning's order
+    ("pubspec.yaml", "1.0.0-dev", "notice"),
+    ("package.json", "1.0.0-dev", "notice"),
+    ("pubspec.yaml", "1.0.0-beta.5.2", "error"),  # an older beta: back
+    ("pubspec.yaml", "0.9.0", "error"),
+    ("recipe/meta.yaml", "1.0.0-dev", "error"),  # PEP 440's order (a conda recipe): a dev release before any beta
+])
+def test_a_version_reset_orders_by_its_ecosystem(repo: Repo, path: str, reset: str, severity: str) -> None:
+    seed(repo)
+    manifest = 'name: sass\nversion: VERSION\ndescription: "A Sass implementation"\n'
+    land(repo, "Pubspec and CHANGELOG", {path: manifest.replace("VERSION", reset)})
+    land(repo, "Release 1.0.0-beta.5.3 (#301)", {path: manifest.replace("VERSION", "1.0.0-beta.5.3")})
+    _topic(repo, {path: manifest.replace("VERSION", reset), "kernel.c": "int t;\n"}, subject="Add support for _index files")
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
 
 
 def test_a_version_moved_on_to_a_value_it_held_before_is_a_notice_under_any_title(repo: Repo) -> None:

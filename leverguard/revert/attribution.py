@@ -23,7 +23,7 @@ from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
 from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
-                                     versions_move_on)
+                                     versions_move_on, SEMVER_MANIFESTS)
 from leverguard.revert.signals import PathHit, moved_away, required_module
 
 TYPE_CHECKING = False
@@ -1221,7 +1221,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a sentence of the change's message names the undone PR and says its work goes"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
-            says_restores((landed.subject, landed.title)):
+            says_restores((landed.subject, landed.title), landed.message):
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             names_brought_back((landed.subject, landed.title), paths):
@@ -1537,7 +1537,8 @@ def _renames_package(hits: list[PathHit], landed: Landed) -> bool:
 
 def _versions_move_on(hits: list[PathHit], landed: Landed) -> bool:
     """Whether the change's edits to the hit files only move version numbers on."""
-    return versions_move_on(_hunks_in(hits, landed))
+    semver = all(h.path.rpartition(b"/")[2] in SEMVER_MANIFESTS for h in hits)
+    return versions_move_on(_hunks_in(hits, landed), semver)
 
 
 def _undoes_set_backs(hits: list[PathHit]) -> bool:

@@ -49,7 +49,7 @@ GOES_AWAY = lazy(
     re.IGNORECASE)
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject; after a one-word type tag, great_expectations'
 # `[BUGFIX] Revert relative links`, not a tool's `[maven-release-plugin] rollback the release of ...`)
-SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|roll(s|ed|ing)?[ -]?back|undo\w*|undid|back(s|ed)? out|back-?outs?|"
+SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated)\s+)?(this reverts|revert\w*|revent|roll(s|ed|ing)?[ -]?back|undo\w*|undid|back(s|ed)? out|back-?outs?|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
                    # stb's `reverse some of the public-domain-license changes that I didn't actually want`
                    r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
@@ -600,6 +600,7 @@ def reverts_by_topic(message: str, undone_subject: str) -> bool:
     topic: two of its words or more, half of what it names (testcafe's `- revert cdp native-dialogs` for
     `proxyless handle native dialogs`): that work taken back on purpose, though not named by commit."""
     topic = _topic_words(undone_subject)
+    issues = set(ISSUE_NUMBER.findall(SQUASH_SUFFIX.sub("", undone_subject)))
     for line in message.splitlines():
         opened = REVERTS_OPENING.match(line)
         if opened and topic:
@@ -607,10 +608,14 @@ def reverts_by_topic(message: str, undone_subject: str) -> bool:
             shared = named & topic
             if len(shared) >= MIN_TOPIC_WORDS and 2 * len(shared) >= len(named):
                 return True
+        # or the issue the undone commit fixed, by number (yii2's `Reversed #18499` after `Fix #18499: ...`)
+        if opened and issues & set(ISSUE_NUMBER.findall(opened.group(1))):
+            return True
     return False
 
 
-REVERTS_OPENING = lazy(r"\s*(?:[-*+]\s+)?(?:revert\w*|undo|roll ?back)\b\s+(.+)", re.IGNORECASE)
+REVERTS_OPENING = lazy(r"\s*(?:[-*+]\s+)?(?:revert\w*|revers(?:e|es|ed|ing)|undo|roll ?back)\b\s+(.+)", re.IGNORECASE)
+ISSUE_NUMBER = lazy(r"(?<![\w&])#(\d+)\b")
 MIN_TOPIC_WORDS = 2  # words a line saying it reverts shares with the undone commit's subject: one is chance
 
 
@@ -734,9 +739,15 @@ def cites_last_commit(message: str) -> bool:
     return LAST_COMMIT.search(message) is not None
 
 
-def says_restores(titles: Iterable[str]) -> bool:
-    """`Unbreak docs frontpage`, `Restore the logo`: bringing back on purpose what a deletion broke."""
-    return any(RESTORES.search(title) for title in titles if title)
+def says_restores(titles: Iterable[str], message: str = "") -> bool:
+    """`Unbreak docs frontpage`, `Restore the logo`: bringing back on purpose what a deletion broke; or a
+    message saying something was removed by accident (apostrophe's `oops I removed this file by accident`)."""
+    return any(RESTORES.search(title) for title in titles if title) or ACCIDENTAL_REMOVAL.search(message) is not None
+
+
+# a removal called a mistake, which a stale tree never knows of
+ACCIDENTAL_REMOVAL = lazy(r"\b(?:remov|delet|drop)\w*\b[^.\n]{0,40}?\b(?:by (?:accident|mistake)|accidentally|mistakenly)\b|"
+                          r"\b(?:accidentally|mistakenly|accidental)\s+(?:remov|delet|drop)\w*", re.IGNORECASE)
 
 
 def restores_released_entries(titles: Iterable[str], undone_subject: str) -> bool:

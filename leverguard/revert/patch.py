@@ -352,17 +352,42 @@ def _named(shape: bytes) -> bool:
 _SCM_TAG = lazy(rb"<tag>[^<]*</tag>")
 
 
-def versions_move_on(hunks: Sequence[Hunk]) -> bool:
+def versions_move_on(hunks: Sequence[Hunk], semver: bool = False) -> bool:
     """Whether HUNKS only move version numbers on (`version="1.1.2"` to `version="1.2.0dev0"`), with the
     release tag a Maven release writes beside them: a release cycle, where a value can equal an older one.
-    A stale tree moves versions back, never forward."""
+    A stale tree moves versions back, never forward. SEMVER: the hunks are of manifests whose ecosystem
+    orders versions as Semantic Versioning does (`1.0.0-dev` after `1.0.0-beta.5.3`: dart-sass' reset
+    after each beta), not as PEP 440 does (`1.0.0.dev0` before any beta)."""
     moves: list[tuple[str, str]] = []
     for hunk in hunks:
         found = _version_moves(hunk.removed, hunk.added)
         if found is None:
             return False
         moves += found
-    return bool(moves) and all(_later(old, new) for old, new in moves)
+    return bool(moves) and all(_semver_later(old, new) if semver else _later(old, new) for old, new in moves)
+
+
+# manifests whose ecosystem orders versions by Semantic Versioning: npm's, Dart's, Cargo's, Composer's
+SEMVER_MANIFESTS = frozenset((b"package.json", b"pubspec.yaml", b"Cargo.toml", b"composer.json"))
+_SEMVER = lazy(r"v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?")
+
+
+def _semver_later(old: str, new: str) -> bool:
+    """Whether NEW comes after OLD in Semantic Versioning's precedence (a pre-release before its release, its
+    identifiers compared one by one: numbers by value, below words, words by their letters)."""
+    before, after = _semver_key(old), _semver_key(new)
+    return before is not None and after is not None and before < after
+
+
+def _semver_key(version: str) -> tuple[tuple[int, int, int], int, tuple[tuple[int, int, str], ...]] | None:
+    found = _SEMVER.fullmatch(version)
+    if found is None:
+        return None
+    core = (int(found.group(1)), int(found.group(2)), int(found.group(3)))
+    if found.group(4) is None:
+        return core, 1, ()
+    parts = tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in found.group(4).split("."))
+    return core, 0, parts
 
 
 def moves_versions_back(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
