@@ -517,6 +517,10 @@ MARKED = '@pytest.mark.skip(reason="flaky on CI")\n'
     ('#[ignore = "Flaky test"]\n', "", "notice"),  # rolldown's, gone with its race fix
     (MARKED, "TIMEOUT = 30\n", "error"),  # work beside the skip: more than a skip goes
     ("@pytest.mark.usefixtures('db')\n", "", "error"),  # no skip: a fixture taken out
+    # plumbum's, written over lines: `Hangs when using spawn`, gone when the test moved to threads
+    ('@pytest.mark.skip(\n    sys.platform == "darwin",\n    reason="Hangs when using spawn",\n)\n', "", "notice"),
+    ('@pytest.mark.skip(\n    sys.platform == "darwin",\n    reason="Hangs when using spawn",\n)\n', "TIMEOUT = 30\n",
+     "error"),  # the call closed, then work beside it
 ])
 def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside: str, severity: str) -> None:
     tests = "import pytest\n\n" + "".join(PYTEST.format(i) for i in range(4))

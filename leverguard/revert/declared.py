@@ -909,9 +909,27 @@ def unskips(titles: Iterable[str], added: Sequence[bytes], message: str = "") ->
 
 def skips_only(added: Sequence[bytes]) -> bool:
     """Each of ADDED a test skip (`:pending`, `it.skip(`, `@Ignore`, `xfail`, `#[ignore]`, `GTEST_SKIP()`) or a
-    comment (a preprocessor line too), one skip at least."""
-    code = [line for line in added if line and not COMMENT_MARK.match(line)]
+    comment (a preprocessor line too), one skip at least. A skip written over several lines is one
+    (plumbum's `@pytest.mark.skip(` with its condition and reason on the lines below)."""
+    code = _statements([line for line in added if line and not COMMENT_MARK.match(line)])
     return bool(code) and all(SKIP_MARK.search(line) for line in code)
+
+
+def _statements(lines: Sequence[bytes]) -> list[bytes]:
+    """LINES joined where a bracket left open takes arguments on the lines below: one call written over
+    lines. An argument line ends with a comma or closes the call; any other line stands alone (the lines
+    compared leave out a lone `)`, so a call's end may not be seen)."""
+    joined: list[bytes] = []
+    depth = 0
+    for line in lines:
+        change = line.count(b"(") + line.count(b"[") - line.count(b")") - line.count(b"]")
+        if depth > 0 and (line.endswith(b",") or depth + change <= 0):
+            joined[-1] += line
+            depth = max(0, depth + change)
+        else:
+            joined.append(line)
+            depth = max(0, change)
+    return joined
 
 
 def toggles_skips(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
