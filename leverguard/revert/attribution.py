@@ -344,7 +344,7 @@ class _Moves:
     """Which deleted files the change moved, indexed once (slither's test move deleted 14,000 files)."""
 
     def __init__(self, hits: list[PathHit], landed: Landed) -> None:
-        self.hits, self.landed = hits, landed
+        self.landed = landed
         self.deleted = {c.path: c for c in landed.changes if c.deleted}
         added = [c.path for c in landed.changes if c.added]
         self.stems = {_stem(path) for path in added}

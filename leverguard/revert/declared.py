@@ -179,6 +179,7 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|reve
 # a to-do note tied to what ends it (whitespace dropped): a tracked issue (`// TODO #9795`, `# TODO: Add support
 # spark 4.0.0, https://github.com/flyteorg/flyte/issues/6478`, a tracker's `TODO(DB-662)`) or a release
 # (`TODO(Rust 1.86): remove -A clippy::precedence`); a name alone is an owner (`TODO(alice)`), no condition
+TODO_WORDS = (b"todo", b"fixme", b"xxx", b"hack")
 TRACKED_TODO = lazy(rb"(todo|fixme|xxx|hack)\W*(\([^)]*\d[^)]*\)|.*(#\d{2,}|(issues|pull)/\d+|(?-i:[A-Z][A-Z0-9]+-\d+)))",
                     re.IGNORECASE)
 # what such a note says is to happen, or that something is broken (a note naming only the issue says neither)
@@ -1005,10 +1006,15 @@ def notes_its_own_undoing(lines: Iterable[bytes]) -> bool:
     an issue for its reason: the change that closes it takes them out, which no stale copy knows to do. (A
     note naming only an issue, beside a line of no workaround, says nothing of its going.)"""
     found = [line for line in lines if line]
-    tracked = [line for line in found if TRACKED_TODO.search(line)]
-    workaround = any(SKIP_MARK.search(line) or WORKAROUND_MARK.search(line) for line in found)
-    return any(TODO_UNDO.search(line) for line in found) or any(TRACKED_ACTION.search(line) for line in tracked) or \
-        workaround and (bool(tracked) or any(ISSUE_LINK.search(line) for line in found))
+    if any(TODO_UNDO.search(line) for line in found):
+        return True
+    # (asked in that order, each only where it can still decide: a stale tree's 200 files hold no to-do word)
+    text = b"\n".join(found).lower()
+    tracked = [line for line in found if TRACKED_TODO.search(line)] if any(word in text for word in TODO_WORDS) else []
+    if any(TRACKED_ACTION.search(line) for line in tracked):
+        return True
+    return (bool(tracked) or ISSUE_LINK.search(text) is not None) and \
+        any(SKIP_MARK.search(line) or WORKAROUND_MARK.search(line) for line in found)
 
 
 def awaits_the_change(lines: Iterable[bytes], number: int | None) -> bool:
