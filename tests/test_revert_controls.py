@@ -501,6 +501,24 @@ def test_a_string_escaped_or_written_out_is_the_same_string(repo: Repo, translat
     assert (report.get(301, {}).get("severity") in ("warning", "error")) is found, report.get(301)
 
 
+@pytest.mark.parametrize(("typo", "found"), [
+    (False, False),  # testfx' localization bot writes the mark back, #301's text kept
+    (True, True),  # and #301's fix with it: a stale copy
+])
+def test_a_byte_order_mark_written_or_dropped_is_formatting(repo: Repo, typo: bool, found: bool) -> None:
+    seed(repo)
+    body_ = "".join(f'  <trans-unit id="u{i}"><source>Text {i}</source></trans-unit>\n' for i in range(6))
+    marked = '\ufeff<?xml version="1.0" encoding="utf-8"?>\n<xliff>\n' + body_ + "</xliff>\n"
+    land(repo, "loc: strings", {"src/Resources/xlf/Strings.cs.xlf": marked.replace("Text 3", "Txet 3")})
+    land(repo, "Strip BOMs, fix a typo (#301)", {"src/Resources/xlf/Strings.cs.xlf": marked.replace("\ufeff", ""),
+                                                 "src/mod1.py": body("bom", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Localized file check-in", {"src/Resources/xlf/Strings.cs.xlf": marked.replace("Text 3", "Txet 3") if typo
+                                           else marked, "kernel.c": "int t;\n"}, author=CAROL)
+    report = by_pr(check(repo, "main..topic")[1])
+    assert (report.get(301, {}).get("severity") in ("warning", "error")) is found, report.get(301)
+
+
 INSTALL = "#!/bin/sh\nset -e\n" + "".join(f"python -m pip install --upgrade package_{i}\n" for i in range(8))
 
 

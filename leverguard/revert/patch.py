@@ -70,11 +70,17 @@ _LINT_ATTRIBUTE = lazy(rb"#!?\[(?:allow|expect|warn|deny)\([\w:,]*(?:\)\])?")  #
 _LINT_NAME = lazy(rb"\w+(?:::\w+)*,?")
 
 
+_BOM = "\ufeff".encode()
+
+
 def unpunctuated(line: bytes) -> bytes:
     """LINE without whitespace and formatter punctuation: what a formatter's rewrite leaves alone. Python 2's
-    `u'...'` prefix goes too: it changes nothing under Python 3 or `unicode_literals` (wtforms' Python 3 merge)."""
+    `u'...'` prefix goes too: it changes nothing under Python 3 or `unicode_literals` (wtforms' Python 3 merge);
+    so does a byte-order mark."""
     if b"u'" in line or b'u"' in line:
         line = _UNICODE_PREFIX.sub(b"", line)
+    if _BOM in line:  # an editor's byte-order mark, written or dropped on a file's first line (testfx' XML)
+        line = line.replace(_BOM, b"")
     line = line.translate(_QUOTES, _SPACE)
     if line.endswith(b",") or b",)" in line or b",]" in line or b",}" in line:
         line = _TRAILING_COMMA.sub(b"", line)
