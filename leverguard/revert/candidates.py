@@ -297,8 +297,12 @@ def _left_out_paths(repo: str, tip: str, max_count: int | None, excluded: Callab
     counted = 0
     try:
         for commit in parse_log(_surviving(fields, failure)):
-            kept = [c for c in commit.changes if not excluded(c.path)]
-            locks.update(c.path for c in commit.changes if excluded(c.path))
+            kept = []
+            for change in commit.changes:
+                if excluded(change.path):
+                    locks.add(change.path)
+                else:
+                    kept.append(change)
             if not kept:
                 continue
             changes += [c for c in kept if (c.old is None) != (c.new is None)]

@@ -180,7 +180,7 @@ TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|reve
 # spark 4.0.0, https://github.com/flyteorg/flyte/issues/6478`, a tracker's `TODO(DB-662)`) or a release
 # (`TODO(Rust 1.86): remove -A clippy::precedence`); a name alone is an owner (`TODO(alice)`), no condition
 TODO_WORDS = (b"todo", b"fixme", b"xxx", b"hack")
-TRACKED_TODO = lazy(rb"(todo|fixme|xxx|hack)\W*(\([^)]*\d[^)]*\)|.*(#\d{2,}|(issues|pull)/\d+|(?-i:[A-Z][A-Z0-9]+-\d+)))",
+TRACKED_TODO = lazy(rb"(" + b"|".join(TODO_WORDS) + rb")\W*(\([^)]*\d[^)]*\)|.*(#\d{2,}|(issues|pull)/\d+|(?-i:[A-Z][A-Z0-9]+-\d+)))",
                     re.IGNORECASE)
 # what such a note says is to happen, or that something is broken (a note naming only the issue says neither)
 TRACKED_ACTION = lazy(rb"fix|support|remov|drop|delet|enabl|un-?skip|restor|revert|broke|stopped|fail", re.IGNORECASE)
