@@ -72,3 +72,21 @@ def test_an_old_line_put_back_beside_new_ones_stays_a_warning(repo: Repo) -> Non
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == "warning", finding["reason"]
     assert "in its place" not in finding["reason"]
+
+
+def test_entries_dropped_from_a_list_a_commit_only_reordered_undo_nothing(repo: Repo) -> None:
+    # #301 re-sorts a generated list and re-indents it: each line it adds, it also removes. Deleting two
+    # entries from that list later takes out no work of #301's (squid's `Stub.am` read as "1/1 hunks undone")
+    seed(repo)
+    names = [f"tests/stub_{name}.cc \\\n" for name in
+             ("tools", "acl", "Port", "cbdata", "SBuf", "comm", "debug", "Store", "event", "fd", "http", "ipc")]
+    land(repo, "feat: the stubs", {"src/Stub.am": "STUB = \\\n" + "".join("    " + n for n in names) + "\n"})
+    land(repo, "build: stable stub order (#301)",
+         {"src/Stub.am": "STUB = \\\n" + "".join("\t" + n for n in sorted(names)) + "\n"}, author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    kept = [n for n in sorted(names) if "Port" not in n and "event" not in n]
+    land(repo, "refactor: no Port or event stubs", {"src/Stub.am": "STUB = \\\n" + "".join("\t" + n for n in kept) + "\n",
+                                                    "src/mod1.py": body("new", 6)}, author=CAROL)
+    code, report = check(repo, "main..topic")
+    assert code == 0 and 301 not in by_pr(report), report["findings"]

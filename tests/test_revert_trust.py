@@ -2750,6 +2750,7 @@ def test_a_changelog_entry_of_the_change_naming_what_it_deletes(repo: Repo, entr
 @pytest.mark.parametrize(("line", "found"), [
     (">>>>>>> master\n", False),  # tower's conflict marker committed by mistake, cleaned up later
     ("<<<<<<< HEAD\n", False),
+    ("#<<<<<<< Updated upstream\n", False),  # pi-hole's marker commented out, then the leftover block cleaned up
     ("value_shared = make_shared(1, scale=7)\n", True)])
 def test_a_conflict_marker_taken_out_is_no_work(repo: Repo, line: str, found: bool) -> None:
     old = seed(repo)

@@ -365,6 +365,8 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     if not gone.keys().isdisjoint(back):
         same = gone & back  # a line only re-indented (a block unwrapped) is in no pool either
         gone, back = gone - same, back - same
+        if not gone and not back:
+            return None  # a block only re-ordered or re-indented: nothing of it to undo
     need_gone, need_back = SHARE * sum(gone.values()), SHARE * sum(back.values())
     hit_gone, hit_back = _hits(gone, by_removed, pools, near, "removed"), _hits(back, by_added, pools, near, "added")
     best, best_score = None, 0

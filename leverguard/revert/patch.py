@@ -29,6 +29,7 @@ MIN_ALNUM = 3  # lines with fewer letters/digits than this are trivial
 MAX_PATCH_LINES = 10_000
 # a merge's conflict markers committed by mistake (tower's `>>>>>>> master` in a changelog): no one's work
 CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
+MARKER_COMMENTED = b"#;%/*-"  # and commented out before the clean-up (pi-hole's `#<<<<<<< Updated upstream`)
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
 IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
@@ -585,7 +586,8 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
     # a conflict's markers written or taken out with nothing else of substance: no work either way (tower's
     # `>>>>>>> master` committed by mistake, cleaned up later)
-    cosmetic = cosmetic or (not gone and not new and any(_CONFLICT_MARKER.match(line) for line in removed + added))
+    cosmetic = cosmetic or (not gone and not new and
+                           any(_CONFLICT_MARKER.match(line.lstrip(MARKER_COMMENTED).lstrip()) for line in removed + added))
     gone, new = _punctuation_only(gone, new)
     return Hunk(gone, new, cosmetic, old_start, old_count, new_start, new_count,
                 ((), ()) if cosmetic else (short_gone, short_new),
@@ -726,7 +728,7 @@ def _non_trivial(lines: list[bytes]) -> tuple[tuple[bytes, ...], tuple[bytes, ..
     short = []
     for line in lines:
         squeezed = squeeze(line)
-        if squeezed in TRIVIAL or squeezed.startswith(CONFLICT_MARKERS) or squeezed.startswith(IDE_STAMPS):
+        if squeezed in TRIVIAL or squeezed.lstrip(MARKER_COMMENTED).startswith(CONFLICT_MARKERS) or squeezed.startswith(IDE_STAMPS):
             continue
         if len(squeezed.translate(None, _NON_ALNUM)) >= MIN_ALNUM:
             found.append(squeezed)
