@@ -29,6 +29,7 @@ def _story(repo: Repo, message: str) -> str:
     "kernel: restructure\n\nLeverguard-Revert-Ack: #221",
     "revert: the prep fusion\n\nReverts team/repo#221",
     "revert: the prep fusion\n\nIt broke decode.\n\nRefs: SHA",
+    "fix(deploy): wrong values rendered (many reverts)\n\nThis reverts commits:\n0123abcd4567ef\nSHA\n",  # werf's list
 ])
 def test_declarations_make_the_finding_informational(repo: Repo, message: str) -> None:
     _story(repo, message)
@@ -43,6 +44,7 @@ def test_declarations_make_the_finding_informational(repo: Repo, message: str) -
     "kernel: restructure\n\nThis builds on SHA but reworks the kernel.",
     "kernel: restore the old kernel launch order\n\nRelated: #219",
     "kernel: restructure\n\nRefs: SHA",
+    "kernel: restructure\n\nBuilt on these commits:\nSHA\n",  # a list of ids under no revert wording
 ])
 def test_mentions_without_revert_wording_on_the_same_line_are_not_declarations(repo: Repo, message: str) -> None:
     _story(repo, message)

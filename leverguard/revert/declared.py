@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import posixpath
 import re
 
@@ -369,11 +370,21 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
 
 def _clauses(text: str) -> list[str]:
     """TEXT's lines, and each line that ends in a comma joined to the next (no list item): one sentence
-    wrapped there (sqlalchemy's `some scratch tests got merged in 456727df50c7,` / `revert that part`)."""
+    wrapped there (sqlalchemy's `some scratch tests got merged in 456727df50c7,` / `revert that part`); and
+    a line that ends in a colon joined to the list of commit ids below it (werf's `This reverts commits:`
+    over eight full ids, one a line)."""
     lines = text.splitlines()
     joined = [f"{line} {after}" for line, after in zip(lines, lines[1:])
               if line.rstrip().endswith(",") and not LIST_ITEM.match(after)]
+    for at, line in enumerate(lines):
+        if line.rstrip().endswith(":"):
+            ids = list(itertools.takewhile(lambda below: ID_LINE.fullmatch(below) is not None, lines[at + 1:]))
+            if ids:
+                joined.append(" ".join([line, *ids]))
     return lines + joined
+
+
+ID_LINE = lazy(r"\s*(?:[-*+]\s*)?(?:[0-9a-f]{7,40}|#\d+)\b[^\n]*", re.IGNORECASE)  # a list's commit id or PR, first
 
 
 def described(message: str, paths: Iterable[str], undone_subject: str = "") -> str:
