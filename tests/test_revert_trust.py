@@ -2088,12 +2088,14 @@ def test_regenerated_files_rolled_back_past_several_commits(repo: Repo, subject:
 
 
 def _own_direct_push_put_back(repo: Repo, author: str = BOB, pushed: str = "probe: retry the read",
-                              files: int = 1) -> dict[str, str | int]:
-    """BOB pushes a fix straight to main (no PR); AUTHOR's later direct commit puts its files back beside new work."""
+                              files: int = 1, hours: int = 48, written: str = "int t;\n") -> dict[str, str | int]:
+    """BOB pushes a fix straight to main (no PR); AUTHOR's direct commit HOURS later puts its files back
+    beside new work (WRITTEN)."""
     old = seed(repo)
     paths = [f"src/mod{i}.py" for i in range(1, files + 1)]
     land(repo, pushed, {p: old[p] + body(f"fix{p[7]}", 4) for p in paths})
-    _topic(repo, {**{p: old[p] for p in paths}, "kernel.c": old["kernel.c"] + "int t;\n"},
+    repo._tick += hours - 1  # (each commit is an hour after the one before)
+    _topic(repo, {**{p: old[p] for p in paths}, "kernel.c": old["kernel.c"] + written},
            subject="probe: read through the cache", author=author)
     code, report = check(repo, "main..topic")
     (finding,) = report["findings"]
@@ -2117,8 +2119,30 @@ def test_ones_own_one_file_pr_put_back_fails(repo: Repo) -> None:
 
 
 def test_ones_own_two_file_push_put_back_fails(repo: Repo) -> None:
-    # requests' `coinbin.org`: both files of the author's own push put back by their next push, a stale tree
+    # requests' `coinbin.org`: both files of the author's own push put back by their push two days later, a stale tree
     assert _own_direct_push_put_back(repo, files=2)["severity"] == "error"
+
+
+@pytest.mark.parametrize(("hours", "files", "author", "severity"), [
+    (23, 2, BOB, "notice"),  # cvxpy's `experiment failed`, qutip's `RCM still broken, replacing old code`
+    (24, 2, BOB, "error"),  # a day or more: their stale checkout of yesterday (requests' `coinbin.org`, two days)
+    (23, 1, BOB, "notice"),
+    (25, 1, BOB, "warning"),
+    (2, 2, CAROL, "error"),  # someone else's push, taken back: no iteration of theirs
+])
+def test_ones_own_direct_push_taken_back_within_hours_is_work_in_progress(
+        repo: Repo, hours: int, files: int, author: str, severity: str) -> None:
+    # one person's direct pushes hours apart: the branch itself is their workbench (mycli's `Try the readme
+    # for long description.` after `Fix url.`, 6 minutes apart)
+    found = _own_direct_push_put_back(repo, files=files, hours=hours, author=author)
+    assert found["severity"] == severity, found["reason"]
+
+
+def test_ones_own_push_taken_back_by_a_rebase_committing_conflict_markers_still_counts(repo: Repo) -> None:
+    # Slim's rebased `Add Router interface`, an hour after `Remove extra definition`: the markers say a
+    # conflict was resolved blind, no iteration
+    found = _own_direct_push_put_back(repo, files=2, hours=1, written="<<<<<<< HEAD\nint t;\n=======\nint u;\n>>>>>>> topic\n")
+    assert found["severity"] == "error", found["reason"]
 
 
 def _revert_undone(repo: Repo, author: str, subject: str = "kernel: tune") -> dict[str, str | int]:

@@ -52,6 +52,7 @@ FAR_COMMITS = 50  # line-level undos of work landed this many commits before the
 CI_CONFIG = lazy(rb"^(\.github/(workflows|actions)/|\.gitlab-ci\.yml$|\.gitlab/ci/|\.circleci/|\.?azure-pipelines[^/]*\.ya?ml$|"
                  rb"\.azure-pipelines/|\.travis\.yml$|appveyor\.yml$|\.appveyor\.yml$|\.buildkite/|\.drone\.yml$|"
                  rb"\.woodpecker(\.yml$|/)|Jenkinsfile$|\.cirrus\.yml$)")
+OWN_DIRECT_HOURS = 24  # an author's direct push taken back by their own within this many hours: work in progress
 OWN_CI_DAYS = 14  # its own CI setting taken back within this many days: trial and error, not a stale copy
 FIXUP_SECONDS = 86400  # an author's follow-ups of their commit (`fix build`, `fix test`) land within a day
 RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits before the change's base
@@ -666,6 +667,13 @@ def _finding(commit: Commit, position: int, hits: list[PathHit], commits: Sequen
             # (on 73 audited histories 6 errors of this shape, none lost work; requests' real stale sidebar put
             # back two files, commonly's came from an agent)
             level, reason = WARNING, reason + "; one file of its author's own direct commit, put back by their own direct commit"
+        if plain and level > NOTICE and _direct(landed) and _direct_commit(commit) and \
+                _age_days(commit, landed) * 24 < OWN_DIRECT_HOURS and _by_its_committer(landed, inner) and \
+                not any(hunk.markers for patch in landed.patches for hunk in patch.hunks):
+            # one person's direct pushes hours apart, the later taking back the earlier: work in progress on
+            # the branch itself (on the judged rounds 43 warnings and errors of this shape, none lost work; the
+            # one real loss of a same-day own push was a rebase that committed conflict markers, kept here)
+            level, reason = NOTICE, reason + "; its author's own direct push of hours before, taken back by their next"
     if level > NOTICE and not corroborated and position - landed.base_position > FAR_COMMITS and \
             all(h.kind == "inverse-hunk" for h in hits) and not dropped:
         level, reason = NOTICE, reason + f"; lines of work over {FAR_COMMITS} commits before the change's base"
