@@ -541,3 +541,25 @@ def test_a_workaround_its_comment_calls_temporary_taken_out_is_a_notice(repo: Re
     land(repo, "ci: install the solver's pre-release", {"tools/install.sh": script, "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("version", "found"), [
+    ("5.3.0-SNAPSHOT", False),  # openhab's spotless run after the release plugin: the header split again
+    ("5.2.0-SNAPSHOT", True),  # and the version set back with it: a stale copy
+])
+def test_an_xml_declarations_default_standalone_is_formatting(repo: Repo, version: str, found: bool) -> None:
+    seed(repo)
+    split = ('<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0"\n'
+             '    xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">\n')
+    joined = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?><project xmlns="http://maven.apache.org/POM/4.0.0" '
+              'xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">\n')
+    pom = "\n  <modelVersion>4.0.0</modelVersion>\n  <artifactId>core-reactor</artifactId>\n  <version>VERSION</version>\n</project>\n"
+    land(repo, "build: poms", {f"{m}/pom.xml": split + pom.replace("VERSION", "5.2.0-SNAPSHOT") for m in ("bom", "core")})
+    land(repo, "[unleash-maven-plugin] Preparation for next development cycle.",
+         {f"{m}/pom.xml": joined + pom.replace("VERSION", "5.3.0-SNAPSHOT") for m in ("bom", "core")}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Prepare for 5.3.0: fix spotless after unleash",
+         {**{f"{m}/pom.xml": split + pom.replace("VERSION", version) for m in ("bom", "core")}, "kernel.c": "int t;\n"},
+         author=CAROL)
+    findings = check(repo, "main..topic")[1]["findings"]
+    assert any(f["severity"] in ("warning", "error") for f in findings) is found, findings
