@@ -432,3 +432,20 @@ def test_a_stable_version_the_candidate_writes_and_the_release_deletes(repo: Rep
     land(repo, release, {"package.json": PACKAGE % ("1.1.1", ""), "kernel.c": "int t;\n"}, author=CAROL)
     finding = check(repo, "main..topic")[1]["findings"][0]
     assert ("release steps both" in finding["reason"]) is lowered, finding["reason"]
+
+
+@pytest.mark.parametrize(("release_heading", "found"), [
+    ("## 7.1.2 (2026-05-07) - Milla\n", False),  # ioBroker's: the release's heading kept, named; a new section above
+    ("", True),  # the release's heading gone: its entries filed under the placeholder again, a stale copy
+])
+def test_a_new_section_above_a_release_heading_the_change_edits(repo: Repo, release_heading: str, found: bool) -> None:
+    seed(repo)
+    entries = "* (@fox) Corrected typings of the object views\n* (@fox) Provided a default warning limit for adapters\n"
+    land(repo, "start", {"CHANGELOG.md": "# Changelog\n## __WORK IN PROGRESS__\n" + entries + "\n## 7.1.1 (2026-04-06)\n* old\n"})
+    land(repo, "v7.1.2 (#301)", {"CHANGELOG.md": "# Changelog\n## 7.1.2 (2026-05-07)\n" + entries + "\n## 7.1.1 (2026-04-06)\n* old\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Send files together with the cmdExec host message",
+         {"CHANGELOG.md": "# Changelog\n## __WORK IN PROGRESS__\n* (@fox) Allowed sending files with cmdExec messages\n\n"
+                          + release_heading + entries + "\n## 7.1.1 (2026-04-06)\n* old\n", "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding

@@ -534,12 +534,15 @@ def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
     return {text[i:i + 3] for i in range(len(text) - 2)}
 
 
-def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Counter[bytes]) -> bool:
+def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Written) -> bool:
     """A changelog's lines coming back (the release cycle re-adds the `Unreleased` template that preparing
-    a release stripped), or entries taken out whose references (`#4318`, `pull/4318`) all reappear in what
-    the change adds (moved to another section or reworded)."""
+    a release stripped, also where the release's own heading it replaced stays, edited: ioBroker's
+    `## 7.1.2 (2026-05-07) - Milla` below a new `## __WORK IN PROGRESS__`), or entries taken out whose
+    references (`#4318`, `pull/4318`) all reappear in what the change adds (moved to another section or reworded)."""
     if undo.kind == "restored":
         return True
+    if undo.kind == "replaced":
+        return elsewhere_added.reworded(hunk.added, frozenset(hunk.removed))
     refs = {ref for line in hunk.added for ref in ENTRY_REF.findall(line)}
     return undo.kind == "deleted" and bool(refs) and \
         refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
