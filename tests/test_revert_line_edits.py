@@ -10,6 +10,8 @@ a line the commit had deleted).
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import Repo
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, land, seed
 
@@ -90,3 +92,50 @@ def test_entries_dropped_from_a_list_a_commit_only_reordered_undo_nothing(repo: 
                                                     "src/mod1.py": body("new", 6)}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 0 and 301 not in by_pr(report), report["findings"]
+
+
+def _dependency(artifact: str) -> str:
+    return (f"    <dependency>\n      <groupId>org.openhab.core.bundles</groupId>\n      <artifactId>{artifact}</artifactId>\n"
+            "      <version>${project.version}</version>\n      <scope>compile</scope>\n    </dependency>\n")
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    ("org.openhab.core.addon.eclipse", False),  # openhab's new block: only the boilerplate it shares matches
+    ("org.openhab.core.thing.xml", True),  # the block #301 took out, back whole: a stale copy
+])
+def test_a_new_block_sharing_boilerplate_with_one_a_commit_took_out(repo: Repo, written: str, found: bool) -> None:
+    seed(repo)
+    kept = [f"org.openhab.core.module{i}" for i in range(6)]
+    def pom(blocks: list[str]) -> str:
+        return "<dependencies>\n" + "".join(_dependency(name) for name in blocks) + "</dependencies>\n"
+    land(repo, "bom: modules", {"bom/pom.xml": pom(kept[:2] + ["org.openhab.core.thing.xml"] + kept[2:4] +
+                                                 ["org.openhab.core.config.xml"] + kept[4:])})
+    land(repo, "Refactor XML handling (#301)", {"bom/pom.xml": pom(kept)}, author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: an eclipse add-on", {"bom/pom.xml": pom(kept[:2] + [written] + kept[2:]),
+                                           "src/mod1.py": body("eclipse", 6)}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding and (finding["reason"], finding["evidence"])
+
+
+@pytest.mark.parametrize(("copies", "found"), [
+    (1, False),  # active_merchant's entry, written twice by #301: one copy taken out, the other kept
+    (0, True),  # both copies gone: its entry lost
+])
+def test_one_copy_of_a_line_a_commit_wrote_twice_taken_out(repo: Repo, copies: int, found: bool) -> None:
+    seed(repo)
+    head = "= ActiveMerchant CHANGELOG\n\n== HEAD\n"
+    older = "".join(f"* Gateway {i}: support the refund flow for partial captures [dev{i}] #{4700 + i}\n" for i in range(8))
+    entry = "* Ogone: add the 3DS2 browser info fields to purchases [ajawadmirza] #4771\n"
+    land(repo, "changelog", {"CHANGELOG": head + older})
+    half = older.splitlines(keepends=True)
+    land(repo, "Ogone: 3DS2 browser info (#301)", {"CHANGELOG": head + entry + "".join(half[:4]) + entry + "".join(half[4:])},
+         author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Ogone: add the network token fields",
+         {"CHANGELOG": head + "* Ogone: network token fields [dev] #4780\n" + entry * copies + older, "src/mod1.py": body("tok", 6)},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding and (finding["reason"], finding["evidence"])

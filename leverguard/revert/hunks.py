@@ -213,7 +213,10 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
         group_of[position] = _groups(hunks)
+        shared = Counter(line for hunk in hunks for line in {*hunk.removed, *hunk.added})
         for hunk in hunks:
+            if _boilerplate_only(hunk, shared, by_removed, by_added):
+                continue
             claim = _match(hunk, pools, by_removed, by_added, drift)
             if claim is None and dropped is not None:
                 claim = _dropped(hunk, pools, by_removed, partial(dropped, position), elsewhere_added)
@@ -229,10 +232,10 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                                    _edited_in_place(h, first_removed, by_removed, drift))
         if drift is not None:
             drift += sum(h.old_count + h.new_count for h in patch.hunks)
-    def resolved_away(undo: HunkUndo, hunk: Hunk, position: int) -> HunkUndo | None:
+    def resolved_away(undo: HunkUndo, hunk: Hunk, position: int, replaced: frozenset[bytes]) -> HunkUndo | None:
         if dropped is None or undo.kind == "restored" or not hunk.added:
             return None
-        if moved(hunk.added, elsewhere_added) or (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
+        if moved(hunk.added, elsewhere_added) or (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
             return None  # the resolution moved those lines (a changelog section re-ordered): nothing lost
         lost = dropped(position)
         merges = [lost[line] for line in hunk.added if line in lost]
@@ -240,15 +243,20 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
 
     standing: dict[int, list[tuple[HunkUndo, Hunk]]] = {}
     patches = dict(entries)
+    taken = Counter(line for h in live for line in h.removed)
+    taken.subtract(line for h in live for line in h.added)
     for position, claims in found.items():
         kept = standing.setdefault(position, [])
         replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
+        wrote = Counter(line for h in patches[position].hunks for line in h.added)
         for undo, used, hunk in claims:
-            by_merge = resolved_away(undo, hunk, position)
+            by_merge = resolved_away(undo, hunk, position, replaced)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
+            elif undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
+                continue  # lines it wrote twice, one copy taken out and the other kept (active_merchant's entry)
             elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
-                    not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added)):
+                    not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
                 amid_new = any(pools[k].added for k in used)
                 in_place = amid_new and not any(pools[k].rewrapped for k in used)
                 beside = not any(pools[k].rewrapped for k in used) and \
@@ -385,6 +393,18 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines, added=hunk.added, removed=hunk.removed), best
+
+
+def _boilerplate_only(hunk: Hunk, shared: Counter[bytes], by_removed: dict[bytes, list[int]],
+                      by_added: dict[bytes, list[int]]) -> bool:
+    """Whether the landing touches none of HUNK's own lines, only those its commit's other hunks in the file
+    hold too (SHARED: in how many of them each line is): a new block sharing boilerplate with one the commit
+    took out (openhab's `<dependency>` with its groupId, version and scope, another artifactId), which a stale
+    copy would put back with the line that made it that block."""
+    own = [line for line in (*hunk.removed, *hunk.added) if shared[line] == 1]
+    return bool(own) and len(own) < len(hunk.removed) + len(hunk.added) and \
+        not any(line in by_added for line in hunk.removed if shared[line] == 1) and \
+        not any(line in by_removed for line in hunk.added if shared[line] == 1)
 
 
 def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
@@ -534,15 +554,16 @@ def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
     return {text[i:i + 3] for i in range(len(text) - 2)}
 
 
-def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Written) -> bool:
+def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Written, replaced: frozenset[bytes]) -> bool:
     """A changelog's lines coming back (the release cycle re-adds the `Unreleased` template that preparing
     a release stripped, also where the release's own heading it replaced stays, edited: ioBroker's
-    `## 7.1.2 (2026-05-07) - Milla` below a new `## __WORK IN PROGRESS__`), or entries taken out whose
+    `## 7.1.2 (2026-05-07) - Milla` below a new `## __WORK IN PROGRESS__`; none of the lines the commit
+    REPLACED, which a stale copy writes back), or entries taken out whose
     references (`#4318`, `pull/4318`) all reappear in what the change adds (moved to another section or reworded)."""
     if undo.kind == "restored":
         return True
     if undo.kind == "replaced":
-        return elsewhere_added.reworded(hunk.added, frozenset(hunk.removed))
+        return elsewhere_added.reworded(hunk.added, replaced)
     refs = {ref for line in hunk.added for ref in ENTRY_REF.findall(line)}
     return undo.kind == "deleted" and bool(refs) and \
         refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
