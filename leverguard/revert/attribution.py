@@ -76,6 +76,9 @@ GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify)\b|@gen
                       rb"\b(parser|lexer|scanner|file|code|module|source)\s+(was\s+|is\s+)?generated\s+(by|with|from)\b)"
                       rb"|^\s*generated (by|with|using)\b", re.IGNORECASE)  # auto-changelog's prose header line
 GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
+FRONT_MATTER_BYTES = 4096  # a page's YAML front matter, read past to the header below it
+BLOCK_COMMENT_OPEN = lazy(rb"\s*(<!--|/\*)")  # a block comment's opener, and what closes it
+CLOSERS = {b"<!--": b"-->", b"/*": b"*/"}
 # Go's marker, which may follow a license comment (controller-gen's `zz_generated.deepcopy.go`): its exact form only
 GO_GENERATED = lazy(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
 GO_GENERATED_BYTES = 4096
@@ -1076,7 +1079,7 @@ def _readable(ctx: Context, state: State | None) -> bytes:
 
 
 def _declares_generated(text: bytes) -> bool:
-    head = text[:GENERATED_HEADER_BYTES].split(b"\n")[:GENERATED_HEADER_LINES]
+    head = _header(text)
     if any(GENERATED_MARK.search(line) for line in head) or GO_GENERATED.search(text[:GO_GENERATED_BYTES]) or \
             JAVA_GENERATED.search(text[:GO_GENERATED_BYTES]):
         return True
@@ -1084,6 +1087,26 @@ def _declares_generated(text: bytes) -> bool:
     # `Generated using TypeDoc`, Doxygen's, Sphinx's `Created using Sphinx`): a hand edit there is overwritten
     return HTML_PAGE.match(head[0] if head else b"") is not None and \
         HTML_FOOTER_MARK.search(text[-GENERATED_FOOTER_BYTES:]) is not None
+
+
+def _header(text: bytes) -> list[bytes]:
+    """The first GENERATED_HEADER_LINES lines of TEXT that a marker may open, past a page's YAML front matter
+    (docusaurus' `---` block); a line inside a block comment opened above it reads as a comment (MultiQC's
+    `<!--` over `~~~~~ DO NOT EDIT ~~~~~`)."""
+    lines = text[:GENERATED_HEADER_BYTES].split(b"\n")
+    if lines and lines[0].rstrip() == b"---":
+        lines = text[:FRONT_MATTER_BYTES].split(b"\n")
+        end = next((i for i, line in enumerate(lines[1:], 1) if line.rstrip() == b"---"), None)
+        lines = lines[end + 1:] if end is not None else lines
+    head, inside = [], False
+    for line in lines[:GENERATED_HEADER_LINES]:
+        head.append(b"# " + line if inside else line)
+        opens = BLOCK_COMMENT_OPEN.match(line)
+        if opens is not None:
+            inside = CLOSERS[opens.group(1)] not in line[opens.end():]
+        elif inside and any(closer in line for closer in CLOSERS.values()):
+            inside = False
+    return head
 
 
 def _marked_blocks(text: bytes) -> set[bytes]:
