@@ -139,3 +139,29 @@ def test_one_copy_of_a_line_a_commit_wrote_twice_taken_out(repo: Repo, copies: i
          author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding and (finding["reason"], finding["evidence"])
+
+
+def test_code_a_commit_wrote_in_two_places_taken_out_of_one_is_lost(repo: Repo) -> None:
+    # rq's deferred-job fix, the same two lines in `enqueue_job` and `_enqueue_async_job`: one of them undone
+    # by a stale copy is that code path broken again, whatever the other keeps
+    seed(repo)
+    def method(name: str, fixed: bool) -> str:
+        check = "        is_deferred = job.get_status(refresh=False) == JobStatus.DEFERRED\n"
+        fix = "            if is_deferred:\n                self.deferred_job_registry.remove(job, pipeline=pipe)\n"
+        steps = "".join(f"        step_{name}_{i} = job.run_step({i}, timeout=self.timeout_{i})\n" for i in range(6))
+        return (f"    def {name}(self, job, pipe):\n" + (check if fixed else "") + steps
+                + "        with self.connection.pipeline() as pipe:\n            job.prepare_for_execution(pipe)\n"
+                + (fix if fixed else "") + "            return job.save(pipeline=pipe)\n\n")
+
+    def queue(first: bool, second: bool) -> str:
+        return "class Queue:\n" + method("enqueue_job", first) + \
+            "".join(f"    def helper_{i}(self):\n        return self.registry_{i}.count()\n\n" for i in range(6)) + \
+            method("enqueue_async_job", second)
+    land(repo, "queue", {"rq/queue.py": queue(False, False)})
+    land(repo, "Remove deferred jobs from the registry when enqueued (#301)", {"rq/queue.py": queue(True, True)}, author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: queue metrics", {"rq/queue.py": queue(True, False) + "METRICS = collect_metrics(window=30)\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert finding is not None and finding["severity"] in ("warning", "error"), finding and finding["reason"]

@@ -449,3 +449,28 @@ def test_a_new_section_above_a_release_heading_the_change_edits(repo: Repo, rele
                           + release_heading + entries + "\n## 7.1.1 (2026-04-06)\n* old\n", "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding
+
+
+@pytest.mark.parametrize(("title", "neo", "lowered"), [
+    ("After 0.103.1 release", "0.14", True),  # spikeinterface's release cycle
+    ("Post 103.2 release (#4243)", "0.14", True),
+    ("Add the drift correction step", "0.14", False),  # no release step
+    ("After 0.103.1 release", "0.15", False),  # the release's dependency bump set back with them: no toggle
+])
+def test_a_release_pair_commenting_the_same_lines_out_and_in(repo: Repo, title: str, neo: str, lowered: bool) -> None:
+    seed(repo)
+    deps = '    "probeinterface @ git+https://github.com/SpikeInterface/probeinterface.git",\n    "neo >= 0.14",\n'
+    released = f'    # "probeinterface @ git+https://github.com/SpikeInterface/probeinterface.git",\n    "neo >= {neo}",\n'
+    init = "from .core import *\n{}__version__ = '0.103.0'\n"
+    land(repo, "start", {"pyproject.toml": "[project]\ndependencies = [\n" + deps + "]\n",
+                         "src/pkg/__init__.py": init.format("DEV_MODE = True\n# DEV_MODE = False\n")})
+    land(repo, "Prepare release v0.103.1 (#301)", {"pyproject.toml": "[project]\ndependencies = [\n" + released + "]\n",
+                                                 "src/pkg/__init__.py": init.format("# DEV_MODE = True\nDEV_MODE = False\n"),
+                                                 "doc/releases/0.103.1.rst": body("notes", 6)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"pyproject.toml": "[project]\ndependencies = [\n" + deps + "]\n",
+                       "src/pkg/__init__.py": init.format("DEV_MODE = True\n# DEV_MODE = False\n"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert ("commenting the same lines out and in" in finding["reason"]) is lowered, finding["reason"]
+    assert (finding["severity"] == "notice") is lowered

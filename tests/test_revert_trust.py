@@ -1450,10 +1450,10 @@ def test_a_version_set_back_after_a_line_the_change_inserts_is_found(repo: Repo)
     assert (code, by_pr(report)[301]["kinds"], by_pr(report)[301]["severity"]) == (0, ["version-set-back"], "warning")
 
 
-def _brought_back(repo: Repo, text: str, elsewhere: dict[str, str] | None = None) -> dict[str, object]:
-    """#301 deletes tools/probe.py (six lines); the topic adds a file of that name holding TEXT."""
+def _brought_back(repo: Repo, text: str, elsewhere: dict[str, str] | None = None, lines: int = 6) -> dict[str, object]:
+    """#301 deletes tools/probe.py (LINES lines); the topic adds a file of that name holding TEXT."""
     old = seed(repo)
-    land(repo, "tools: a probe (#300)", {"tools/probe.py": body("probe", 6), "src/mod2.py": old["src/mod2.py"]})
+    land(repo, "tools: a probe (#300)", {"tools/probe.py": body("probe", lines), "src/mod2.py": old["src/mod2.py"]})
     land(repo, "tools: drop the probe (#301)", {"tools/probe.py": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
     _topic(repo, {"tools/probe.py": text, "kernel.c": "int t;\n", **(elsewhere or {})})
     code, report = check(repo, "main..topic")
@@ -1484,6 +1484,16 @@ def test_a_deleted_file_back_with_edits_is_brought_back(repo: Repo) -> None:
 def test_how_much_of_a_new_file_must_be_old_lines(repo: Repo, old_lines: int, new_lines: int, found: bool) -> None:
     text = "".join(_lines("probe", 6)[:old_lines] + _lines("fresh", new_lines))
     assert (_brought_back(repo, text)["severity"] == "error") is found
+
+
+@pytest.mark.parametrize(("old_lines", "found"), [
+    (10, True),  # half of the deleted file's 20 lines back, with one new: an edited copy of it
+    (9, False),  # less than half: a file written anew around a few of its lines (nilearn's post-release
+    # `latest.rst`, 14 of the 112 lines the release had moved into its versioned notes)
+])
+def test_how_much_of_the_deleted_file_must_come_back(repo: Repo, old_lines: int, found: bool) -> None:
+    text = "".join(_lines("probe", 20)[:old_lines] + _lines("fresh", 1))
+    assert (_brought_back(repo, text, lines=20)["severity"] == "error") is found
 
 
 LICENSE_HEADER = "".join(f"# Copyright 2013 Example Authors, line {i} of the Apache License 2.0 header\n" for i in range(9))

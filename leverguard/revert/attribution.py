@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections import Counter
 
 from leverguard import git
 from leverguard.patterns import lazy
@@ -13,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1315,6 +1316,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; only go.mod `replace` lines pointing at a module of this repository (a release's pin toggles them)"
     if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
+    if level > NOTICE and not stale and not dropped and toggles_comments(_undone_pairs(hits)) and \
+            any(release_step(t) for t in (landed.subject, landed.title) if t) and \
+            any(release_step(t) for t in (commit.subject, pr_title(commit)) if t):
+        # spikeinterface's `Prepare release` commenting out its git dependencies and `DEV_MODE = True`, and
+        # `After release` commenting them in again: each release toggles the same lines
+        return NOTICE, reason + "; release steps both, commenting the same lines out and in (a release cycle)"
     if level > NOTICE and not stale and \
             says_version_back((landed.subject, landed.title), [line for h in _hunks_in(hits, landed) for line in h.removed]):
         return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"
@@ -1590,6 +1597,18 @@ def _only_takes_out(hits: list[PathHit]) -> bool:
     nothing of older text is put back."""
     return all(h.undo is not None and h.kind == "inverse-hunk" and all(u.kind == "deleted" for u in h.undo.undone)
                or h.undo is None and h.kind == "rollback" and h.additions_only for h in hits)
+
+
+def _undone_pairs(hits: list[PathHit]) -> list[tuple[Sequence[bytes], Sequence[bytes]]]:
+    """Per undone hunk (per file, for a whole file put back), the lines the commit took out and those it wrote."""
+    pairs: list[tuple[Sequence[bytes], Sequence[bytes]]] = []
+    for h in hits:
+        if h.undo is not None:
+            pairs += [(u.removed, u.added) for u in h.undo.undone]
+        else:
+            written = Counter(h.text_undone) - Counter(h.text_replaced)
+            pairs.append((h.text_replaced, tuple(written.elements())))
+    return pairs
 
 
 def _added_and_taken_out(hits: list[PathHit]) -> list[bytes]:

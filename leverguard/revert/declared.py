@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import itertools
 import posixpath
 import re
@@ -95,7 +96,7 @@ RELEASE_TITLE = lazy(
 # jackson's `retry 2.10.0 release`, `re-do 2.9.3 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
 _ROLLS_BACK_RELEASE = r"roll\w*[ -]?back the release\b"
 RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
-                    r"post-?release\b|pre-?release\b|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
+                    r"post-?release\b|pre-?release\b|(after|post)[-_ ]*(v?\d[\w.]*\s+)?rele?ase\b(?!\s+of\b)|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
                     r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?(tr(y|ies|ied|ying)|do(ne|ing)?)\b.*\breleas\w*|"
                     r"back\w* (the )?version\b|.*\d-snapshot\b|"
                     # zls' `begin the 0.16.0 release cycle`, rebar3's `bump to 3.7.1` and `back to git versioning`,
@@ -103,6 +104,7 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
                     # radix-ui's `Publish release candidate`, adding yarn's `stableVersion`, and `New release`, taking it out
                     r"new (major |minor |patch )?release\s*$|publish\w* (a |the )?(new )?(pre-?release|release candidate|rc)\s*$|"
                     r"bump\w*\s+(to\s+)?v?\d+\.\d+|changelog\b.*\bfor\s+v?\d+\.\d+|freeze\s+v?\d+\.\d+|begin\w*\s+(the\s+)?(v?\d[\w.]*\s+)?release cycle\b|back to git\W?versioning\b|"
+                    # spikeinterface's `After 0.103.1 release`, `Post 103.2 release`, `After relase 102.0.3`
                     # Pyomo's `Finalize release 6.7.3` / `Finalizing the 5.7.3 release`, then `Resetting main for
                     # development (6.7.4.dev0)`
                     r"finali[sz]\w*\s+(the\s+)?(release|v?\d+\.\d+)|reset\w*\b.*\bfor\s+development\b)", re.IGNORECASE)
@@ -1074,6 +1076,18 @@ def placeholders_only(lines: Iterable[bytes]) -> bool:
     replaced: taking them out loses nothing."""
     found = [line for line in lines if line]
     return bool(found) and all(CHANGELOG_PLACEHOLDER.search(line) for line in found)
+
+
+def toggles_comments(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Whether every one of PAIRS (a hunk's removed and added lines, squeezed) only comments lines out or in:
+    the same lines on both sides but for a leading comment marker (`"neo @ git+https://..."` and
+    `# "neo @ git+https://..."`, `DEV_MODE = True` and `# DEV_MODE = True`)."""
+    found = [(removed, added) for removed, added in pairs if removed or added]
+    return bool(found) and all(
+        Counter(removed) != Counter(added) and
+        Counter(COMMENT_MARK.sub(b"", line) for line in removed) == Counter(COMMENT_MARK.sub(b"", line) for line in added)
+        for removed, added in found)
+
 
 
 def release_step(title: str) -> bool:

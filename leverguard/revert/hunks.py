@@ -253,8 +253,11 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             by_merge = resolved_away(undo, hunk, position, replaced)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
-                continue  # lines it wrote twice, one copy taken out and the other kept (active_merchant's entry)
+            elif (changelog or taken_out is not None) and undo.kind == "deleted" and \
+                    all(wrote[line] > taken[line] for line in hunk.added):
+                # a document's lines it wrote twice, one copy taken out and the other kept (active_merchant's
+                # entry); code's twice-written lines do a job in each place (rq's deferred-job fix in two methods)
+                continue
             elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
                 amid_new = any(pools[k].added for k in used)

@@ -415,7 +415,7 @@ def _kept_by_merge(head: FilePatch, path: bytes, entries: list[tuple[int, Change
 def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
                          landing: Sequence[FilePatch]) -> list[PathHit]:
     """A file the latest commit to touch it deleted, added back with other content, most of it the old
-    file's lines: a stale copy of the file (an old branch's edited copy, r2modmanPlus' `DownloadMixin.vue`), not a
+    file's lines and most of the old file's lines in it: a stale copy of the file (an old branch's edited copy, r2modmanPlus' `DownloadMixin.vue`), not a
     new file. Lines the change takes out elsewhere coming here are a move back (structlog's `Frameworks
     deserves an own chapter`)."""
     position, change = entries[0]
@@ -424,7 +424,9 @@ def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, 
         return []
     old, new = _deleted_and_added(patch, head)
     back = _back(old, new)
-    if back < MIN_BACK_LINES or not _mostly_old(old, new):
+    # (and most of the old file back: a template's few lines in a file written anew are no copy of it,
+    # nilearn's post-release `latest.rst`, 14 of the 112 lines the release moved into its own notes)
+    if back < MIN_BACK_LINES or not _mostly_old(old, new) or back < BACK_SHARE * _back(old, old):
         return []
     elsewhere = Counter(line for p in landing if p.change.path != path for h in p.hunks for line in h.removed)
     if moved(list(new.elements()), elsewhere):
@@ -572,6 +574,9 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
     if path.endswith(CATALOGS):
         undos = _moves_undone(_confirmations_dropped(undos), dict(patches))
+        # its header's fields: the tool that last wrote it (Weblate, pybabel), dates, the team (ihatemoney's
+        # `X-Generator: Weblate 4.1-dev` dropped by each `pybabel update`): bookkeeping, no translation
+        undos = _units_dropped(undos, lambda _, u: _header_fields(u.text))
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
@@ -585,6 +590,18 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
                             normalized=undo.complete, newer_kept=kept))
     return hits
+
+
+PO_HEADER_FIELD = lazy(rb'"?(Project-Id-Version|Report-Msgid-Bugs-To|POT-Creation-Date|PO-Revision-Date|Last-Translator|'
+                       rb'Language-Team|Language|MIME-Version|Content-Type|Content-Transfer-Encoding|Plural-Forms|'
+                       rb'Generated-By|X-[\w-]+):')  # (squeezed)
+
+
+def _header_fields(lines: tuple[bytes, ...]) -> bool:
+    """Whether LINES (a catalog hunk's, squeezed) are its header's fields, with the wrapped rest of one (each
+    field ends in an escaped newline: `"i-hate-money/pl/>\\n"`)."""
+    return any(PO_HEADER_FIELD.match(line) for line in lines) and \
+        all(PO_HEADER_FIELD.match(line) or line.endswith((b'\\n"', b"\\n")) for line in lines)
 
 
 def _confirmations_dropped(undos: dict[int, PathUndo]) -> dict[int, PathUndo]:
