@@ -1080,7 +1080,7 @@ def _readable(ctx: Context, state: State | None) -> bytes:
 
 
 def _declares_generated(text: bytes) -> bool:
-    head = _header(text)
+    head = _header_lines(text)
     if any(GENERATED_MARK.search(line) for line in head) or GO_GENERATED.search(text[:GO_GENERATED_BYTES]) or \
             JAVA_GENERATED.search(text[:GO_GENERATED_BYTES]):
         return True
@@ -1090,7 +1090,7 @@ def _declares_generated(text: bytes) -> bool:
         HTML_FOOTER_MARK.search(text[-GENERATED_FOOTER_BYTES:]) is not None
 
 
-def _header(text: bytes) -> list[bytes]:
+def _header_lines(text: bytes) -> list[bytes]:
     """The first GENERATED_HEADER_LINES lines of TEXT that a marker may open, past a page's YAML front matter
     (docusaurus' `---` block); a line inside a block comment opened above it reads as a comment (MultiQC's
     `<!--` over `~~~~~ DO NOT EDIT ~~~~~`)."""

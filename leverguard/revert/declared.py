@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from collections import Counter
 import itertools
 import posixpath
 import re
+from collections import Counter
 
 from leverguard.patterns import lazy
 from leverguard.revert.model import Commit
@@ -1087,7 +1087,6 @@ def toggles_comments(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -
         Counter(removed) != Counter(added) and
         Counter(COMMENT_MARK.sub(b"", line) for line in removed) == Counter(COMMENT_MARK.sub(b"", line) for line in added)
         for removed, added in found)
-
 
 
 def release_step(title: str) -> bool:

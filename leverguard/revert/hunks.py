@@ -243,21 +243,23 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
 
     standing: dict[int, list[tuple[HunkUndo, Hunk]]] = {}
     patches = dict(entries)
-    taken = Counter(line for h in live for line in h.removed)
-    taken.subtract(line for h in live for line in h.added)
+    # a document's lines a candidate wrote twice, one copy taken out and the other kept, lose nothing
+    # (active_merchant's entry); code's twice-written lines do a job in each place (rq's fix in two methods)
+    document = changelog or taken_out is not None
+    taken: Counter[bytes] = Counter()
+    if document:
+        taken.update(line for h in live for line in h.removed)
+        taken.subtract(line for h in live for line in h.added)
     for position, claims in found.items():
         kept = standing.setdefault(position, [])
         replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
-        wrote = Counter(line for h in patches[position].hunks for line in h.added)
+        wrote = Counter(line for h in patches[position].hunks for line in h.added) if document else Counter()
         for undo, used, hunk in claims:
             by_merge = resolved_away(undo, hunk, position, replaced)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
-            elif (changelog or taken_out is not None) and undo.kind == "deleted" and \
-                    all(wrote[line] > taken[line] for line in hunk.added):
-                # a document's lines it wrote twice, one copy taken out and the other kept (active_merchant's
-                # entry); code's twice-written lines do a job in each place (rq's deferred-job fix in two methods)
-                continue
+            elif document and undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
+                continue  # one copy of the two taken out
             elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
                 amid_new = any(pools[k].added for k in used)

@@ -415,9 +415,9 @@ def _kept_by_merge(head: FilePatch, path: bytes, entries: list[tuple[int, Change
 def _brought_back_edited(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
                          landing: Sequence[FilePatch]) -> list[PathHit]:
     """A file the latest commit to touch it deleted, added back with other content, most of it the old
-    file's lines and most of the old file's lines in it: a stale copy of the file (an old branch's edited copy, r2modmanPlus' `DownloadMixin.vue`), not a
-    new file. Lines the change takes out elsewhere coming here are a move back (structlog's `Frameworks
-    deserves an own chapter`)."""
+    file's lines and most of the old file's lines in it: a stale copy of the file (an old branch's edited copy,
+    r2modmanPlus' `DownloadMixin.vue`), not a new file. Lines the change takes out elsewhere coming here are a
+    move back (structlog's `Frameworks deserves an own chapter`)."""
     position, change = entries[0]
     patch = patch_of(position, path)
     if change.new is not None or change.old is None or patch is None or not patch.text:
