@@ -202,19 +202,20 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     if not pools:
         return {}
     by_removed, by_added = _index(pools)
-    older = _older_inverses(entries)
+    older: dict[Signature, list[int]] | None = None  # read once a hunk is claimed (most candidates have none)
     found: dict[int, list[tuple[HunkUndo, list[int], Hunk]]] = {}
-    counted: dict[int, tuple[int, int]] = {}
-    group_of: dict[int, dict[int, int]] = {}
+    live_of: dict[int, list[Hunk]] = {}
     drift: int | None = 0 if placed else None  # how far later commits can have moved a line: the lines they span
     first_removed = [(p, frozenset(p.removed)) for p in pools]  # each landing hunk's removed lines, before any claim
     edited: dict[int, int] = {}
-    for position, patch in entries:
-        hunks = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
-        counted[position] = (len(hunks), sum(len(h.removed) + len(h.added) for h in hunks))
-        group_of[position] = _groups(hunks)
-        shared = Counter(line for hunk in hunks for line in {*hunk.removed, *hunk.added})
+    for index, (position, patch) in enumerate(entries):
+        hunks = live_of[position] = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
+        shared: Counter[bytes] | None = None  # (asked only of hunks sharing a line with the change)
         for hunk in hunks:
+            if by_removed.keys().isdisjoint(hunk.added) and by_added.keys().isdisjoint(hunk.removed):
+                continue  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
+            if shared is None:
+                shared = Counter(line for h in hunks for line in {*h.removed, *h.added})
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
             claim = _match(hunk, pools, by_removed, by_added, drift)
@@ -222,7 +223,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 claim = _dropped(hunk, pools, by_removed, partial(dropped, position), elsewhere_added)
             if claim is None:
                 continue
-            undid = older[position].get(_signature(hunk))
+            if older is None:
+                older = _inverse_positions(entries)
+            undid = next((entries[i][0] for i in older.get(_signature(hunk), ()) if i > index), None)
             if undid is not None and undid - position <= RELAND_COMMITS and relands(position, undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
             found.setdefault(position, []).append((*claim, hunk))
@@ -270,12 +273,13 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     # a rollback seen through whitespace: every landing line explained by an undo that stands, and (per
     # candidate) its values too short to compare (`- 1.4`) undone as well
     complete = all(p.empty() for p in pools) and all(len(standing[p]) == len(c) for p, c in found.items())
-    unseen = _short_unseen(live, entries)
+    unseen = _short_unseen(live, entries) if any(standing.values()) else frozenset()
     result = {}
     for position, undone in standing.items():
         if undone:
-            count, lines = counted[position]
-            groups = group_of[position]
+            hunks = live_of[position]
+            count, lines = len(hunks), sum(len(h.removed) + len(h.added) for h in hunks)
+            groups = _groups(hunks)
             # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
             # kamal's reworded `say` taken out with the block around it, no rollback)
             formatting_kept = keeps_formatting and any(h.cosmetic for h in patches[position].hunks)
@@ -363,9 +367,8 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
            by_added: dict[bytes, list[int]], drift: int | None = None) -> tuple[HunkUndo, list[int]] | None:
     """Claim the lines of the one landing hunk that undoes HUNK best (or of several, for a split one).
     A hunk of a line or two is common text (`#[cfg(feature = "client")]`, `}`, an import): its undo must
-    sit where it was, DRIFT lines (what later commits changed in the file) give or take."""
-    if by_removed.keys().isdisjoint(hunk.added) and by_added.keys().isdisjoint(hunk.removed):
-        return None  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
+    sit where it was, DRIFT lines (what later commits changed in the file) give or take. Asked only of a hunk
+    sharing a line with a landing hunk."""
     near = {k for line in hunk.added for k in by_removed.get(line, ())} | \
         {k for line in hunk.removed for k in by_added.get(line, ())}
     if near and drift is not None and len(hunk.removed) + len(hunk.added) <= SMALL_HUNK and hunk.new_start:
@@ -605,13 +608,12 @@ def _signature(hunk: Hunk) -> Signature:
     return tuple(sorted(hunk.removed)), tuple(sorted(hunk.added))
 
 
-def _older_inverses(entries: Sequence[tuple[int, FilePatch]]) -> dict[int, dict[Signature, int]]:
-    """Per position: the inverse signature of each older candidate hunk on the path, and its newest position."""
-    result: dict[int, dict[Signature, int]] = {}
-    acc: dict[Signature, int] = {}
-    for position, patch in reversed(entries):
-        result[position] = dict(acc)
+def _inverse_positions(entries: Sequence[tuple[int, FilePatch]]) -> dict[Signature, list[int]]:
+    """The inverse signature of each candidate hunk on the path, with the indexes in ENTRIES (newest first) of
+    the candidates holding one: the first index past a candidate's own is the newest older one."""
+    found: dict[Signature, list[int]] = {}
+    for index, (_, patch) in enumerate(entries):
         for hunk in patch.hunks:
             removed, added = _signature(hunk)
-            acc[(added, removed)] = position
-    return result
+            found.setdefault((added, removed), []).append(index)
+    return found
