@@ -30,6 +30,7 @@ def _story(repo: Repo, message: str) -> str:
     "revert: the prep fusion\n\nReverts team/repo#221",
     "revert: the prep fusion\n\nIt broke decode.\n\nRefs: SHA",
     "fix(deploy): wrong values rendered (many reverts)\n\nThis reverts commits:\n0123abcd4567ef\nSHA\n",  # werf's list
+    "[Web] Remove SHA, fixes #3926",  # mailcow's: a commit removed by its id
 ])
 def test_declarations_make_the_finding_informational(repo: Repo, message: str) -> None:
     _story(repo, message)
@@ -45,6 +46,8 @@ def test_declarations_make_the_finding_informational(repo: Repo, message: str) -
     "kernel: restore the old kernel launch order\n\nRelated: #219",
     "kernel: restructure\n\nRefs: SHA",
     "kernel: restructure\n\nBuilt on these commits:\nSHA\n",  # a list of ids under no revert wording
+    "kernel: restructure\n\nRemoved the cache that SHA had kept warm.",  # a removal of something else
+    "kernel: restructure\n\nRemove 1234567 stale rows from the fixture.",  # a number, no commit id
 ])
 def test_mentions_without_revert_wording_on_the_same_line_are_not_declarations(repo: Repo, message: str) -> None:
     _story(repo, message)

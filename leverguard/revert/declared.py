@@ -22,6 +22,10 @@ REVERT_WORDS = lazy(
 # Google's exports: `Automated rollback of commit 7e6a6cf`, `Rollback of https://github.com/google/dagger/commit/a1a2565`
 _ROLLBACK_OF = r"rollback of (?:commit\s+|https?://\S+?/commit/)([0-9a-f]{7,40})\b"
 REVERTS_COMMIT = lazy(r"\b(?:(?:reverts|backed out changeset) ([0-9a-f]{7,40})\b|" + _ROLLBACK_OF + ")", re.IGNORECASE)
+# a removal of a commit by its id (mailcow's `[Web] Remove 36f296d9d631..., fixes #3926`): nothing else is removed
+# by a commit id, and a stale tree never knows one
+REMOVES_COMMIT = lazy(r"\b(?:remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|undo(?:es|ne|ing)?)\s+(?:commit\s+)?([0-9a-f]{7,40})\b",
+                      re.IGNORECASE)
 ACK_TRAILER = lazy(r"^\s*Leverguard-Revert-Ack:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 SHA = lazy(r"\b[0-9a-f]{7,40}\b")
 THIS_REVERTS = lazy(r"\bThis reverts commit ([0-9a-f]{7,40})\b", re.IGNORECASE)
@@ -350,6 +354,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
         prs |= found_prs
     for text in texts:
         shas.update((m.group(1) or m.group(2)).lower() for m in REVERTS_COMMIT.finditer(text))
+        shas.update(m.group(1).lower() for m in REMOVES_COMMIT.finditer(text) if not m.group(1).isdigit())
         if REVERT_SUBJECT.match(text.lstrip()):  # Conventional Commits: `revert: ...` + a `Refs: SHA` footer
             for refs in REFS_TRAILER.finditer(text):
                 shas |= parse_refs(refs.group(1))[0]
