@@ -1605,9 +1605,9 @@ def _undone_pairs(hits: list[PathHit]) -> list[tuple[Sequence[bytes], Sequence[b
     for h in hits:
         if h.undo is not None:
             pairs += [(u.removed, u.added) for u in h.undo.undone]
-        else:
-            written = Counter(h.text_undone) - Counter(h.text_replaced)
-            pairs.append((h.text_replaced, tuple(written.elements())))
+        else:  # (a whole file's text holds both sides: what it wrote is the rest of it)
+            replaced = h.replaced_text()
+            pairs.append((replaced, tuple((Counter(h.undone_text()) - Counter(replaced)).elements())))
     return pairs
 
 

@@ -409,10 +409,10 @@ def _boilerplate_only(hunk: Hunk, shared: Counter[bytes], by_removed: dict[bytes
     hold too (SHARED: in how many of them each line is): a new block sharing boilerplate with one the commit
     took out (openhab's `<dependency>` with its groupId, version and scope, another artifactId), which a stale
     copy would put back with the line that made it that block."""
-    own = [line for line in (*hunk.removed, *hunk.added) if shared[line] == 1]
-    return bool(own) and len(own) < len(hunk.removed) + len(hunk.added) and \
-        not any(line in by_added for line in hunk.removed if shared[line] == 1) and \
-        not any(line in by_removed for line in hunk.added if shared[line] == 1)
+    own_removed = [line for line in hunk.removed if shared[line] == 1]
+    own_added = [line for line in hunk.added if shared[line] == 1]
+    return 0 < len(own_removed) + len(own_added) < len(hunk.removed) + len(hunk.added) and \
+        not any(line in by_added for line in own_removed) and not any(line in by_removed for line in own_added)
 
 
 def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
