@@ -89,6 +89,12 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             return False
         return not (cites_commit(f"{later.subject}\n{later.body}", earlier.sha) or repairs_the_last_commit(later.subject))
 
+    def written_before(position: int, older: int) -> bool:
+        """Whether the candidate at POSITION was written (its author date, which a rebase keeps) before OLDER
+        landed: its tree never held OLDER's work."""
+        later = index.commits[position]
+        return not later.is_merge and 0 < later.authored < index.commits[older].time
+
     added_anywhere = Written(_added_lines(landing), _added_lines(landing, "removed"))
     outside: dict[int, Counter[bytes]] = {}
 
@@ -131,7 +137,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         if not exact and head.text and head.change.old is not None and head.change.new is not None \
                 and rules.line_level(path):
             lost = None if resolutions is None else partial(_lost_at, resolutions, path, index)
-            hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost)
+            hits += _inverse(head, path, entries, patch_of, added_anywhere, relands, lost, written_before)
         if not exact and head.text and rules.line_level(path) and not regenerated:
             hits += _versions_set_back(head, path, entries, patch_of, {h.position for h in hits if h.path == path})
     broken = {h.position for h in hits if _left_markers(patch_of(h.position, h.path))}
@@ -568,10 +574,12 @@ def _gitlink(change: Change) -> bool:
 
 def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patch_of: PatchOf,
              added_anywhere: Written, relands: Callable[[int, int], bool],
-             dropped: Callable[[int], Mapping[bytes, str]] | None = None) -> list[PathHit]:
+             dropped: Callable[[int], Mapping[bytes, str]] | None = None,
+             written_before: Callable[[int, int], bool] = lambda position, older: False) -> list[PathHit]:
     """Candidates some of whose hunks HEAD undoes; a complete undo is a rollback seen through whitespace."""
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
-    undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries))
+    undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries),
+                  written_before=written_before)
     if path.endswith(CATALOGS):
         undos = _moves_undone(_confirmations_dropped(undos), dict(patches))
         # its header's fields: the tool that last wrote it (Weblate, pybabel), dates, the team (ihatemoney's
@@ -581,10 +589,11 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
     by_position = dict(patches)
+    carried = {p for undo in undos.values() for p in undo.carried}  # later edits taken out with the lines they edited
     for position, undo in undos.items():
         lines = sum(u.lines for u in undo.undone)
         kind = "rollback" if undo.complete else "inverse-hunk"
-        kept = sum(1 for p in changed if p < position and p not in undos)
+        kept = sum(1 for p in changed if p < position and p not in undos and p not in carried)
         quiet = _weak_change(by_position[position]) if undo.complete else \
             "debug output only" if debug_only([line for u in undo.undone for line in u.text]) else ""
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
