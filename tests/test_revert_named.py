@@ -81,6 +81,17 @@ def test_inside_a_stale_tree_a_code_shaped_name_excuses_only_what_it_names(repo:
     assert _stale_tree_titled(repo, "Remove retry_budget") == {"exit": 1, "301": "notice", "302": "error"}
 
 
+@pytest.mark.parametrize(("title", "severity"), [
+    # typesense's `remove query hits aggregation & store` for its `query_hits_counts`: plain words spelled as
+    # the one name code spells them count as a name shaped like code
+    ("remove retry budget handling", "notice"),
+    ("remove retry logic and the budget", "error"),  # the words apart: no name
+    ("remove the old budget", "error"),  # `the old budget`: short and common words make no name
+])
+def test_inside_a_stale_tree_plain_words_written_as_one_name_name_it(repo: Repo, title: str, severity: str) -> None:
+    assert _stale_tree_titled(repo, title)["301"] == severity
+
+
 def test_inside_a_stale_tree_a_plain_word_excuses_nothing(repo: Repo) -> None:
     assert _stale_tree_titled(repo, "Remove the budget") == {"exit": 1, "301": "error", "302": "error"}
 

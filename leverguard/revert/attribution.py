@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
                                      versions_move_on, SEMVER_MANIFESTS)
 from leverguard.revert.signals import PathHit, moved_away, required_module
 
@@ -1376,8 +1376,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # undone under the topic of what it reverted re-lands that: click's `test Python 3.9`)
     whole = every_file and len({h.path for h in hits}) >= 2 and all(h.kind in WHOLE_FILE_KINDS for h in hits) \
         and not is_revert(commit)
+    # (versions set back are no rework of a bump, whatever scope both titles give: hoppscotch's `perf(desktop)`
+    # squash writing back the crates `chore(desktop): bump desktop shell dependencies` had moved on)
     if level > NOTICE and not stale and not dropped and not landed.agent and not pointer and not whole and \
-            shares_topic([landed.title or landed.subject], [pr_title(commit)]):
+            not versions_back and shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level > NOTICE and not stale and not dropped and \
             names_removed_again((landed.subject, landed.title), pr_title(commit), undone):
@@ -1564,6 +1566,13 @@ def _lowered_versions(hits: list[PathHit], landed: Landed) -> list[tuple[str, st
     return found + [(old, new) for hunk in _hunks_in(others, landed)
                     if not gone.isdisjoint(hunk.removed)  # (the pairs' first lines are removed ones)
                     for line, _, old, new in version_pairs(hunk.removed, hunk.added) if line in gone and set_back(old, new)]
+
+
+def _sets_versions_back(undo: PathUndo) -> bool:
+    """Whether hunks UNDO puts back write lower versions over the ones their commit moved on (a caret range
+    only widened to its major's floor aside)."""
+    return any(set_back(old, new) and not widens_to_major(now, old, new) for u in undo.undone if u.kind == "replaced"
+               for _, now, old, new in version_pairs(u.added, u.removed))
 
 
 def _renames_package(hits: list[PathHit], landed: Landed) -> bool:
@@ -1800,6 +1809,10 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # (pytest's rebased `Cache exception raised in fixtures` dropping two changelog entries of May)
         return WARNING, "lines of a commit newer than it dropped (rebased over that work, its date kept)"
     if not _stale_copy(hit, recent, corroborated, merge, facts.latest):
+        if _sets_versions_back(undo):
+            # graded as a version set back is, at any age: hoppscotch's stale squash putting `vite` 7.3.0 back to
+            # 6.3.5 and its Cargo.toml's crates back, amid later changes to those files it kept
+            return WARNING, "version numbers it moved on set back"
         return NOTICE, ("its hunks undone but a later change to the file kept" if hit.newer_kept else
                         "its hunks undone but its own re-formatting of the file kept" if _formatting_kept(undo) else
                         "a few of its hunks undone, the rest kept")

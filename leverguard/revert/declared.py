@@ -226,6 +226,7 @@ BUMP_SUBJECT = lazy(r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade)\s+(?:
 ENTRY_POINT = lazy(r"(main|index|mod|lib|app|__init__|__main__)\.\w+")  # a folder's entry file: the folder names it
 SOURCE_FOLDERS = frozenset({"src", "lib", "source", "app", "cmd", "internal"})  # layout folders that name no package
 MIN_NAMED = 5  # a word of a message this long can name code ("iscoroutine"); shorter ones match anything
+MIN_PHRASE_WORD, MIN_PHRASE = 3, 9  # two plain words, each this long and this long together, joined as one name
 ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
 # a formatter's run, the whole subject: `[ci] format`, `chore: format code with prettier`, `style: run black`
@@ -487,9 +488,18 @@ def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool) -> bo
 
 
 def _names_in(line: str, code_only: bool) -> set[str]:
-    """The words of LINE that can name code: long or code-shaped ones, not prose."""
+    """The words of LINE that can name code: long or code-shaped ones, not prose; and a run of plain words
+    written as the one name code spells them (typesense's `remove query hits aggregation` for its
+    `query_hits_counts`: `query_hits`, `queryhits`)."""
     found = set()
-    for word in re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]", line):
+    words = re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]", line)
+    for first, second in zip(words, words[1:]):
+        pair = (first.lower(), second.lower())
+        if all(word.isalpha() and len(word) >= MIN_PHRASE_WORD and word not in COMMON_WORDS and
+               word not in PROSE_WORDS and not GOES_AWAY.fullmatch(word) for word in pair) and \
+                re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", line):
+            found.update({"_".join(pair), "".join(pair)} if len("".join(pair)) >= MIN_PHRASE else set())
+    for word in words:
         lower = word.lower()
         if lower in COMMON_WORDS or lower in PROSE_WORDS or GOES_AWAY.fullmatch(lower):
             continue
