@@ -18,7 +18,7 @@ from functools import partial
 
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
-from leverguard.revert.patch import FilePatch, Hunk, prose
+from leverguard.revert.patch import FilePatch, Hunk, imports_only, prose
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -342,6 +342,13 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     if document:
         taken.update(line for h in live for line in h.removed)
         taken.subtract(line for h in live for line in h.added)
+    within: list[Counter[bytes]] = []
+
+    def moved_within() -> Counter[bytes]:  # lines the change both takes out and writes in this file (asked rarely)
+        if not within:
+            within.append(Counter(line for h in head.hunks for line in h.removed) &
+                          Counter(line for h in head.hunks for line in h.added))
+        return within[0]
     for position, claims in found.items():
         kept = standing.setdefault(position, [])
         replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
@@ -352,6 +359,11 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 kept.append((by_merge, hunk))
             elif document and undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
                 continue  # one copy of the two taken out
+            elif not document and undo.kind == "restored" and imports_only(hunk.removed) and \
+                    _moved_back(hunk.removed, moved_within()):
+                # imports put back where they stood and taken out where the commit had moved them: the file's
+                # imports sorted otherwise (AppFlowy's `package:flutter/*` imports, placed by each one's IDE)
+                continue
             elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
                 amid_new = any(pools[k].added for k in used)

@@ -1,0 +1,44 @@
+"""Imports put back where they stood, taken out where a commit had moved them: imports sorted otherwise.
+
+Each developer's IDE or formatter places imports its own way (AppFlowy's `package:flutter/*` imports moved to
+the top and back, PR after PR). Moving an import back undoes nothing; an import put back that the change does
+not take out elsewhere, or a code line moved back, still counts (in code, order is meaning).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import Repo
+from revert_helpers import BOB, CAROL, by_pr, check, land, seed
+
+IMPORTS = [f"import 'package:appflowy/part_{i}/part_{i}_service.dart';\n" for i in range(12)]
+MOVED = "import 'package:flutter/foundation.dart';\n"
+CODE = "".join(f"final workspaceMember{i} = await userService.getWorkspaceMember(id: {i});\n" for i in range(6))
+NEW = "final healthCheck = await userService.checkWorkspaceHealth(timeout: 30);\n"
+
+
+def _moved_back(repo: Repo, line: str, moved: bool) -> dict:
+    """#301 moves LINE from the top to below the other imports (or, not MOVED, deletes it); Carol's change
+    (branched after it) writes LINE at the top again, with new work."""
+    seed(repo)
+    land(repo, "feat: the workspace bloc", {"lib/bloc.dart": line + "\n" + "".join(IMPORTS) + "\n" + CODE})
+    sorted_in = IMPORTS[:9] + ([line] if moved else []) + IMPORTS[9:]  # (an IDE's sorting puts it there)
+    edited = CODE.replace("id: 5", "id: widgetId")  # the commit's other work, kept
+    land(repo, "feat: workspace health button (#301)", {"lib/bloc.dart": "".join(sorted_in) + "\n" + edited}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix: postpone fetching member", {"lib/bloc.dart": line + "\n" + "".join(IMPORTS) + "\n" + edited + NEW},
+         author=CAROL)
+    return by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+
+
+def test_an_import_moved_back_undoes_nothing(repo: Repo) -> None:
+    assert _moved_back(repo, MOVED, moved=True)["severity"] in ("none", "notice")
+
+
+@pytest.mark.parametrize(("line", "moved"), [
+    (MOVED, False),  # an import the commit deleted, put back: no move
+    ("configureWorkspaceHealth(timeout: 30, retries: 3);\n", True),  # a code line moved back: order is meaning
+])
+def test_what_is_no_import_moved_back_still_counts(repo: Repo, line: str, moved: bool) -> None:
+    assert _moved_back(repo, line, moved)["severity"] == "warning"
