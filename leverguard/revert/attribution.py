@@ -1207,8 +1207,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and gone and names_folders(landed.message, gone):
         return NOTICE, reason + "; the change's message names the folder it deletes, and all of it goes"
-    # a shared word proves less than a stale tree; a name shaped like code still counts
-    if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale):
+    # a shared word proves less than a stale tree; a name shaped like code still counts, and so do plain words
+    # the change's own title writes as one name (a branch's commit titled `revert iteration speed column` was
+    # rich's accident: there only code-shaped names count)
+    if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale, phrases=True):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and not stale and brings_back_by_name(landed.message, undone):
         return NOTICE, reason + "; a line of the change's message says it brings back what it names"

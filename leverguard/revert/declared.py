@@ -439,13 +439,13 @@ def says_deletes_tests(titles: Iterable[str], paths: Iterable[str]) -> bool:
         any(GOES_AWAY.search(title) and TESTS_WORD.search(title) for title in titles if title)
 
 
-def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False) -> bool:
+def names_undone(titles: Iterable[str], lines: Iterable[bytes], code_only: bool = False, phrases: bool = False) -> bool:
     """Whether one of TITLES, with removal or reversal wording, names something in the undone LINES
     ("Remove typeshed iscoroutine workaround", "Drop Python 3.9" for a 3.9 classifier); with CODE_ONLY,
     only names shaped like code count (`RequestKey`, `XSS`, `3.6`, `sp-repo-review`). Only titles count:
     long bodies and squashed commit lists name a little of everything. Lines are compared without
     whitespace, as the patches hold them."""
-    return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only)
+    return _named([title for title in titles if GOES_AWAY.search(title)], lines, code_only, phrases)
 
 
 def names_removed_block(titles: Iterable[str], blocks: Iterable[Sequence[bytes]], undone: Iterable[bytes]) -> bool:
@@ -473,9 +473,9 @@ def names_code(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     return _named([title for title in titles if title], lines, code_only=True)
 
 
-def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool) -> bool:
+def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool, phrases: bool = False) -> bool:
     titles = list(titles)
-    names = {name for title in titles for name in _names_in(title, code_only)}
+    names = {name for title in titles for name in _names_in(title, code_only, phrases)}
     # a code span names code whatever its length (pipx's ``Remove `-q` from `list --json` test``), spaces
     # squeezed out as the lines have them, standing alone there
     spans = {re.sub(r"\s+", "", span).lower() for title in titles for span in CODE_SPAN.findall(title)}
@@ -487,13 +487,13 @@ def _named(titles: Iterable[str], lines: Iterable[bytes], code_only: bool) -> bo
         any(re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", text) for span in spans)
 
 
-def _names_in(line: str, code_only: bool) -> set[str]:
-    """The words of LINE that can name code: long or code-shaped ones, not prose; and a run of plain words
-    written as the one name code spells them (typesense's `remove query hits aggregation` for its
-    `query_hits_counts`: `query_hits`, `queryhits`)."""
+def _names_in(line: str, code_only: bool, phrases: bool = False) -> set[str]:
+    """The words of LINE that can name code: long or code-shaped ones, not prose; with PHRASES, two plain
+    words in a row too, written as the one name code spells them (typesense's `remove query hits aggregation`
+    for its `query_hits_counts`: `query_hits`, `queryhits`)."""
     found = set()
     words = re.findall(r"[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]", line)
-    for first, second in zip(words, words[1:]):
+    for first, second in zip(words, words[1:]) if phrases else ():
         pair = (first.lower(), second.lower())
         if all(word.isalpha() and len(word) >= MIN_PHRASE_WORD and word not in COMMON_WORDS and
                word not in PROSE_WORDS and not GOES_AWAY.fullmatch(word) for word in pair) and \

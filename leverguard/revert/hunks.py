@@ -284,6 +284,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     edited: dict[int, int] = {}
     later = _LaterEdits(entries)
     carried: dict[int, set[int]] = {}
+    as_left: dict[int, Hunk] = {}  # (by id) a candidate hunk claimed as later commits left its lines
     for index, (position, patch) in enumerate(entries):
         hunks = live_of[position] = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         shared: Counter[bytes] | None = None  # (asked only of hunks sharing a line with the change)
@@ -299,6 +300,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 claim = _match(edited_later[0], pools, by_removed, by_added, drift)
                 if claim is not None:
                     carried.setdefault(position, set()).update(edited_later[1])
+                    as_left[id(hunk)] = edited_later[0]
             if claim is None and dropped is not None:
                 claim = _dropped(hunk, pools, by_removed, partial(dropped, position), elsewhere_added)
             if claim is None:
@@ -354,7 +356,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
         replaced = frozenset(line for h in patches[position].hunks for line in h.removed)
         wrote = Counter(line for h in patches[position].hunks for line in h.added) if document else Counter()
         for undo, used, hunk in claims:
-            by_merge = resolved_away(undo, hunk, position, replaced)
+            seen = as_left.get(id(hunk), hunk)  # its lines as the change found them
+            by_merge = resolved_away(undo, seen, position, replaced)
             if by_merge is not None:
                 kept.append((by_merge, hunk))
             elif document and undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
@@ -364,8 +367,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 # imports put back where they stood and taken out where the commit had moved them: the file's
                 # imports sorted otherwise (AppFlowy's `package:flutter/*` imports, placed by each one's IDE)
                 continue
-            elif _stands(undo, used, hunk, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
-                    not (changelog and _changelog_loses_nothing(undo, hunk, elsewhere_added, replaced)):
+            elif _stands(undo, used, seen, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
+                    not (changelog and _changelog_loses_nothing(undo, seen, elsewhere_added, replaced)):
                 amid_new = any(pools[k].added for k in used)
                 in_place = amid_new and not any(pools[k].rewrapped for k in used)
                 beside = not any(pools[k].rewrapped for k in used) and any(written_next_to(k) for k in used)
