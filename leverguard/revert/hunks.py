@@ -296,7 +296,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
             claim = _match(hunk, pools, by_removed, by_added, drift)
-            if claim is None and (edited_later := later.left(index, hunk)) is not None:
+            if claim is None and (edited_later := later.left(index, hunk)) is not None and \
+                    not by_removed.keys().isdisjoint(set(edited_later[0].added) - set(hunk.added)):
                 claim = _match(edited_later[0], pools, by_removed, by_added, drift)
                 if claim is not None:
                     carried.setdefault(position, set()).update(edited_later[1])
@@ -306,8 +307,11 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             if claim is None:
                 continue
             if older is None:
-                older = _inverse_positions(entries, later)
-            undid = next((entries[i][0] for i in older.get(_signature(hunk), ()) if i > index), None)
+                older = _inverse_positions(entries)
+            # the newest older candidate whose hunk, as written or as newer candidates left its lines, this one undid
+            undid_at = min((i for i in older.get(_signature(hunk), ()) if i > index), default=None)
+            undid_at = later.undone(index, hunk, undid_at)
+            undid = None if undid_at is None else entries[undid_at][0]
             if undid is not None and (undid - position <= RELAND_COMMITS or written_before(position, undid)) and \
                     relands(position, undid):
                 continue  # the hunk itself had just undone an older one: HEAD re-lands that, it undoes nothing
@@ -403,25 +407,67 @@ class _LaterEdits:
 
     def __init__(self, entries: Sequence[tuple[int, FilePatch]]) -> None:
         self._entries = entries
-        self._edits: dict[int, dict[bytes, bytes]] = {}
+        # a replaced line: the indexes (ascending) of the candidates replacing it, and by what in each; built
+        # once per path, and only once a hunk is asked about
+        self._pairs: dict[bytes, tuple[list[int], dict[int, bytes]]] | None = None
+        self._edit: dict[tuple[bytes, bytes], bool] = {}  # (old, new): reads as an edit (asked once a pair)
+        self._by_removed: dict[tuple[bytes, ...], list[tuple[int, Hunk]]] | None = None  # hunks by their removed side
 
     def left(self, index: int, hunk: Hunk) -> tuple[Hunk, list[int]] | None:
         """HUNK (of the candidate at INDEX) with its added lines as the newer candidates edited them, and the
         positions of those that did, or None when none did."""
-        lines, by = hunk.added, []
-        for newer in range(index - 1, -1, -1):
-            edits = self._edits_of(newer)
-            if edits and not edits.keys().isdisjoint(lines):
+        pairs = self._pairs if self._pairs is not None else self._index()
+        lines, by, below = hunk.added, [], index
+        while True:
+            # the oldest of the newer candidates replacing one of LINES, then the next one on from it
+            step = max((found[0][at - 1] for line in lines if (found := pairs.get(line)) is not None
+                        and (at := bisect.bisect_left(found[0], below))), default=None)
+            if step is None:
+                break
+            edits = {old: new for old in lines if (found := pairs.get(old)) is not None
+                     and (new := found[1].get(step)) is not None and self._edited(old, new)}
+            if edits:
                 lines = tuple(edits.get(line, line) for line in lines)
-                by.append(self._entries[newer][0])
+                by.append(self._entries[step][0])
+            below = step
         return (hunk._replace(added=lines), by) if by else None
 
-    def _edits_of(self, index: int) -> dict[bytes, bytes]:
-        if index not in self._edits:
-            self._edits[index] = {old: new for hunk in self._entries[index][1].hunks
-                                  if not hunk.cosmetic and len(hunk.removed) == len(hunk.added)
-                                  for old, new in zip(hunk.removed, hunk.added) if similar([new], [old])}
-        return self._edits[index]
+    def undone(self, index: int, hunk: Hunk, before: int | None) -> int | None:
+        """The index (past INDEX, below BEFORE when given) of the newest older candidate whose hunk HUNK takes
+        back as newer candidates left it (its added lines, edited since, are the ones HUNK removes), else BEFORE."""
+        if self._by_removed is None:
+            self._by_removed = {}
+            for k, (_, patch) in enumerate(self._entries):
+                for older in patch.hunks:
+                    self._by_removed.setdefault(tuple(sorted(older.removed)), []).append((k, older))
+        removed, added = _signature(hunk)
+        for k, older in self._by_removed.get(added, ()):  # (ascending: the newest older first)
+            if k <= index:
+                continue
+            if before is not None and k >= before:
+                break
+            edited = self.left(k, older)
+            if edited is not None and tuple(sorted(edited[0].added)) == removed:
+                return k
+        return before
+
+    def _index(self) -> dict[bytes, tuple[list[int], dict[int, bytes]]]:
+        pairs: dict[bytes, tuple[list[int], dict[int, bytes]]] = {}
+        for k, (_, patch) in enumerate(self._entries):
+            for edit in patch.hunks:
+                if not edit.cosmetic and len(edit.removed) == len(edit.added):
+                    for old, new in zip(edit.removed, edit.added):
+                        indexes, by_index = pairs.setdefault(old, ([], {}))
+                        if k not in by_index:
+                            indexes.append(k)
+                        by_index[k] = new
+        self._pairs = pairs
+        return pairs
+
+    def _edited(self, old: bytes, new: bytes) -> bool:
+        if (old, new) not in self._edit:
+            self._edit[old, new] = similar([new], [old])
+        return self._edit[old, new]
 
 
 def _next_to(pool: _Pool, other: _Pool) -> bool:
@@ -741,15 +787,12 @@ def _signature(hunk: Hunk) -> Signature:
     return tuple(sorted(hunk.removed)), tuple(sorted(hunk.added))
 
 
-def _inverse_positions(entries: Sequence[tuple[int, FilePatch]], later: _LaterEdits) -> dict[Signature, list[int]]:
-    """The inverse signature of each candidate hunk on the path, as it was written and as newer candidates
-    edited its lines, with the indexes in ENTRIES (newest first) of the candidates holding one: the first index
-    past a candidate's own is the newest older one."""
+def _inverse_positions(entries: Sequence[tuple[int, FilePatch]]) -> dict[Signature, list[int]]:
+    """The inverse signature of each candidate hunk on the path, with the indexes in ENTRIES (newest first) of
+    the candidates holding one: the first index past a candidate's own is the newest older one."""
     found: dict[Signature, list[int]] = {}
     for index, (_, patch) in enumerate(entries):
         for hunk in patch.hunks:
-            edited = later.left(index, hunk)
-            for signature in {_signature(hunk), *([_signature(edited[0])] if edited else [])}:
-                removed, added = signature
-                found.setdefault((added, removed), []).append(index)
+            removed, added = _signature(hunk)
+            found.setdefault((added, removed), []).append(index)
     return found
