@@ -42,3 +42,20 @@ def test_an_import_moved_back_undoes_nothing(repo: Repo) -> None:
 ])
 def test_what_is_no_import_moved_back_still_counts(repo: Repo, line: str, moved: bool) -> None:
     assert _moved_back(repo, line, moved)["severity"] == "warning"
+
+
+def test_an_import_the_commit_moved_under_a_guard_put_back_still_counts(repo: Repo) -> None:
+    # pre-commit's `from typing import NoReturn` moved under `if TYPE_CHECKING:`: a stale copy putting it back
+    # at the top and taking the guard out undoes that fix, though the import line reads the same
+    old = seed(repo)
+    third = "from identify.identify import parse_shebang_from_file\n\n"
+    top = "from typing import Mapping\nfrom typing import NoReturn\nfrom typing import Tuple\n\n" + third
+    guarded = "from typing import Mapping\nfrom typing import Tuple\nfrom typing import TYPE_CHECKING\n\n" + third + \
+              "if TYPE_CHECKING:\n    from typing import NoReturn\n\n"
+    land(repo, "feat: shebang parsing", {"src/shebang.py": top + old["src/mod1.py"]})
+    fix = "def normalize_cmd(cmd: Tuple[str, ...]) -> NoReturn:\n    raise SystemExit(cmd)\n"  # the fix's other hunk, kept
+    land(repo, "Fix pre-commit in python 3.6.0-3.6.1 (#301)", {"src/shebang.py": guarded + old["src/mod1.py"] + fix},
+         author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: flush the batch", {"src/shebang.py": top + old["src/mod1.py"] + fix + NEW}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == "warning"

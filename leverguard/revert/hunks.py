@@ -367,9 +367,10 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             elif document and undo.kind == "deleted" and all(wrote[line] > taken[line] for line in hunk.added):
                 continue  # one copy of the two taken out
             elif not document and undo.kind == "restored" and imports_only(hunk.removed) and \
-                    _moved_back(hunk.removed, moved_within()):
-                # imports put back where they stood and taken out where the commit had moved them: the file's
-                # imports sorted otherwise (AppFlowy's `package:flutter/*` imports, placed by each one's IDE)
+                    _moved_back(hunk.removed, moved_within()) and _imports_moved(hunk.removed, patches[position]):
+                # imports put back where they stood and taken out where the commit had moved them among imports:
+                # the file's imports sorted otherwise (AppFlowy's `package:flutter/*` imports, placed by each one's
+                # IDE); not an import the commit moved under a guard (`if TYPE_CHECKING:`), which is work
                 continue
             elif _stands(undo, used, seen, pools, elsewhere_added, replaced, taken_out, elsewhere) and \
                     not (changelog and _changelog_loses_nothing(undo, seen, elsewhere_added, replaced)):
@@ -468,6 +469,12 @@ class _LaterEdits:
         if (old, new) not in self._edit:
             self._edit[old, new] = similar([new], [old])
         return self._edit[old, new]
+
+
+def _imports_moved(lines: Sequence[bytes], patch: FilePatch) -> bool:
+    """Whether PATCH wrote LINES again among imports only: hunks adding nothing but import lines hold them."""
+    moved_to = {line for hunk in patch.hunks if hunk.added and imports_only(hunk.added) for line in hunk.added}
+    return all(line in moved_to for line in lines)
 
 
 def _next_to(pool: _Pool, other: _Pool) -> bool:
