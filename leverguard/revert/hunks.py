@@ -10,7 +10,6 @@ first, so re-landed and repeated changes are not undone twice (REVERTS.md, signa
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import re
 from collections import Counter
@@ -114,13 +113,12 @@ class _Columns:
         """The lines (ascending) that share at least REWORDED_SIMILARITY of their and GRAMS' trigrams."""
         counts: list[int] = []  # counts[i]: bit i of every line's number of trigrams shared with GRAMS
         for gram in grams:
-            carry = self._column(gram)
-            for i in itertools.count():
-                if not carry:
-                    break
+            carry, i = self._column(gram), 0
+            while carry:  # add one to the count of every line holding GRAM, bit by bit
                 if i == len(counts):
                     counts.append(0)
                 counts[i], carry = counts[i] ^ carry, counts[i] & carry
+                i += 1
         a, hits = len(grams), 0
         at_least: dict[int, int] = {}
         # a line of B trigrams shares at most min(A, B): B from REWORDED_SIMILARITY * A to A / REWORDED_SIMILARITY
