@@ -2533,6 +2533,26 @@ def test_a_csharp_using_taken_out_alone_loses_nothing(repo: Repo, code_too: bool
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("uses", "severity"), [
+    ("", "notice"),  # mealie's `fix: eslint errors`: `useContext` taken back out of the import nothing uses
+    ("    const { i18n } = useContext();\n", "warning"),  # the component calls it: the import lost
+])
+def test_a_vue_components_import_nothing_uses_is_no_loss(repo: Repo, uses: str, severity: str) -> None:
+    rows = "".join(f"    <v-row>rule {i}: {{{{ rules[{i}].day }}}}</v-row>\n" for i in range(8))
+    template = f"<template>\n  <div>\n{rows}  </div>\n</template>\n\n<script lang=\"ts\">\n"
+    narrow = 'import { defineComponent, ref, useAsync } from "@nuxtjs/composition-api";\n'
+    wide = narrow.replace("useAsync }", "useAsync, useContext }")
+    def setup(calls: str) -> str:
+        return "export default defineComponent({\n  setup() {\n" + calls + "    return { rules: ref([]) };\n  },\n});\n</script>\n"
+    seed(repo)
+    land(repo, "mealplan settings", {"pages/settings.vue": template + narrow + setup("")})
+    localized = template.replace("rule 0:", "{{ $t('meal-plan.rule') }} 0:")  # the PR's other work, kept
+    land(repo, "Localize hard-coded texts (#301)", {"pages/settings.vue": localized + wide + setup(uses)})
+    _topic(repo, {"pages/settings.vue": localized + narrow + setup(uses), "kernel.c": "int t;\n"},
+           subject="fix: eslint errors and failing tests")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 GO_HEAD = "".join(f"const limit{i} = {i * 5}\n" for i in range(8))
 
 

@@ -188,7 +188,9 @@ _RUST_USE = lazy(rb"\s*use\s+(?:::)?(?:\w+::)*(?:\{([\w\s,]+)\}|(\w+(?:\s+as\s+\
 _ALIAS = lazy(rb"\s+as\s+")
 # which grammar a file's import lines follow, by its name's ending
 IMPORT_LANGUAGES = {**dict.fromkeys((b".py", b".pyi"), "python"), **dict.fromkeys((b".java", b".kt", b".kts"), "jvm"),
-                    **dict.fromkeys((b".js", b".mjs", b".cjs", b".jsx", b".ts", b".mts", b".cts", b".tsx"), "javascript"),
+                    # (a Vue or Svelte component's `<script>` imports as JavaScript does: mealie's `settings.vue`)
+                    **dict.fromkeys((b".js", b".mjs", b".cjs", b".jsx", b".ts", b".mts", b".cts", b".tsx", b".vue", b".svelte"),
+                                    "javascript"),
                     b".rs": "rust", b".php": "php", b".go": "go", b".cs": "csharp"}
 # a Go import spec, as written (`\tyaml "gopkg.in/yaml.v3"`, `import "fmt"`) and squeezed (`yaml"gopkg.in/yaml.v3"`):
 # gofmt's composite literals end every line with a comma, so a quoted path alone is an import block's line
