@@ -209,6 +209,23 @@ def test_gitlab_merge_request_numbers(repo: Repo) -> None:
     assert code == 1 and by_pr(report)[57]["severity"] == "error"
 
 
+@pytest.mark.parametrize(("message", "pr", "title"), [
+    # Gitea's and Forgejo's merge button (Plume's history): the title in quotes, trailers in the body
+    ("Merge pull request 'Fuse the prep passes' (#57) from fusion into main\n\nReviewed-on: "
+     "https://git.example.org/team/repo/pulls/57\nReviewed-by: Dave <dave@example.com>", 57, "Fuse the prep passes"),
+    ("Merge pull request 'Fuse the prep passes' from fusion into main", None, "Merge pull request 'Fuse the prep passes' "
+     "from fusion into main"),  # no number: no PR, the subject its own title
+])
+def test_gitea_merge_request_numbers_and_titles(repo: Repo, message: str, pr: int | None, title: str) -> None:
+    old = seed(repo)
+    land(repo, message, {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(3)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel", {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(3)}, author=CAROL)
+    _, report = check(repo, "main..topic")
+    finding = report["findings"][0]
+    assert (finding["pr"], finding["title"], finding["severity"]) == (pr, title, "error")
+
+
 def _revert_button_undone(repo: Repo, revert_title: str, topic_title: str) -> tuple[int, dict]:
     """pip's shape: #301 lands the feature by a rebase (no number in its subject); GitHub's revert button
     merges branch `revert-301` as #302, titled REVERT_TITLE, whose commit quotes the feature's subject; the

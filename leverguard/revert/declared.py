@@ -33,7 +33,9 @@ ROLLBACK_OF = lazy(r"^\s*(?:automated\s+)?" + _ROLLBACK_OF, re.IGNORECASE)  # a 
 PR_REF = lazy(r"(?:#|pull/|pull request #?|!)(\d+)\b", re.IGNORECASE)
 QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 # (and bors' `Merge #301`, whose body opens with `301: <title> r=<reviewer> a=<author>`)
-PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b")
+# (Gitea's and Forgejo's merge button: `Merge pull request 'TITLE' (#N) from BRANCH into BASE`, trailers below)
+PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b|^Merge pull request '.*' \(#(\d+)\) from ")
+GITEA_MERGE = lazy(r"^Merge pull request '(.*)' \(#\d+\) from \S+ into \S+\s*$")
 BORS_TITLE = lazy(r"^(\d+):\s*(.*?)(?:\s+[ra]=\S+)*\s*$")
 GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -1298,7 +1300,7 @@ def pr_number(commit: Commit) -> int | None:
 def subject_pr(subject: str) -> int | None:
     """The PR number a subject gives: `Merge pull request #N ...`, a `(#N)` suffix, bors' `Merge #N`."""
     match = PR_SUBJECT.search(subject)
-    return int(match.group(1) or match.group(2) or match.group(3)) if match is not None else None
+    return int(match.group(1) or match.group(2) or match.group(3) or match.group(4)) if match is not None else None
 
 
 def pr_title(commit: Commit) -> str:
@@ -1309,6 +1311,9 @@ def pr_title(commit: Commit) -> str:
 
 def title_of(subject: str, body: str) -> str:
     """What a commit of SUBJECT and BODY calls itself: a merged PR's title, as `pr_title` reads it."""
+    gitea = GITEA_MERGE.match(subject)
+    if gitea is not None:  # (its body holds trailers, `Reviewed-on: URL`, not the title)
+        return gitea.group(1)
     if subject.startswith("Merge pull request") and body.strip():
         return body.strip().splitlines()[0].strip()
     if subject.startswith("Merge #") and body.strip():
