@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from leverguard.revert.hunks import REWORDED_SIMILARITY, _Columns, _line_trigrams
+from leverguard.revert.hunks import REWORDED_SIMILARITY, _Columns, _trigrams
 
 
 def _by_sets(query: set[bytes], lines: list[set[bytes]]) -> list[int]:
@@ -20,10 +20,10 @@ def test_columns_agree_with_set_intersections_line_by_line() -> None:
         return bytes(rng.choice(alphabet) for _ in range(rng.randint(8, 70)))
 
     for _ in range(60):
-        lines = [_line_trigrams(line()) for _ in range(rng.randint(1, 150))]
+        lines = [_trigrams((line(),)) for _ in range(rng.randint(1, 150))]
         columns = _Columns(lines)
         for _ in range(15):
-            query = rng.choice(lines) if rng.random() < 0.5 else _line_trigrams(line())
+            query = rng.choice(lines) if rng.random() < 0.5 else _trigrams((line(),))
             assert list(columns.similar(query)) == _by_sets(query, lines)
 
 

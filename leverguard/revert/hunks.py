@@ -83,10 +83,10 @@ class Written(Counter[bytes]):
                 return False
         if self._columns is None:
             self._new = [line for line, n in self.items() if len(line) >= MIN_REWORDED_LINE and n > self._removed[line]]
-            self._columns = _Columns([_line_trigrams(line) for line in self._new])
+            self._columns = _Columns([_trigrams((line,)) for line in self._new])
         columns = self._columns
         found = sum(1 for line in wanted
-                    if any(self._new[k] not in old for k in columns.similar(_line_trigrams(line))))
+                    if any(self._new[k] not in old for k in columns.similar(_trigrams((line,)))))
         return found >= REWORDED_SHARE * len(wanted)
 
 
@@ -169,10 +169,6 @@ def _at_least(counts: Sequence[int], need: int, every: int) -> int:
             above |= equal & counts[i]
             equal &= ~counts[i]
     return above | equal
-
-
-def _line_trigrams(line: bytes) -> set[bytes]:
-    return {line[i:i + 3] for i in range(len(line) - 2)}
 
 
 class HunkUndo(NamedTuple):
