@@ -137,10 +137,28 @@ def test_a_debug_dump_taken_out_loses_nothing(repo: Repo, lines: str, severity: 
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("line", "severity"), [
+    ("  console.log(list)\n", "notice"),  # navidrome's SharePlayer.js: values printed bare, no words
+    ("  console.log({ list, shareInfo });\n", "notice"),
+    ("  console.log('share list', list)\n", "error"),  # words: a message someone reads
+    ("  console.log(list.map(toTrack))\n", "error")])  # a call inside: work done, not only shown
+def test_a_console_print_of_bare_values_taken_out_loses_nothing(repo: Repo, line: str, severity: str) -> None:
+    old = seed(repo)
+    player = "const SharePlayer = () => {\n" + "".join(f"  const step{i} = use{i}()\n" for i in range(6)) + "LINE}\n"
+    land(repo, "feat: share player", {"ui/src/SharePlayer.js": player.replace("LINE", "")})
+    land(repo, "Make the UI use the new ShareURL option (#301)", {
+        "ui/src/SharePlayer.js": player.replace("LINE", line), "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix(ui): save play mode", {"ui/src/SharePlayer.js": player.replace("LINE", "\n"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 @pytest.mark.parametrize(("focused", "printed", "severity"), [
     ("    it.only('fills two triangles', () => {\n", "    console.log(fill);\n", "notice"),  # pixijs's `clean up test`
     ("    fit('fills two triangles', () => {\n", "", "notice"),  # jasmine's focus
-    ("    it('fills two triangles', () => {\n", "    console.log(fill);\n", "warning"),  # a print alone is output
+    ("    it('fills two triangles', () => {\n", "    console.log('filled', fill);\n", "warning"),  # a print alone is output
     ("    fit(model, triangles, () => {\n", "", "warning"),  # a function named fit, no test title
 ])
 def test_a_focused_test_taken_out_with_its_prints_loses_nothing(repo: Repo, focused: str, printed: str,

@@ -116,8 +116,9 @@ _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[
 
 
 # Debug output, on normalized lines: a dump or a breakpoint only someone debugging writes (`var_dump($x);`,
-# `dbg!(x)`, `debugger;`), with the halt after it (`die;`), and prints, which a program's own output uses too
-_DUMP = rb"(?:(?:var_dump|print_r|debug_zval_dump|dbg!)\(.*|debugger;?)"
+# `dbg!(x)`, `debugger;`, a console print of bare values, no words: `console.log(list)`), with the halt after
+# it (`die;`), and prints, which a program's own output uses too (`console.log("listening on", port)`)
+_DUMP = rb"(?:(?:var_dump|print_r|debug_zval_dump|dbg!)\(.*|debugger;?|console\.(?:log|debug|dir|table)\([\w.$\[\]{},]+\);?)"
 _HALT = rb"(?:die|exit)(?:\(\))?;"
 _PRINT = rb"(?:console\.(?:log|debug|dir|trace)|print(?:ln|f)?!?|e?println!|fmt\.Print\w*|System\.(?:out|err)\.print\w*|NSLog)\(.*"
 # a test focused while debugging, which no suite keeps: mocha's and jest's `it.only(`, jasmine's `fit(`
