@@ -531,6 +531,11 @@ class ObjectReader:
         stdout.read(1)  # the newline after the content
         return found[0], data
 
+    def listing(self, spec: str) -> dict[bytes, tuple[bytes, str]]:
+        """Name -> (mode, object id) of the entries of a tree (`REV:FOLDER`); none when it is no tree."""
+        found = self.read(spec)
+        return dict(_tree_entries(found[1], self._hex_length // 2)) if found is not None and found[0] == "tree" else {}
+
     def parents(self, commit: str) -> list[str]:
         """The parent ids of COMMIT, read from its object's header; none when it does not exist."""
         found = self.read(commit)
@@ -616,15 +621,18 @@ class ObjectReader:
 
 
 def _tree_entry(data: bytes, name: bytes, hash_size: int) -> tuple[bytes, str] | None:
-    """(mode, object id) of NAME in a raw tree object (`MODE NAME NUL HASH` records), or None."""
+    """(mode, object id) of NAME in a raw tree object, or None."""
+    return next((entry for found, entry in _tree_entries(data, hash_size) if found == name), None)
+
+
+def _tree_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, tuple[bytes, str]]]:
+    """(name, (mode, object id)) of each record of a raw tree object (`MODE NAME NUL HASH`)."""
     pos = 0
     while pos < len(data):
         space = data.index(b" ", pos)
         nul = data.index(b"\0", space)
-        if data[space + 1:nul] == name:
-            return data[pos:space], data[nul + 1:nul + 1 + hash_size].hex()
+        yield data[space + 1:nul], (data[pos:space], data[nul + 1:nul + 1 + hash_size].hex())
         pos = nul + 1 + hash_size
-    return None
 
 
 def _is_header(line: bytes) -> bool:

@@ -903,3 +903,39 @@ def test_a_catalogs_header_fields_are_its_tools_bookkeeping(repo: Repo, translat
                                "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
+def _work_list(entries: str, locale: str) -> str:
+    """slang's `_missing_translations_<locale>.json`: the base language's strings a locale lacks."""
+    return f'{{\n  "@@info": [\n    "Here are translations that exist in <en> but not in <{locale}>."\n  ]{entries}\n}}\n'
+
+
+FAVORITES = ',\n  "general": {\n    "quickSaveFromFavorites": "Sauvegarde rapide des favoris"\n  }'
+
+
+@pytest.mark.parametrize(("folder", "applied", "severity"), [
+    # localsend's `i18n: regenerate` empties the list once the translator's strings are in strings_fr.json
+    ("app/assets/i18n", True, "notice"),
+    ("app/assets/i18n", False, "error"),  # emptied before anyone applied them: the translation is lost
+    ("app/config", True, "error"),  # no translation folder: a copy elsewhere is not the same setting
+])
+def test_a_translation_work_list_emptied_once_applied_loses_nothing(repo: Repo, folder: str, applied: bool,
+                                                                   severity: str) -> None:
+    old = seed(repo)
+    strings = {locale: '{\n  "general": {\n    "open": "Ouvrir",\n    "save": "Enregistrer"\n  }\n}\n'
+               for locale in ("fr", "de")}
+    land(repo, "i18n: regenerate", {f"{folder}/strings_{locale}.json": text for locale, text in strings.items()} |
+         {f"{folder}/_missing_translations_{locale}.json": _work_list("", locale) for locale in strings})
+    english = FAVORITES.replace("Sauvegarde rapide des favoris", "Quick Save for Favorites")
+    land(repo, "feat: quick save from favorites", {f"{folder}/_missing_translations_{locale}.json": _work_list(english, locale)
+                                                   for locale in strings})
+    fr = strings["fr"].replace('"save"', '"quickSaveFromFavorites": "Sauvegarde rapide des favoris",\n    "save"')
+    land(repo, "Update _missing_translations_fr.json (#301)", {
+        f"{folder}/_missing_translations_fr.json": _work_list(FAVORITES, "fr"),
+        **({f"{folder}/strings_fr.json": fr} if applied else {}), "src/mod2.py": old["src/mod2.py"] + "TUNED = 1\n"},
+        author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "i18n: regenerate", {f"{folder}/_missing_translations_fr.json": _work_list("", "fr"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -102,6 +102,14 @@ SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
+# a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
+# entries across: slang's `_missing_translations_fr.json` work lists, filled in and then applied
+TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang|langs|languages|translations?)/", re.IGNORECASE)
+TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
+                    b".xliff", b".resx")
+WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
+MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
+MAX_SIBLING_BYTES = 16 << 20
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 # where a name starts in a line squeezed of its spaces: after no word character, or after a keyword that
 # stands before names (`asLocale`, `newBuffer(`, `returnre.sub(`)
@@ -209,6 +217,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = [h for h in hits if id(h) not in gone]
     hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
     hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
+    hits = _kept_in_siblings(hits, landed, ctx)
     hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
@@ -921,6 +930,43 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
         inside = sections.get(hit.path)
         return "generated section" if inside and undone and all(line in inside for line in undone) else hit.quiet
     return [h._replace(quiet=quiet(h)) for h in hits]
+
+
+def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """Hits on a translation catalog all of whose lines the change takes out or writes (squeezed) another
+    catalog of its folder holds in the change's result weigh as notices: the text lives on. A tool's work
+    list is emptied once its entries are applied (localsend's `i18n: regenerate` clearing the translations a
+    translator typed into slang's `_missing_translations_fr.json`, which `strings_fr.json` holds), or filled
+    from the base language. Entries only this catalog had stay lost (a work list emptied before anyone applied
+    it), and so do a catalog's own new lines beside them; an entry copied across locales as a placeholder is
+    their fallback, which losing one copy leaves in place."""
+    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and h.path.endswith(TRANSLATION_DATA)
+              and TRANSLATION_FOLDER.search(h.path)}
+    if not wanted or not landed.head:
+        return hits
+    kept = set()
+    for patch in landed.patches:
+        path = patch.change.path
+        folder, _, name = path.rpartition(b"/")
+        lines = [line.rstrip(b",") for h in patch.hunks for line in (*h.removed, *h.added)]
+        if path in wanted and any(WORDED.search(line) for line in lines):  # (brackets alone are in every catalog)
+            entries = _catalog_entries(ctx, landed.head, folder, name[name.rfind(b"."):], path)
+            if all(line in entries for line in lines):
+                kept.add(path)
+    return [h._replace(quiet="kept in the folder's other catalogs") if h.path in kept and h.kind in GENERATED_KINDS
+            and not h.quiet else h for h in hits]
+
+
+def _catalog_entries(ctx: Context, head: str, folder: bytes, suffix: bytes, path: bytes) -> set[bytes]:
+    """The lines (squeezed, no trailing comma) of FOLDER's files of SUFFIX but PATH in HEAD's tree; none when
+    there are over MAX_SIBLING_FILES of them or MAX_SIBLING_BYTES in all."""
+    listing = ctx.reader.listing(f"{head}:{folder.decode('utf-8', 'surrogateescape')}")
+    oids = [oid for name, (mode, oid) in listing.items()
+            if mode.startswith(b"100") and name.endswith(suffix) and folder + b"/" + name != path]
+    sizes = ctx.reader.sizes(oids) if len(oids) <= MAX_SIBLING_FILES else {}
+    if not sizes or sum(size for _, size in sizes.values()) > MAX_SIBLING_BYTES:
+        return set()
+    return {line.rstrip(b",") for oid in sizes for line in compared_lines(_blob(ctx, oid))}
 
 
 def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> list[PathHit]:
