@@ -1030,3 +1030,25 @@ def test_a_changelog_cleared_after_a_release_loses_nothing(repo: Repo, subject: 
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"CHANGELOG.md": UNRELEASED.format(entries="")}, author=CAROL)
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
+PLAIN_NOTES = "Release Notes for Cppcheck {version}\n\nNew checks:\n-\n\nGUI:\n-\n\nChanged interface:\n{entries}-\n\nOther:\n-\n"
+
+
+@pytest.mark.parametrize(("heading", "severity"), [
+    # cppcheck's `Clear release notes for 2.19`: a plain-text heading moved on to the next release, entries cleared
+    ("Release Notes for Cppcheck 2.19", "notice"),
+    ("Release Notes for the Cppcheck GUI", "warning"),  # a line of new text is written, no heading renumbered
+])
+def test_release_notes_cleared_under_a_renumbered_plain_heading_lose_nothing(repo: Repo, heading: str, severity: str) -> None:
+    seed(repo)
+    entry = ("- Updated path matching syntax for -i, --file-filter, suppressions and GUI excludes.\n"
+             "Old patterns that use a `*` may need to use `**` instead if it is intended to match path separators.\n")
+    land(repo, "docs: release notes", {"releasenotes.txt": PLAIN_NOTES.format(version="2.18", entries="")})
+    land(repo, "Fix #14021 (Better path matching) (#301)", {"releasenotes.txt": PLAIN_NOTES.format(version="2.18", entries=entry)},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Clear release notes for 2.19 [ci skip] (#330)",
+         {"releasenotes.txt": PLAIN_NOTES.format(version="2.18", entries="").replace("Release Notes for Cppcheck 2.18", heading)},
+         author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity

@@ -107,6 +107,7 @@ MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each)
 TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang|langs|languages|translations?)/", re.IGNORECASE)
 TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
                     b".xliff", b".resx")
+VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
@@ -1559,9 +1560,16 @@ def _clears_changelog(landed: Landed) -> bool:
     comes with the change's own entry, written in."""
     titles = [title for title in (landed.subject, landed.title) if title]
     return bool(landed.patches) and all(CHANGELOG.match(p.change.path.rpartition(b"/")[2]) and p.change.new is not None and
-                                        all(line.startswith(b"#") for h in p.hunks for line in h.added)
+                                        all(line.startswith(b"#") or _renumbered(line, p) for h in p.hunks for line in h.added)
                                         for p in landed.patches) and \
         any(ENTRIES_WORD.search(title) or VERSION_IN_TITLE.search(title) for title in titles)
+
+
+def _renumbered(line: bytes, patch: FilePatch) -> bool:
+    """LINE is one the patch takes out with its version numbers changed: a plain-text heading moved on to
+    the next release (cppcheck's `Release Notes for Cppcheck 2.18` made `2.19`)."""
+    masked = VERSION_BYTES.sub(b"#", line)
+    return masked != line and any(VERSION_BYTES.sub(b"#", old) == masked for h in patch.hunks for old in h.removed)
 
 
 def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:
