@@ -455,6 +455,28 @@ def test_lines_naming_a_folder_the_change_deletes_go_with_it(repo: Repo, deleted
     assert finding["severity"] == severity, finding["reason"]
 
 
+DUNE = "(test\n (name test_unit)\n{}(package ocamlformat-lib)\n (libraries alcotest base ocamlformat-lib))\n"
+DEPS = " (deps\n  ../passing/tests/partial_recovery.ml\n  ../passing/tests/invalid_locations.ml)\n "
+
+
+@pytest.mark.parametrize(("deleted", "severity"), [
+    # ocamlformat's `Remove '--numeric' option and recovery feature` deleting the test files a dune stanza listed
+    (("test/passing/tests/partial_recovery.ml", "test/passing/tests/invalid_locations.ml"), "notice"),
+    (("test/passing/tests/other_feature.ml",), "error"),  # other files deleted: the stanza named something else
+])
+def test_a_file_put_back_past_a_list_of_files_the_change_deletes(repo: Repo, deleted: tuple[str, ...], severity: str) -> None:
+    seed(repo)
+    tests = ("partial_recovery", "invalid_locations", "other_feature")
+    land(repo, "tests", {f"test/passing/tests/{name}.ml": body(name, 4) for name in tests} | {"test/unit/dune": DUNE.format(" ")})
+    land(repo, "Fix dune files for opam-repo checks (#301)", {"test/unit/dune": DUNE.format(DEPS), "src/mod1.py": body("fix", 4)},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Drop an obsolete option", {"test/unit/dune": DUNE.format(" "), "src/mod2.py": body("gone", 3)} |
+         dict.fromkeys(deleted), author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 CHAIN = "".join(f"def lookup_{i}(store, key):\n    return store.fetch(key, scope={i})\n" for i in range(12))
 
 

@@ -107,6 +107,7 @@ MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each)
 TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang|langs|languages|translations?)/", re.IGNORECASE)
 TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
                     b".xliff", b".resx")
+LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
 VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
@@ -1276,7 +1277,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
     if level > NOTICE and not stale and lines_only and substitutes(landed.subject, taken_out):
         return NOTICE, reason + "; the change's subject is a substitution of the text it takes out (s/old/new/)"
-    if level > NOTICE and not stale and not dropped and lines_only and _names_what_it_deletes(taken_out, landed):
+    if level > NOTICE and not stale and not dropped and (lines_only or _only_takes_out(hits)) and \
+            _names_what_it_deletes(_added_and_taken_out(hits), landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
     if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone, landed.message) or
                                          unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
@@ -1686,12 +1688,21 @@ def _added_and_taken_out(hits: list[PathHit]) -> list[bytes]:
 
 def _names_what_it_deletes(taken_out: list[bytes], landed: Landed) -> bool:
     """Every line TAKEN_OUT names a folder or file the change deletes by a distinctive name (mkdocstrings'
-    coverage entries `src/mkdocs_autorefs`, in the commit that moves that package out): configuration
-    following what it names."""
-    names = {part.lower() for change in landed.changes if change.deleted
-             for part in change.path.rsplit(b".", 1)[0].split(b"/")
-             if len(part) >= MIN_DELETED_NAME and not CONVENTIONAL_FOLDER.fullmatch(part.decode("utf-8", "replace"))}
-    return bool(names) and bool(taken_out) and all(any(name in line.lower() for name in names) for line in taken_out)
+    coverage entries `src/mkdocs_autorefs`, in the commit that moves that package out), but the key that
+    opens their list (ocamlformat's `(deps` over the two test files its feature's removal deletes):
+    configuration following what it names."""
+    # a file by its name anywhere in the line, a folder as the path the line ends with (a folder that also
+    # holds other files names them all)
+    parts = [change.path.rsplit(b".", 1)[0].lower().split(b"/") for change in landed.changes if change.deleted]
+    files = {path[-1] for path in parts if _distinctive(path[-1])}
+    folders = {part for path in parts for part in path[:-1] if _distinctive(part)}
+    naming = [line for line in taken_out if any(name in line.lower() for name in files) or
+              any(line.lower().rstrip(b"/\"',;)]}").endswith(name) for name in folders)]
+    return bool(naming) and all(line in naming or LIST_KEY.fullmatch(line) for line in taken_out)
+
+
+def _distinctive(name: bytes) -> bool:
+    return len(name) >= MIN_DELETED_NAME and not CONVENTIONAL_FOLDER.fullmatch(name.decode("utf-8", "replace"))
 
 
 def _hunks_in(hits: list[PathHit], landed: Landed) -> list[Hunk]:
