@@ -140,6 +140,7 @@ def test_a_debug_dump_taken_out_loses_nothing(repo: Repo, lines: str, severity: 
 @pytest.mark.parametrize(("line", "severity"), [
     ("  console.log(list)\n", "notice"),  # navidrome's SharePlayer.js: values printed bare, no words
     ("  console.log({ list, shareInfo });\n", "notice"),
+    ("  console.log('navbarHeight: ', navbarHeight)\n", "notice"),  # Kavita's: a name for a label
     ("  console.log('share list', list)\n", "error"),  # words: a message someone reads
     ("  console.log(list.map(toTrack))\n", "error")])  # a call inside: work done, not only shown
 def test_a_console_print_of_bare_values_taken_out_loses_nothing(repo: Repo, line: str, severity: str) -> None:

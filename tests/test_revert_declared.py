@@ -31,6 +31,7 @@ def _story(repo: Repo, message: str) -> str:
     "revert: the prep fusion\n\nIt broke decode.\n\nRefs: SHA",
     "fix(deploy): wrong values rendered (many reverts)\n\nThis reverts commits:\n0123abcd4567ef\nSHA\n",  # werf's list
     "[Web] Remove SHA, fixes #3926",  # mailcow's: a commit removed by its id
+    "[skip ci] Reverted Bob's change to the kernels, it broke the docker build.",  # Kavita's: whose change, by name
 ])
 def test_declarations_make_the_finding_informational(repo: Repo, message: str) -> None:
     _story(repo, message)
@@ -48,11 +49,21 @@ def test_declarations_make_the_finding_informational(repo: Repo, message: str) -
     "kernel: restructure\n\nBuilt on these commits:\nSHA\n",  # a list of ids under no revert wording
     "kernel: restructure\n\nRemoved the cache that SHA had kept warm.",  # a removal of something else
     "kernel: restructure\n\nRemove 1234567 stale rows from the fixture.",  # a number, no commit id
+    "kernel: restructure on top of Bob's change to the kernels",  # no revert wording
 ])
 def test_mentions_without_revert_wording_on_the_same_line_are_not_declarations(repo: Repo, message: str) -> None:
     _story(repo, message)
     code, report = check(repo, "main..topic")
     assert code == 1 and by_pr(report)[221]["declared"] is False
+
+
+@pytest.mark.parametrize("message", [
+    "[skip ci] Reverted Dave's change to the kernels",  # someone else's change
+    "kernel: restructure\n\nRestored Bob's change to the kernels.",  # brought back, not taken out
+])
+def test_a_revert_of_someone_elses_change_by_name_declares_none_of_this_one(repo: Repo, message: str) -> None:
+    _story(repo, message)
+    assert by_pr(check(repo, "main..topic")[1])[221]["declared"] is False
 
 
 def test_pr_body_and_overrides_declare(repo: Repo, tmp_path: Path) -> None:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 REVERT_WORDS = lazy(
     r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
     r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying)|roll(s|ed|ing)?[ -]?forward)\b", re.IGNORECASE)
+# whose change a revert takes back, by first name: Kavita's `Reverted Robbie's change to GA`
+REVERTED_AUTHOR = lazy(r"\b(?i:revert\w*|undo(?:es|ne|ing)?|undid|roll(?:s|ed|ing)?[ -]?back|back(?:s|ed|ing)?[ -]out)\s+"
+                       r"@?([A-Z][\w-]+)['’]s\s+(?i:changes?|commits?|PRs?|pull requests?|work|edits?|updates?|fix(?:es)?)\b")
 # Google's exports: `Automated rollback of commit 7e6a6cf`, `Rollback of https://github.com/google/dagger/commit/a1a2565`
 _ROLLBACK_OF = r"rollback of (?:commit\s+|https?://\S+?/commit/)([0-9a-f]{7,40})\b"
 REVERTS_COMMIT = lazy(r"\b(?:(?:reverts|backed out changeset) ([0-9a-f]{7,40})\b|" + _ROLLBACK_OF + ")", re.IGNORECASE)
@@ -299,29 +302,30 @@ PROSE_WORDS = frozenset(  # message words that name no code, however long
 class Declarations:
     """References that a text declares as reverted (SHA prefixes, PR numbers, quoted subjects)."""
 
-    __slots__ = ("shas", "prs", "subjects", "reasons", "ranges")
+    __slots__ = ("shas", "prs", "subjects", "reasons", "ranges", "authors")
 
     def __init__(self, shas: frozenset[str] = frozenset(), prs: frozenset[int] = frozenset(),
                  subjects: frozenset[str] = frozenset(), reasons: dict[str, str] | None = None,
-                 ranges: frozenset[tuple[str, str]] = frozenset()) -> None:
+                 ranges: frozenset[tuple[str, str]] = frozenset(), authors: frozenset[str] = frozenset()) -> None:
         self.shas = shas
         self.prs = prs
         self.subjects = subjects
         self.reasons: dict[str, str] = reasons if reasons is not None else {}  # ref -> why (ack file)
         self.ranges = ranges  # "reverts the commit range A..B": resolved to commits by the engine
+        self.authors = authors  # "reverted Robbie's change": whose change, by first name (lower case)
 
     def with_shas(self, shas: set[str]) -> Declarations:
-        return Declarations(self.shas | shas, self.prs, self.subjects, self.reasons, self.ranges)
+        return Declarations(self.shas | shas, self.prs, self.subjects, self.reasons, self.ranges, self.authors)
 
     def __eq__(self, other: object) -> bool:  # the reasons are commentary: not compared
-        return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects) == (
-            other.shas, other.prs, other.subjects)
+        return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects, self.authors) == (
+            other.shas, other.prs, other.subjects, other.authors)
 
     def __hash__(self) -> int:
-        return hash((self.shas, self.prs, self.subjects))
+        return hash((self.shas, self.prs, self.subjects, self.authors))
 
     def __repr__(self) -> str:
-        return f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r})"
+        return f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r}, authors={self.authors!r})"
 
     def matches(self, commit: Commit, inner: Iterable[str] = (), inner_subjects: Iterable[str] = ()) -> str | None:
         """The reference that declares COMMIT (or a commit inside it, by id or quoted subject), or None."""
@@ -336,7 +340,10 @@ class Declarations:
                                   *(subject.strip().lower() for subject in inner_subjects))
                   for t in (title, SQUASH_SUFFIX.sub("", title))}
         found = titles & self.subjects
-        return f'"{found.pop()}"' if found else None
+        if found:
+            return f'"{found.pop()}"'
+        name = commit.author_name.split(" ", 1)[0].lower()
+        return f"{commit.author_name}'s change" if name in self.authors else None
 
 
 def parse_refs(text: str) -> tuple[set[str], set[int]]:
@@ -351,6 +358,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
     prs: set[int] = set()
     subjects: set[str] = set()
     ranges: set[tuple[str, str]] = set()
+    authors: set[str] = set()
     for ref in extra:
         found_shas, found_prs = parse_refs(ref)
         shas |= found_shas
@@ -375,7 +383,9 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
                 prs |= found_prs
                 subjects.update(SQUASH_SUFFIX.sub("", q.strip().lower()) for q in QUOTED.findall(line))
                 ranges.update((a.lower(), b.lower()) for a, b in SHA_RANGE.findall(line))
-    return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges))
+                authors.update(name.lower() for name in REVERTED_AUTHOR.findall(line))
+    return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges),
+                        authors=frozenset(authors))
 
 
 def _clauses(text: str) -> list[str]:
