@@ -939,3 +939,37 @@ def test_a_translation_work_list_emptied_once_applied_loses_nothing(repo: Repo, 
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+def _intents(entries: dict[str, str]) -> str:
+    return "{\n" + ",\n".join(f'\t"{key}": "{value}"' for key, value in entries.items()) + "\n}\n"
+
+
+BASE_INTENTS = {"title": "Intents", "help": "Choose what happens next", "list.empty": "Nothing here yet"}
+
+
+@pytest.mark.parametrize(("translated", "severity"), [
+    # NodeBB's `Latest translations and fallbacks`: the English placeholders a feature copied into every locale
+    # (en-GB's text) translated in place
+    ({"display.create": "Tạo một chủ đề mới và trả lời ngay trong cùng một cửa sổ soạn thảo",
+      "display.reply": "Trả lời bài viết này mà không cần rời khỏi trang đang đọc"}, "notice"),
+    # a stale copy: the placeholders taken out and nothing translated in their keys' place
+    ({"display.mode": "Chế độ hiển thị của danh sách các ý định trên trang chủ",
+      "display.size": "Kích thước của cửa sổ soạn thảo khi mở từ danh sách"}, "warning"),
+])
+def test_placeholders_copied_from_the_base_language_translated_in_place_lose_nothing(
+        repo: Repo, translated: dict[str, str], severity: str) -> None:
+    seed(repo)
+    vietnamese = {"title": "Ý định", "help": "Chọn điều xảy ra tiếp theo", "list.empty": "Chưa có gì ở đây"}
+    land(repo, "i18n: intents", {"public/language/en-GB/intents.json": _intents(BASE_INTENTS),
+                                 "public/language/vi/intents.json": _intents(vietnamese)})
+    new = {"display.create": "Create a new topic and reply to it at once from the same composer window",
+           "display.reply": "Reply to this post without leaving the page you are reading"}
+    land(repo, "fix: language keys for new intents feature (#301)", {
+        "public/language/en-GB/intents.json": _intents(BASE_INTENTS | new),
+        "public/language/vi/intents.json": _intents(vietnamese | new), "src/intents.js": body("intents", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Latest translations and fallbacks", {"public/language/vi/intents.json": _intents(vietnamese | translated),
+                                                     "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -104,11 +104,12 @@ SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 # a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
 # entries across: slang's `_missing_translations_fr.json` work lists, filled in and then applied
-TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang|langs|languages|translations?)/", re.IGNORECASE)
+TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang(?:s|uages?)?|translations?|strings)/", re.IGNORECASE)
 TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
                     b".xliff", b".resx")
 LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
 VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
+ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
@@ -935,13 +936,15 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
 
 
 def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """Hits on a translation catalog all of whose lines the change takes out or writes (squeezed) another
-    catalog of its folder holds in the change's result weigh as notices: the text lives on. A tool's work
-    list is emptied once its entries are applied (localsend's `i18n: regenerate` clearing the translations a
-    translator typed into slang's `_missing_translations_fr.json`, which `strings_fr.json` holds), or filled
-    from the base language. Entries only this catalog had stay lost (a work list emptied before anyone applied
-    it), and so do a catalog's own new lines beside them; an entry copied across locales as a placeholder is
-    their fallback, which losing one copy leaves in place."""
+    """Hits on a translation catalog all of whose lines the change takes out (squeezed) another catalog of
+    its folder holds in the change's result weigh as notices, when every line it writes there is held too
+    or gives one of those entries' keys a new value: the text lives on. A tool's work list is emptied once
+    its entries are applied (localsend's `i18n: regenerate` clearing the translations a translator typed
+    into slang's `_missing_translations_fr.json`, which `strings_fr.json` holds), or filled from the base
+    language; a placeholder copied from the base language is translated (audiobookshelf's `[PT-BR] OpenID
+    permission strings` over the English ones a feature had put in `pt-br.json`). Entries only this catalog
+    had stay lost (a work list emptied before anyone applied it), and so do new lines beside them; an entry
+    copied across locales as a placeholder is their fallback, which losing one copy leaves in place."""
     wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and h.path.endswith(TRANSLATION_DATA)
               and TRANSLATION_FOLDER.search(h.path)}
     if not wanted or not landed.head:
@@ -950,22 +953,41 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     for patch in landed.patches:
         path = patch.change.path
         folder, _, name = path.rpartition(b"/")
-        lines = [line.rstrip(b",") for h in patch.hunks for line in (*h.removed, *h.added)]
-        if path in wanted and any(WORDED.search(line) for line in lines):  # (brackets alone are in every catalog)
+        erased = [line.rstrip(b",") for h in patch.hunks for line in h.removed]
+        written = [line.rstrip(b",") for h in patch.hunks for line in h.added]
+        if path in wanted and any(WORDED.search(line) for line in erased):  # (brackets alone are in every catalog)
             entries = _catalog_entries(ctx, landed.head, folder, name[name.rfind(b"."):], path)
-            if all(line in entries for line in lines):
+            keys = {_entry_key(line) for line in erased} - {None}
+            if all(line in entries for line in erased) and \
+                    all(line in entries or _entry_key(line) in keys for line in written):
                 kept.add(path)
     return [h._replace(quiet="kept in the folder's other catalogs") if h.path in kept and h.kind in GENERATED_KINDS
             and not h.quiet else h for h in hits]
 
 
+def _entry_key(line: bytes) -> bytes | None:
+    """The key of a catalog's entry line (squeezed): JSON's `"key":"..."`, YAML's `key:...`, `key=...`."""
+    found = ENTRY_KEY.match(line)
+    return found.group(1) if found else None
+
+
 def _catalog_entries(ctx: Context, head: str, folder: bytes, suffix: bytes, path: bytes) -> set[bytes]:
-    """The lines (squeezed, no trailing comma) of FOLDER's files of SUFFIX but PATH in HEAD's tree; none when
-    there are over MAX_SIBLING_FILES of them or MAX_SIBLING_BYTES in all."""
-    listing = ctx.reader.listing(f"{head}:{folder.decode('utf-8', 'surrogateescape')}")
-    oids = [oid for name, (mode, oid) in listing.items()
+    """The lines (squeezed, no trailing comma) of the other catalogs of PATH in HEAD's tree: FOLDER's files
+    of SUFFIX, and files of PATH's name in the folders beside FOLDER (a folder per locale: NodeBB's
+    `language/vi/intents.json` beside `language/en-GB/intents.json`); none when there are over
+    MAX_SIBLING_FILES of them or MAX_SIBLING_BYTES in all."""
+    def listing(tree: bytes) -> dict[bytes, tuple[bytes, str]]:
+        return ctx.reader.listing(f"{head}:{tree.decode('utf-8', 'surrogateescape')}")
+    oids = [oid for name, (mode, oid) in listing(folder).items()
             if mode.startswith(b"100") and name.endswith(suffix) and folder + b"/" + name != path]
-    sizes = ctx.reader.sizes(oids) if len(oids) <= MAX_SIBLING_FILES else {}
+    parent, _, leaf = folder.rpartition(b"/")
+    beside = [name for name, (mode, _) in listing(parent).items() if mode.startswith(b"40") and name != leaf] \
+        if parent else []
+    if len(oids) + len(beside) > MAX_SIBLING_FILES:
+        return set()
+    name = path.rpartition(b"/")[2]
+    oids += [entry[1] for other in beside if (entry := listing(parent + b"/" + other).get(name)) and entry[0].startswith(b"100")]
+    sizes = ctx.reader.sizes(oids)
     if not sizes or sum(size for _, size in sizes.values()) > MAX_SIBLING_BYTES:
         return set()
     return {line.rstrip(b",") for oid in sizes for line in compared_lines(_blob(ctx, oid))}
