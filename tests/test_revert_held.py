@@ -973,3 +973,24 @@ def test_placeholders_copied_from_the_base_language_translated_in_place_lose_not
                                                      "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("bot_writes", "severity"), [
+    ("Itr", "error"),  # NodeBB's translation bot putting its typo back over the fix: an edit of it, no translation
+    ("ltr", None),  # the fix kept
+])
+def test_a_fix_of_a_catalogs_setting_put_back_by_a_translation_sync_still_fails(
+        repo: Repo, bot_writes: str, severity: str | None) -> None:
+    seed(repo)
+    language = '{\n\t"name": "{name}",\n\t"code": "{code}",\n\t"dir": "{dir}"\n}\n'
+    def catalog(name: str, code: str, direction: str) -> str:
+        return language.replace("{name}", name).replace("{code}", code).replace("{dir}", direction)
+    land(repo, "i18n: languages", {"public/language/en-GB/language.json": catalog("English (United Kingdom)", "en-GB", "ltr"),
+                                   "public/language/hy/language.json": catalog("Armenian (Hayeren)", "hy", "Itr")})
+    land(repo, "fix: armenian text direction (#301)", {"public/language/hy/language.json": catalog("Armenian (Hayeren)", "hy", "ltr"),
+                                                       "test/i18n.js": body("direction", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Latest translations and fallbacks", {"public/language/hy/language.json": catalog("Armenian (Hayeren)", "hy", bot_writes),
+                                                     "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (found and found["severity"]) == severity

@@ -110,6 +110,7 @@ TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties"
 LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
 VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")
+MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
@@ -957,18 +958,29 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
         written = [line.rstrip(b",") for h in patch.hunks for line in h.added]
         if path in wanted and any(WORDED.search(line) for line in erased):  # (brackets alone are in every catalog)
             entries = _catalog_entries(ctx, landed.head, folder, name[name.rfind(b"."):], path)
-            keys = {_entry_key(line) for line in erased} - {None}
+            placeholders = dict(entry for line in erased if (entry := _entry(line)))
             if all(line in entries for line in erased) and \
-                    all(line in entries or _entry_key(line) in keys for line in written):
+                    all(line in entries or _translates(_entry(line), placeholders) for line in written):
                 kept.add(path)
     return [h._replace(quiet="kept in the folder's other catalogs") if h.path in kept and h.kind in GENERATED_KINDS
             and not h.quiet else h for h in hits]
 
 
-def _entry_key(line: bytes) -> bytes | None:
-    """The key of a catalog's entry line (squeezed): JSON's `"key":"..."`, YAML's `key:...`, `key=...`."""
+def _entry(line: bytes) -> tuple[bytes, bytes] | None:
+    """(key, value) of a catalog's entry line (squeezed): JSON's `"key":"..."`, YAML's `key:...`, `key=...`."""
     found = ENTRY_KEY.match(line)
-    return found.group(1) if found else None
+    return (found.group(1), line[found.end():]) if found else None
+
+
+def _translates(entry: tuple[bytes, bytes] | None, placeholders: Mapping[bytes, bytes]) -> bool:
+    """ENTRY gives a placeholder's key text of its own, a translation, not an edit of it: NodeBB's bot putting
+    back `"dir": "Itr"` over the `ltr` fix is no translation (short values share too few trigrams to tell,
+    so characters in order are compared)."""
+    if entry is None or entry[0] not in placeholders:
+        return False
+    from difflib import SequenceMatcher  # (only here, and rarely: off the revert engine's import path)
+    text, placeholder = entry[1].strip(b"\"'"), placeholders[entry[0]].strip(b"\"'")
+    return SequenceMatcher(None, text, placeholder, autojunk=False).ratio() < MAX_TRANSLATION_LIKENESS
 
 
 def _catalog_entries(ctx: Context, head: str, folder: bytes, suffix: bytes, path: bytes) -> set[bytes]:
