@@ -214,6 +214,22 @@ def test_a_release_named_after_other_work_is_a_release_step(repo: Repo, title: s
     assert ("release steps both" in finding["reason"]) is lowered
 
 
+@pytest.mark.parametrize(("title", "lowered"), [
+    # Kavita's release PRs, named `v0.7.8 - New Filtering System`, set the nightly bot's 0.7.8.1 to the release's own
+    ("v0.7.8 - New Filtering System (#2259)", True),
+    ("New Filtering System (#2259)", False),  # no release
+])
+def test_a_release_titled_by_its_version_and_name_is_a_release_step(repo: Repo, title: str, lowered: bool) -> None:
+    seed(repo)
+    project = "<Project>\n  <PropertyGroup>\n    <AssemblyVersion>{}</AssemblyVersion>\n  </PropertyGroup>\n</Project>\n"
+    land(repo, "Version bump for release (#2254)", {"Kavita.Common/Kavita.Common.csproj": project.format("0.7.8.0")})
+    land(repo, "Bump versions by dotnet-bump-version.", {"Kavita.Common/Kavita.Common.csproj": project.format("0.7.8.1")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"Kavita.Common/Kavita.Common.csproj": project.format("0.7.8.0"), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = check(repo, "main..topic")[1]["findings"][0]
+    assert (finding["severity"] == "notice") is lowered, finding["reason"]
+
+
 CHANGELOG = "Changelog\n=========\n\n.. towncrier release notes start\n\n"
 RELEASED_NOTES = "1.15.1 - 2026-07-15\n-------------------\n\n- Retry fetching a standalone build on a transient CDN error. (#1960)\n\n"
 FRAGMENT = "Retry fetching a standalone build on a transient CDN error.\n"

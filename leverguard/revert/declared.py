@@ -99,7 +99,8 @@ RELEASE_TITLE = lazy(
     # Sylius' `Change application's version to v2.0.0-ALPHA.3`, and back `to v2.0.0-DEV` after the tag
     r"(change|update)\w*\s+(the\s+)?([\w-]+'s\s+)?version\s+to\s+v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
-    r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$)", re.IGNORECASE)
+    # Kavita's `v0.8.2 - Theme Overhaul, Smart Collections, & a lot more`: a release by its version and name
+    r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$|v?\d+\.\d+(\.\d+)*\s+[-–—:]\s+\w)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
 # `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
 # jackson's `retry 2.10.0 release`, `re-do 2.9.3 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
