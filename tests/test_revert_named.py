@@ -565,3 +565,20 @@ def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside:
     land(repo, "fix: the stream race", {"tests/test_stream.py": tests, "src/stream.py": body("race", 4)}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Restored JWT-CPP", "notice"),  # domoticz's: the library's folder named, its morning's update put back
+    ("Restored the Windows build", "error"),  # names no folder the files lie in
+    ("Updated JWT-CPP", "error"),  # no restore wording
+])
+def test_a_library_restored_by_its_folders_name(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    header = "".join(f"inline value parse_{i}(const std::string& s) {{ return value(s, {i}); }}\n" for i in range(8))
+    land(repo, "vendor jwt-cpp", {"jwt-cpp/picojson/picojson.h": header, "jwt-cpp/traits/traits.h": body("traits", 4)})
+    land(repo, "Added PicoJSON (#301)", {"jwt-cpp/picojson/picojson.h": header.replace("value(s,", "picojson::value(s,")},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"jwt-cpp/picojson/picojson.h": header, "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

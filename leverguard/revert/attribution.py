@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -1296,6 +1296,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and not stale and brings_back_by_name(landed.message, undone):
         return NOTICE, reason + "; a line of the change's message says it brings back what it names"
+    # (said by name, whatever else the change puts back: each file of the commit's lies in the folder named)
+    if level > NOTICE and all(h.kind in ("rollback", "resurrected") for h in hits) and \
+            restores_folders(landed.message, [h.path for h in hits]):
+        return NOTICE, reason + "; a line of the change's message says it restores the folder these files are in"
     if level > NOTICE and not stale and removes_by_name((landed.subject, landed.title), undone):
         return NOTICE, reason + "; the change's title says what it removes, by name"
     # (a fragment put back is another change's note, not this one describing itself: attrs' news fragments

@@ -544,6 +544,17 @@ def names_folders(message: str, folders: Iterable[str]) -> bool:
                                for name in names)
 
 
+def restores_folders(message: str, paths: Iterable[bytes]) -> bool:
+    """Whether a line of MESSAGE that opens by saying it brings something back names, as a word, a folder each
+    of PATHS lies in (domoticz's `Restored JWT-CPP` putting `jwt-cpp/picojson/picojson.h` back past the
+    morning's update): a library's copy restored by name."""
+    lines = [line.lower() for line in message.splitlines() if BRINGS_BACK.match(line)]
+    folders = [path.decode("utf-8", "replace").lower().split("/")[:-1] for path in paths]
+    return bool(lines) and bool(folders) and all(
+        any(len(folder) >= MIN_FOLDER_NAME and re.search(rf"(?<![\w./-]){re.escape(folder)}(?![\w/-])", line)
+            for folder in path for line in lines) for path in folders)
+
+
 def _words(text: str) -> set[str]:
     """Distinctive words: long enough, not wording every commit uses."""
     words = re.findall(r"[a-z][a-z0-9_.-]{3,}|\d+\.\d+[a-z0-9_.-]*", text.lower())
