@@ -147,7 +147,10 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # folder committed (viem's content-hashed `site/.cache/`)
                "next-env.d.ts", "**/next-env.d.ts", "*.api.md", ".cache/**", "**/.cache/**",
                # scratch playgrounds, each commit overwriting the last experiment with its own (zod's `play.ts`)
-               "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py")
+               "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py",
+               # an IDE's project files, rewritten by each developer's IntelliJ or Android Studio (AndroidAPS'
+               # `.idea/misc.xml` language level and `wear.iml` source folders flipping with whoever committed)
+               ".idea/**", "**/.idea/**", "*.iml")
 
 MAX_FILE_SIZE = 8 << 20  # git.MAX_FILE_SIZE, the default of `max_file_size`
 

@@ -2672,6 +2672,20 @@ def test_a_scratch_playground_put_back_is_a_notice(repo: Repo, path: str, severi
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("path", "severity"), [
+    (".idea/misc.xml", "notice"),  # AndroidAPS': the language level each developer's Android Studio writes
+    ("wear/wear.iml", "notice"),
+    ("config/idea/misc.xml", "error"),  # a folder of the project's own, named alike, counts
+])
+def test_an_ides_project_file_put_back_is_a_notice(repo: Repo, path: str, severity: str) -> None:
+    seed(repo)
+    settings = '<project version="4">\n  <component name="ProjectRootManager" languageLevel="{}" project-jdk-name="1.8" />\n</project>\n'
+    land(repo, "basic notification functionality", {path: settings.format("JDK_1_7")})
+    land(repo, "more SMS commands (#301)", {path: settings.format("JDK_1_8"), "src/mod1.py": body("sms", 4)}, author=DAVE)
+    _topic(repo, {path: settings.format("JDK_1_7"), "kernel.c": "int t;\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under the terms of clause {i}.\n" for i in range(12)) + "*/\n\n"
 
 
