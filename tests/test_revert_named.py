@@ -582,3 +582,25 @@ def test_a_library_restored_by_its_folders_name(repo: Repo, subject: str, severi
     land(repo, subject, {"jwt-cpp/picojson/picojson.h": header, "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+DEPENDABOT = "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>"
+
+
+@pytest.mark.parametrize(("subject", "author", "severity"), [
+    # smooth-app's `fix: java-360 after dependabot upgrade` setting actions/setup-java back after the bot's bump
+    ("fix: java-360 after dependabot upgrade", DEPENDABOT, "notice"),
+    ("fix: java-360 after dependabot upgrade", DAVE, "error"),  # a person's bump: the bot named is not its author
+    ("fix: java-360 on the release build", DEPENDABOT, "error"),  # the bot not named
+])
+def test_a_change_naming_the_bot_whose_update_it_takes_back(repo: Repo, subject: str, author: str, severity: str) -> None:
+    seed(repo)
+    workflow = "jobs:\n  build:\n    steps:\n      - uses: actions/checkout@v3\n      - uses: actions/setup-java@{}\n" \
+               "        with:\n          distribution: zulu\n"
+    land(repo, "ci: release workflow", {".github/workflows/release.yml": workflow.format("v3.6.0")})
+    land(repo, "chore(deps): bump actions/setup-java from 3.6.0 to 3.7.0 (#301)",
+         {".github/workflows/release.yml": workflow.format("v3.7.0")}, author=author)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {".github/workflows/release.yml": workflow.format("v3.6.0"), "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

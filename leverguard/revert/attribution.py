@@ -20,7 +20,7 @@ from leverguard.revert.declared import (restores_folders, ENTRIES_WORD, RELEASE_
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
-from leverguard.revert.identity import Identities, is_bot
+from leverguard.revert.identity import Identities, is_bot, is_dependency_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
 from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
@@ -108,6 +108,7 @@ TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang(?:s|uages?)?|tran
 TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
                     b".xliff", b".resx")
 LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
+BOT_NAME = lazy(r"([A-Za-z][\w-]{3,}?)(?:-bot|\[bot\])?$")  # `dependabot[bot]`: dependabot
 VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")
 MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
@@ -1302,6 +1303,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a line of the change's message says it restores the folder these files are in"
     if level > NOTICE and not stale and removes_by_name((landed.subject, landed.title), undone):
         return NOTICE, reason + "; the change's title says what it removes, by name"
+    if level > NOTICE and not stale and _names_its_bot(commit, landed):
+        return NOTICE, reason + "; the change's title names the bot whose update it takes back"
     # (a fragment put back is another change's note, not this one describing itself: attrs' news fragments
     # a release had folded in, brought back by a stale tree, name exactly what they bring back)
     own_notes = [line for path, line in landed.note_lines if path not in {h.path for h in hits}]
@@ -1737,6 +1740,14 @@ def _names_what_it_deletes(taken_out: list[bytes], landed: Landed) -> bool:
     naming = [line for line in taken_out if any(name in line.lower() for name in files) or
               any(line.lower().rstrip(b"/\"',;)]}").endswith(name) for name in folders)]
     return bool(naming) and all(line in naming or LIST_KEY.fullmatch(line) for line in taken_out)
+
+
+def _names_its_bot(commit: Commit, landed: Landed) -> bool:
+    """The undone commit is a dependency bot's and the change's title names that bot (smooth-app's `fix:
+    java-360 after dependabot upgrade` setting `actions/setup-java` back): an answer to that update."""
+    bot = BOT_NAME.match(commit.author_name)
+    return bool(bot) and is_dependency_bot(commit.author_name, commit.author_email) and any(
+        re.search(rf"\b{re.escape(bot.group(1))}\b", title, re.IGNORECASE) for title in (landed.subject, landed.title) if title)
 
 
 def _distinctive(name: bytes) -> bool:
