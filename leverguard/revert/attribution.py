@@ -1746,8 +1746,10 @@ def _names_its_bot(commit: Commit, landed: Landed) -> bool:
     """The undone commit is a dependency bot's and the change's title names that bot (smooth-app's `fix:
     java-360 after dependabot upgrade` setting `actions/setup-java` back): an answer to that update."""
     bot = BOT_NAME.match(commit.author_name)
-    return bool(bot) and is_dependency_bot(commit.author_name, commit.author_email) and any(
-        re.search(rf"\b{re.escape(bot.group(1))}\b", title, re.IGNORECASE) for title in (landed.subject, landed.title) if title)
+    if bot is None or not is_dependency_bot(commit.author_name, commit.author_email):
+        return False
+    named = re.compile(rf"\b{re.escape(bot.group(1))}\b", re.IGNORECASE)
+    return any(named.search(title) for title in (landed.subject, landed.title) if title)
 
 
 def _distinctive(name: bytes) -> bool:
