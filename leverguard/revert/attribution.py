@@ -102,20 +102,20 @@ SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
+MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 # a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
 # entries across: slang's `_missing_translations_fr.json` work lists, filled in and then applied
 TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang(?:s|uages?)?|translations?|strings)/", re.IGNORECASE)
 TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
                     b".xliff", b".resx")
-LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
-BOT_NAME = lazy(r"([A-Za-z][\w-]{3,}?)(?:-bot|\[bot\])?$")  # `dependabot[bot]`: dependabot
-VERSION_BYTES = lazy(rb"\d+(?:\.\d+)+")
-ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")
+ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
+WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
 MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
-WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
-MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
+LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
+BOT_NAME = lazy(r"([A-Za-z][\w-]{3,}?)(?:-bot|\[bot\])?$")  # a bot's account by its name: `dependabot[bot]`
+DOTTED_NUMBER = lazy(rb"\d+(?:\.\d+)+")  # a version as a heading writes it, every part (`2.18`, `1.4.2`)
 # where a name starts in a line squeezed of its spaces: after no word character, or after a keyword that
 # stands before names (`asLocale`, `newBuffer(`, `returnre.sub(`)
 SQUEEZED_WORD_START = rb"(?:(?<!\w)|" + b"|".join(rb"(?<=(?<!\w)" + word + b")" for word in (
@@ -1611,8 +1611,8 @@ def _clears_changelog(landed: Landed) -> bool:
 def _renumbered(line: bytes, patch: FilePatch) -> bool:
     """LINE is one the patch takes out with its version numbers changed: a plain-text heading moved on to
     the next release (cppcheck's `Release Notes for Cppcheck 2.18` made `2.19`)."""
-    masked = VERSION_BYTES.sub(b"#", line)
-    return masked != line and any(VERSION_BYTES.sub(b"#", old) == masked for h in patch.hunks for old in h.removed)
+    masked = DOTTED_NUMBER.sub(b"#", line)
+    return masked != line and any(DOTTED_NUMBER.sub(b"#", old) == masked for h in patch.hunks for old in h.removed)
 
 
 def _put_back(hits: list[PathHit]) -> list[tuple[tuple[bytes, ...], tuple[bytes, ...]]]:

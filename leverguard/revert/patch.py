@@ -115,12 +115,12 @@ _IMPORT = lazy(rb"(?:from[\w.]+import[\w.,()*]+|import[\w.,]+|import(?:static)?[
                rb"|use\\?\w+(?:\\\w+)+(?:as\w+)?;|(?:global)?using(?:static)?[\w.]+;)")
 
 
+# a variable's name as a print's label, camelCase or snake_case (squeezed lines hold no spaces to tell words by)
+_NAME_LABEL = rb"(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
 # Debug output, on normalized lines: a dump or a breakpoint only someone debugging writes (`var_dump($x);`,
 # `dbg!(x)`, `debugger;`, a console print of bare values, labelled by a name at most: `console.log(list)`,
 # `console.log('navbarHeight: ', height)`), with the halt after it (`die;`), and prints, which a program's own
 # output uses too (`console.log("listening on", port)`)
-# a variable's name as a print's label, camelCase or snake_case (squeezed lines hold no spaces to tell words by)
-_NAME_LABEL = rb"(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
 _DUMP = rb"(?:(?:var_dump|print_r|debug_zval_dump|dbg!)\(.*|debugger;?|" \
     rb"console\.(?:log|debug|dir|table)\((?:(?P<q>['\"`])" + _NAME_LABEL + rb"[:=]?(?P=q),)?[\w.$\[\]{},]+\);?)"
 _HALT = rb"(?:die|exit)(?:\(\))?;"
