@@ -582,3 +582,23 @@ def test_an_xml_declarations_default_standalone_is_formatting(repo: Repo, versio
          author=CAROL)
     findings = check(repo, "main..topic")[1]["findings"]
     assert any(f["severity"] in ("warning", "error") for f in findings) is found, findings
+
+
+@pytest.mark.parametrize(("was", "severity"), [
+    ("    public static function {name}($x)\n", "notice"),  # phpBB's guideline change: the same declarations
+    ("    public function {name}($x)\n", "error"),  # `static` itself taken back: the methods change kind
+])
+def test_declaration_modifiers_put_back_in_another_order_lose_nothing(repo: Repo, was: str, severity: str) -> None:
+    seed(repo)
+    def source(line: str, name: str) -> str:
+        body_lines = "".join(f"        $step{i} = $x * {i};\n" for i in range(6))
+        return f"<?php\nclass {name.title()}\n{{\n{line.format(name=name)}    {{\n{body_lines}        return $x;\n    }}\n}}\n"
+    names = ("helper", "factory", "formatter")
+    land(repo, "classes", {f"phpBB/phpbb/{n}.php": source(was, n) for n in names})
+    land(repo, "[ticket/16736] Fix static declarations on master (#301)",
+         {f"phpBB/phpbb/{n}.php": source("    static public function {name}($x)\n", n) for n in names}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "[ticket/16748] Adjust coding guidelines", {f"phpBB/phpbb/{n}.php": source(was, n) for n in names} |
+         {"kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

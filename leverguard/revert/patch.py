@@ -684,6 +684,26 @@ def prose(path: bytes) -> bool:
     return name.endswith(_PROSE_SUFFIXES) or name in _PROSE_NAMES
 
 
+# declaration modifiers whose order is style (PSR-12's `public static`, Java's `static final`), squeezed
+_MODIFIER = lazy(rb"(?:public|protected|private|static|final|abstract|readonly|override|virtual|internal|sealed)")
+
+
+def modifiers_reordered(hunk: Hunk) -> bool:
+    """Whether HUNK only re-orders the modifiers its lines open with (phpBB's `static public function` made
+    `public static function` in 388 files, by its coding guidelines and back): the same declarations."""
+    return bool(hunk.removed) and len(hunk.removed) == len(hunk.added) and hunk.removed != hunk.added and \
+        all(_modifiers(old) == _modifiers(new) for old, new in zip(hunk.removed, hunk.added))
+
+
+def _modifiers(line: bytes) -> tuple[tuple[bytes, ...], bytes]:
+    """A squeezed line's leading modifiers, sorted, and the rest of it."""
+    found = []
+    while (match := _MODIFIER.match(line)) is not None:
+        found.append(match.group(0))
+        line = line[match.end():]
+    return tuple(sorted(found)), line
+
+
 def reordered_only(patch: FilePatch) -> bool:
     """Whether PATCH only moves lines: every line it takes out it writes again elsewhere in the file."""
     return _reordered(patch.hunks)

@@ -15,7 +15,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, TEXT_LINE, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (CATALOGS, FilePatch, reading_views, debug_only, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (CATALOGS, FilePatch, reading_views, debug_only, modifiers_reordered, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -558,6 +558,8 @@ def _weak_change(patch: FilePatch) -> str:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
         return "formatting only"
+    if all(h.cosmetic or modifiers_reordered(h) for h in patch.hunks):
+        return "modifiers reordered only"
     if debug_only([line for h in patch.hunks for line in h.removed + h.added]):
         return "debug output only"
     if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
