@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import Repo
-from revert_helpers import CAROL, body, by_pr, check, land, seed
+from revert_helpers import CAROL, DAVE, body, by_pr, check, land, seed
 
 ABOUT = 'NAME = "pkg"\n__version__ = "{}"\n'
 
@@ -490,3 +490,21 @@ def test_a_release_pair_commenting_the_same_lines_out_and_in(repo: Repo, title: 
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert ("commenting the same lines out and in" in finding["reason"]) is lowered, finding["reason"]
     assert (finding["severity"] == "notice") is lowered
+
+
+@pytest.mark.parametrize(("extra", "lowered"), [
+    ("", True),  # Misago's `Change version to 0.39.0 unreleased` after the 0.38.1 hotfix release
+    ("CACHE_DAYS = 21\n", False),  # a setting beside the version: work, whatever the title
+])
+def test_a_release_flag_beside_the_version_is_release_bookkeeping(repo: Repo, extra: str, lowered: bool) -> None:
+    seed(repo)
+    land(repo, "0.39 unreleased", {"misago/__init__.py": '__version__ = "0.39.0"\n__released__ = False\nCACHE_DAYS = 7\n'})
+    land(repo, "Fix admin widgets rendering incorrectly (#301)",
+         {"misago/__init__.py": '__version__ = "0.38.1"\n__released__ = True\n' + (extra or "CACHE_DAYS = 7\n"),
+          "src/mod1.py": body("widgets", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Change version to 0.39.0 unreleased",
+         {"misago/__init__.py": '__version__ = "0.39.0"\n__released__ = False\nCACHE_DAYS = 7\n', "kernel.c": "int t;\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert (finding["severity"] == "notice") is lowered, finding["reason"]

@@ -135,6 +135,8 @@ VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNOR
 VERSION_PLACEHOLDER = lazy(rb"<<next>>|\bnext[-_]?(version|release)\b|\bvnext\b|"
                            rb"\bversion[\"']?[:=][\"']?(master|main|latest|develop|dev|next|unreleased)[\"']?,?$", re.IGNORECASE)
 # spdlog's `SPDLOG_VER_PATCH 6`; an Erlang application's `{vsn, "git"}`
+# the flag a release sets beside its version (squeezed: Misago's `__released__=True`, `IS_RELEASE = false`)
+RELEASE_FLAG = lazy(rb"[\"']?(?:__released__|is_?release|released)[\"']?[:=](?:true|false|1|0)[,;]?$", re.IGNORECASE)
 VERSION_PART = lazy(rb"ver(sion)?_?(major|minor|patch|micro)\W*\d|^\W*\{vsn,", re.IGNORECASE)
 VERSION_IN_TITLE = lazy(r"\d+\.\d+(?:\.\d+)*")
 RELEASE_WORDS = lazy(r"\b(releas\w*|version\w*|bump\w*)\b", re.IGNORECASE)
@@ -1085,7 +1087,7 @@ def sets_versions(titles: Iterable[str], undone: Iterable[bytes]) -> bool:
     back is the release at work."""
     lines = list(undone)
     return bool(lines) and any(RELEASE_TITLE.match(t) for t in titles if t) and \
-        all(VERSION_NUMBER.search(line) or VERSION_PLACEHOLDER.search(line) for line in lines)
+        all(VERSION_NUMBER.search(line) or VERSION_PLACEHOLDER.search(line) or RELEASE_FLAG.match(line) for line in lines)
 
 
 def names_release(titles: Iterable[str], versions: Iterable[str]) -> bool:
@@ -1158,7 +1160,7 @@ def release_steps(subject: str, other: str, lines: Iterable[bytes], written: Ite
     found = [line for line in lines if line.strip()]
     if not (release_step(subject) and release_step(other) and found and
             all(b"version" in line.lower() or VERSION_NUMBER.search(line) or DEV_HEADING.match(line) or
-                RELEASE_POM_LINE.match(line) or VERSION_PART.search(line) for line in found)):
+                RELEASE_POM_LINE.match(line) or VERSION_PART.search(line) or RELEASE_FLAG.match(line) for line in found)):
         return False
     text = b"\n".join(written).decode("utf-8", "replace")
     named = [] if RELEASE_ROLLBACK.search(subject) else VERSION_IN_TITLE.findall(subject)
