@@ -994,3 +994,26 @@ def test_a_fix_of_a_catalogs_setting_put_back_by_a_translation_sync_still_fails(
                                                      "kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (found and found["severity"]) == severity
+
+
+@pytest.mark.parametrize(("uses", "severity"), [
+    # mainsail's `add missing fields in detail dialog`: the keys `remove unused keys` took out, used again
+    ("{{ $t('History.EstimatedFilament') }} {{ $t('History.SlicerVersion') }}", "notice"),
+    ("{{ $t('History.EstimatedFilament') }}", "error"),  # one of them used: the other is lost again
+    ("{{ job.filament_used }}", "error"),  # none used: a stale copy of the catalog
+])
+def test_catalog_keys_put_back_for_new_uses_lose_nothing(repo: Repo, uses: str, severity: str) -> None:
+    seed(repo)
+    keys = {"Filament": "Filament", "EstimatedFilament": "Estimated Filament", "SlicerVersion": "Slicer Version",
+            "PrintTime": "Print time"}
+    def catalog(names: tuple[str, ...]) -> str:
+        return '{\n  "History": {\n' + ",\n".join(f'    "{n}": "{keys[n]}"' for n in names) + "\n  }\n}\n"
+    land(repo, "locales", {"src/locales/en.json": catalog(tuple(keys))})
+    land(repo, "locale(en): remove unused keys in english locale (#301)",
+         {"src/locales/en.json": catalog(("Filament", "PrintTime")), "src/mod1.py": body("locale", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "fix(history): add missing fields in detail dialog", {
+        "src/locales/en.json": catalog(tuple(keys)),
+        "src/components/dialogs/HistoryDetailsDialog.vue": f"<template>\n  <div>{uses}</div>\n</template>\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

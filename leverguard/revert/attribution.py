@@ -113,6 +113,7 @@ WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brac
 MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
+MIN_CATALOG_KEY = 6  # a catalog key this long is named on purpose where code uses it (`EstimatedFilament`)
 LIST_KEY = lazy(rb"[(\[{]?[\"']?[\w-]{1,16}[\"']?[:=]?[(\[{]?")  # a key opening a list (squeezed): `(deps`, `"files":[`
 BOT_NAME = lazy(r"([A-Za-z][\w-]{3,}?)(?:-bot|\[bot\])?$")  # a bot's account by its name: `dependabot[bot]`
 DOTTED_NUMBER = lazy(rb"\d+(?:\.\d+)+")  # a version as a heading writes it, every part (`2.18`, `1.4.2`)
@@ -1443,6 +1444,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; only import lines, every name of them imported again by new lines of the change"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _brought_back_for_use(hits, landed, undone):
         return NOTICE, reason + "; only import lines the undone commit pruned, brought back for the change's new uses"
+    if level > NOTICE and not stale and not dropped and _keys_brought_back_for_use(hits, landed):
+        return NOTICE, reason + "; catalog entries the undone commit took out, brought back for the change's new uses of their keys"
     if level > NOTICE and landed.bot:  # bots regenerate files from a fresh checkout: they have no stale tree
         return NOTICE, reason + "; a dependency bot's change (regenerated files)"
     if level > NOTICE and _subtree_import(hits, landed):  # the upstream project's tree, taken whole
@@ -1842,6 +1845,26 @@ def _brought_back_for_use(hits: list[PathHit], landed: Landed, undone: list[byte
         return False
     added = [line for line in _written(hits, landed) if not imports_only((line,))]
     return all(len(name) >= MIN_USED_NAME and _used(name, added, whole=False) for name in names)
+
+
+def _keys_brought_back_for_use(hits: list[PathHit], landed: Landed) -> bool:
+    """The change only puts back translation catalog entries the undone commit took out, and its other files'
+    new lines use every one of their keys (mainsail's `add missing fields in detail dialog` writing
+    `$t('History.EstimatedFilament')` over `remove unused keys in english locale`): needed again."""
+    keys = []
+    for hit in hits:
+        back = hit.replaced_text()
+        if not (hit.path.endswith(TRANSLATION_DATA) and TRANSLATION_FOLDER.search(hit.path)) or not back or \
+                any(line not in back for line in hit.undone_text()):
+            return False
+        for line in back:
+            entry = _entry(line.rstrip(b","))
+            if entry is None and WORDED.search(line):
+                return False
+            keys += [entry[0]] if entry else []
+    catalogs = {hit.path for hit in hits}
+    used = [line for patch in landed.patches if patch.change.path not in catalogs for hunk in patch.hunks for line in hunk.added]
+    return bool(keys) and all(len(key) >= MIN_CATALOG_KEY and any(key in line for line in used) for key in keys)
 
 
 def _imported_again(hits: list[PathHit], landed: Landed, undone: list[bytes]) -> bool:
