@@ -27,6 +27,8 @@ DEFAULT_ORIGIN = "default"
 # (towncrier's folder is configurable: `docs/changelog/3475.doc.rst` in tox, falcon's `docs/_newsfragments/`;
 # `+slug.misc.md` has no issue)
 RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG.d/*", "**/*newsfragments/*", ".changeset/**/*.md",
+                     # and in a section's folder of towncrier's (Red-DiscordBot's `changelog.d/audio/3431.enhance.rst`)
+                     "**/changelog.d/*/*", "**/CHANGELOG.d/*/*",
                      # any file of a top-level `changelog/` folder (probe-rs' `changelog/added-arm-jtag-tap-option`,
                      # its `.md` forgotten, folded in by the release like the others), or of its `fragments/`
                      # (operator-sdk's YAML entries, folded into `changelog/generated/v1.40.0.md`)

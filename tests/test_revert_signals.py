@@ -439,7 +439,9 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                      # gevent's `docs/changes/`, towncrier's type word before or as the extension
                      b"docs/changes/1898.misc", b"docs/changes/+69dc8df4.feature.rst", b"docs/changes/2049.bugfix",
                      # astropy's, in a sub-folder per subpackage, its own type words
-                     b"docs/changes/io.fits/18882.bugfix.rst", b"docs/changes/18374.other.rst", b"docs/changes/wcs/18692.api.rst"):
+                     b"docs/changes/io.fits/18882.bugfix.rst", b"docs/changes/18374.other.rst", b"docs/changes/wcs/18692.api.rst",
+                     # Red-DiscordBot's, in a section's folder of `changelog.d/`
+                     b"changelog.d/audio/3431.enhance.rst", b"changelog.d/downloader/3409.misc.rst"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
         assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
