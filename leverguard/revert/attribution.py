@@ -948,8 +948,7 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     permission strings` over the English ones a feature had put in `pt-br.json`). Entries only this catalog
     had stay lost (a work list emptied before anyone applied it), and so do new lines beside them; an entry
     copied across locales as a placeholder is their fallback, which losing one copy leaves in place."""
-    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and h.path.endswith(TRANSLATION_DATA)
-              and TRANSLATION_FOLDER.search(h.path)}
+    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and _translation_catalog(h.path)}
     if not wanted or not landed.head:
         return hits
     kept = set()
@@ -966,6 +965,10 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
                 kept.add(path)
     return [h._replace(quiet="kept in the folder's other catalogs") if h.path in kept and h.kind in GENERATED_KINDS
             and not h.quiet else h for h in hits]
+
+
+def _translation_catalog(path: bytes) -> bool:
+    return path.endswith(TRANSLATION_DATA) and TRANSLATION_FOLDER.search(path) is not None
 
 
 def _entry(line: bytes) -> tuple[bytes, bytes] | None:
@@ -1854,7 +1857,7 @@ def _keys_brought_back_for_use(hits: list[PathHit], landed: Landed) -> bool:
     keys = []
     for hit in hits:
         back = hit.replaced_text()
-        if not (hit.path.endswith(TRANSLATION_DATA) and TRANSLATION_FOLDER.search(hit.path)) or not back or \
+        if not _translation_catalog(hit.path) or not back or \
                 any(line not in back for line in hit.undone_text()):
             return False
         for line in back:
