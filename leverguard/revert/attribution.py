@@ -951,14 +951,13 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and _translation_catalog(h.path)}
     if not wanted or not landed.head:
         return hits
-    kept = set()
+    kept, catalogs = set(), _Catalogs(ctx, landed.head)
     for patch in landed.patches:
         path = patch.change.path
-        folder, _, name = path.rpartition(b"/")
         erased = [line.rstrip(b",") for h in patch.hunks for line in h.removed]
         written = [line.rstrip(b",") for h in patch.hunks for line in h.added]
         if path in wanted and any(WORDED.search(line) for line in erased):  # (brackets alone are in every catalog)
-            entries = _catalog_entries(ctx, landed.head, folder, name[name.rfind(b"."):], path)
+            entries = catalogs.entries(path)
             placeholders = dict(entry for line in erased if (entry := _entry(line)))
             if all(line in entries for line in erased) and \
                     all(line in entries or _translates(_entry(line), placeholders) for line in written):
@@ -988,26 +987,47 @@ def _translates(entry: tuple[bytes, bytes] | None, placeholders: Mapping[bytes, 
     return SequenceMatcher(None, text, placeholder, autojunk=False).ratio() < MAX_TRANSLATION_LIKENESS
 
 
-def _catalog_entries(ctx: Context, head: str, folder: bytes, suffix: bytes, path: bytes) -> set[bytes]:
-    """The lines (squeezed, no trailing comma) of the other catalogs of PATH in HEAD's tree: FOLDER's files
-    of SUFFIX, and files of PATH's name in the folders beside FOLDER (a folder per locale: NodeBB's
+class _Catalogs:
+    """The lines (squeezed, no trailing comma) of a translation catalog's other catalogs in a tree: its folder's
+    files of its suffix, and files of its name in the folders beside (a folder per locale: NodeBB's
     `language/vi/intents.json` beside `language/en-GB/intents.json`); none when there are over
-    MAX_SIBLING_FILES of them or MAX_SIBLING_BYTES in all."""
-    def listing(tree: bytes) -> dict[bytes, tuple[bytes, str]]:
-        return ctx.reader.listing(f"{head}:{tree.decode('utf-8', 'surrogateescape')}")
-    oids = [oid for name, (mode, oid) in listing(folder).items()
-            if mode.startswith(b"100") and name.endswith(suffix) and folder + b"/" + name != path]
-    parent, _, leaf = folder.rpartition(b"/")
-    beside = [name for name, (mode, _) in listing(parent).items() if mode.startswith(b"40") and name != leaf] \
-        if parent else []
-    if len(oids) + len(beside) > MAX_SIBLING_FILES:
-        return set()
-    name = path.rpartition(b"/")[2]
-    oids += [entry[1] for other in beside if (entry := listing(parent + b"/" + other).get(name)) and entry[0].startswith(b"100")]
-    sizes = ctx.reader.sizes(oids)
-    if not sizes or sum(size for _, size in sizes.values()) > MAX_SIBLING_BYTES:
-        return set()
-    return {line.rstrip(b",") for oid in sizes for line in compared_lines(_blob(ctx, oid))}
+    MAX_SIBLING_FILES of them or MAX_SIBLING_BYTES in all. Trees and blobs are read once each: a regeneration
+    empties a work list per locale, all of them in one folder."""
+
+    def __init__(self, ctx: Context, head: str) -> None:
+        self._ctx, self._head = ctx, head
+        self._trees: dict[bytes, dict[bytes, tuple[bytes, str]]] = {}
+        self._sizes: dict[str, int] = {}
+        self._lines: dict[str, set[bytes]] = {}
+
+    def entries(self, path: bytes) -> set[bytes]:
+        folder, _, name = path.rpartition(b"/")
+        suffix = name[name.rfind(b"."):]
+        oids = [oid for other, (mode, oid) in self._listing(folder).items()
+                if mode.startswith(b"100") and other.endswith(suffix) and other != name]
+        parent, _, leaf = folder.rpartition(b"/")
+        beside = [other for other, (mode, _) in self._listing(parent).items() if mode.startswith(b"40") and other != leaf] \
+            if parent else []
+        if len(oids) + len(beside) > MAX_SIBLING_FILES:
+            return set()
+        oids += [entry[1] for other in beside
+                 if (entry := self._listing(parent + b"/" + other).get(name)) and entry[0].startswith(b"100")]
+        unsized = [oid for oid in oids if oid not in self._sizes]
+        self._sizes.update((oid, size) for oid, (_, size) in self._ctx.reader.sizes(unsized).items())
+        found = [oid for oid in oids if oid in self._sizes]
+        if not found or sum(self._sizes[oid] for oid in found) > MAX_SIBLING_BYTES:
+            return set()
+        return set().union(*(self._read(oid) for oid in found))
+
+    def _listing(self, tree: bytes) -> dict[bytes, tuple[bytes, str]]:
+        if tree not in self._trees:
+            self._trees[tree] = self._ctx.reader.listing(f"{self._head}:{tree.decode('utf-8', 'surrogateescape')}")
+        return self._trees[tree]
+
+    def _read(self, oid: str) -> set[bytes]:
+        if oid not in self._lines:
+            self._lines[oid] = {line.rstrip(b",") for line in compared_lines(_blob(self._ctx, oid))}
+        return self._lines[oid]
 
 
 def _swept(hits: list[PathHit], landed: Landed, commits: Sequence[Commit]) -> list[PathHit]:
