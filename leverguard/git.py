@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing import IO, Generator, Iterable, Iterator, Mapping, Sequence
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 NO_GIT = "git is not installed or not on PATH: install git 2.38 or newer"
 # The default of the `max_file_size` key: a file above it is compared by object id and size, never read
 # or diffed as text (issue #11). git's own `core.bigFileThreshold` (512 MiB) would load 200 MB blobs whole.

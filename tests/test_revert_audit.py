@@ -233,9 +233,9 @@ def test_check_revert_and_audit_read_a_folder_renamed_back_alike(repo: Repo, cop
     assert {audited.get(302)} - {None} == undone
 
 
-def test_max_count_counts_the_commits_that_change_more_than_lock_files(repo: Repo) -> None:
-    # lock files are left out by their paths (git's `**/` globs cost a match per tree entry): a commit that
-    # changed only them is no audited commit, and --max-count reaches past it
+def test_max_count_counts_every_first_parent_commit_lock_only_ones_too(repo: Repo) -> None:
+    # lock files are left out of the patches by their paths (git's `**/` globs cost a match per tree entry),
+    # but a commit that changed only them is still one of the newest N, as `git log -N` counts it
     old = seed(repo)
     land(repo, "feat: fused prep (#301)", {"src/mod1.py": old["src/mod1.py"] + body("f", 3)})
     stale = land(repo, "kernel: restructure (#302)", {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int k;\n"},
@@ -243,6 +243,22 @@ def test_max_count_counts_the_commits_that_change_more_than_lock_files(repo: Rep
     land(repo, "deps: lock", {"api/package-lock.json": '{"lockfileVersion": 3}\n'}, author=DAVE)
     land(repo, "docs: readme (#303)", {"README.md": "hi\n", "web/package-lock.json": '{"lockfileVersion": 2}\n'})
     land(repo, "deps: relock", {"web/package-lock.json": '{"lockfileVersion": 3}\n', "yarn.lock": "# yarn\n"}, author=DAVE)
-    report = audit_branch(Session(str(repo.path)), "main", max_count=2)
-    assert report.checked == 2 and [r.commit for r in report.results] == [stale]
-    assert audit_branch(Session(str(repo.path)), "main", max_count=1).results == ()
+    report = audit_branch(Session(str(repo.path)), "main", max_count=4)
+    assert report.checked == 4 and [r.commit for r in report.results] == [stale]
+    assert audit_branch(Session(str(repo.path)), "main", max_count=3).results == ()
+
+
+@pytest.mark.parametrize("locks", [0, 11])
+def test_lock_only_commits_count_toward_recency_in_audit_as_in_check_revert(repo: Repo, locks: int) -> None:
+    # all of a recent commit undone is a stale tree's; eleven lock-file bumps later it is not recent any
+    # more, for the audit as for check-revert (the audit once skipped them, and found an error alone)
+    old = seed(repo)
+    land(repo, "feat: retry flag (#301)", {"src/mod1.py": old["src/mod1.py"] + "RETRY = True\n"}, author=CAROL)
+    for n in range(locks):
+        land(repo, f"deps: bump left-pad (#{310 + n})", {"package-lock.json": f'{{"lockfileVersion": {n}}}\n'},
+             author=DAVE)
+    land(repo, "feat: sampler (#330)", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"] + body("s", 4)})
+    found = {f["pr"]: f["severity"] for f in check(repo, "HEAD~1..HEAD")[1]["findings"]}
+    audited = {f["pr"]: f["severity"] for r in audit_branch(Session(str(repo.path)), "main", include_all=True)
+               .to_dict()["results"] if r["pr"] == 330 for f in r["findings"]}
+    assert found == audited == {301: "error" if locks == 0 else "warning"}

@@ -8,6 +8,8 @@ import pytest
 
 from conftest import Repo, run_leverguard
 from leverguard import git
+from leverguard.revert.audit import audit_branch
+from leverguard.session import Session
 from leverguard.revert.remerge import Resolutions
 from revert_helpers import CAROL, DAVE, body, by_pr, check, land, merge_pr, seed, tune
 
@@ -265,9 +267,10 @@ def test_a_resolution_whose_kept_line_already_carries_the_commits_change_drops_n
     assert code == 0 and 301 not in by_pr(report), report
 
 
-def _outdated_branch_merged(repo: Repo, keep: bool, rewritten: bool = False) -> str:
+def _outdated_branch_merged(repo: Repo, keep: bool, rewritten: bool = False, emptied: bool = False) -> str:
     """An old branch edited `src/config.py` (or REWRITTEN it whole); main deleted it since (#310); the branch is
-    merged into main and the modify/delete conflict resolved by keeping the branch's copy (KEEP) or the deletion."""
+    merged into main and the modify/delete conflict resolved by keeping the branch's copy (KEEP; EMPTIED: an
+    empty file there instead) or the deletion."""
     seed(repo)
     land(repo, "feat: configuration module", {"src/config.py": body("config", 12)})
     repo.git("checkout", "-q", "-b", "old")
@@ -278,6 +281,8 @@ def _outdated_branch_merged(repo: Repo, keep: bool, rewritten: bool = False) -> 
     land(repo, "docs: settings", {"src/mod3.py": body("doc3", 6)})
     repo.git("merge", "-q", "old", "-m", "Merge branch 'develop' of example/fork into develop", check=False)
     if keep:
+        if emptied:
+            repo.write("src/config.py", "")
         repo.git("add", "src/config.py")
     else:
         repo.git("rm", "-q", "src/config.py")
@@ -300,6 +305,17 @@ def test_a_file_of_that_name_written_anew_by_the_branch_is_no_copy_kept(repo: Re
     merge = _outdated_branch_merged(repo, keep=True, rewritten=True)
     code, report = check(repo, f"{merge}^1..{merge}")
     assert all("kept-by-merge" not in f["kinds"] for f in report["findings"]), report
+
+
+def test_a_merge_that_empties_the_file_instead_of_removing_it_keeps_nothing(repo: Repo) -> None:
+    # privacyidea's 0-byte component templates: the modify/delete conflict resolved by emptying the file,
+    # not `git rm`; none of its lines come back, for the audit as for check-revert
+    merge = _outdated_branch_merged(repo, keep=True, emptied=True)
+    assert repo.git("cat-file", "-s", "HEAD:src/config.py").strip() == "0"
+    code, report = check(repo, f"{merge}^1..{merge}", "--strict")
+    assert code == 0 and all("kept-by-merge" not in f["kinds"] for f in report["findings"]), report
+    audited = audit_branch(Session(str(repo.path)), "main", max_count=1, include_all=True).to_dict()["results"]
+    assert all("kept-by-merge" not in f["kinds"] for r in audited for f in r["findings"]), audited
 
 
 def test_a_merge_that_keeps_the_deletion_or_a_plain_re_add_is_no_kept_file(repo: Repo) -> None:

@@ -39,7 +39,7 @@ def check_revert(repo: str, fmt: str, window: int | None, since: str | None, str
 @repo_option
 @format_option("text", "json", "markdown")
 @click.option("--max-count", "max_count", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Audit the N newest first-parent commits that change more than lock files [default: all].")
+              help="Audit the N newest first-parent commits [default: all].")
 @click.option("--since", default=None, metavar="DATE", help="Audit commits newer than DATE.")
 @click.option("--window", type=click.IntRange(min=0), default=None, metavar="N",
               help="Candidates per audited commit [default: 150, or revert.window].")

@@ -133,7 +133,6 @@ MAINLINE = lazy(r"(?:origin/)?(?:main|master|develop|development|dev|trunk|next|
 UNUSED_IMPORT = "only imports, unused where taken out, used by new lines where put back"  # (_unused_imports)
 MAX_MAINLINE_PATHS = 64  # paths with evidence a merge into a topic branch has compared with its second parent
 MIN_USED_NAME = 3  # an imported name shorter than this is found in any line squeezed of its spaces
-EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of empty content
 # empty files whose presence is the work: a package, its type hints, a folder kept, a site served as is
 MARKER_FILES = frozenset((b"__init__.py", b"py.typed", b".gitkeep", b".keep", b".nojekyll"))
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
@@ -759,7 +758,7 @@ def _empty_recreated(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     empty test.cfg is required for kokoro`, 3 minutes after a commit deleted it), puts back none of anyone's
     lines and says so: its rollback or resurrection weighs as no work. An empty file riding along with other
     work still counts (a stale tree's), and so does a marker whose presence is the work (`__init__.py`)."""
-    empty = {c.path for c in landed.changes if c.added and c.new is not None and c.new.oid == EMPTY_BLOB and
+    empty = {c.path for c in landed.changes if c.added and c.new is not None and c.new.oid == git.EMPTY_BLOB and
              posixpath.basename(c.path) not in MARKER_FILES and
              titled_after((landed.subject, landed.title), [display(c.path)])}
     return [h._replace(quiet="an empty file written where it had gone, as the change's title says: none of its lines back")
@@ -854,7 +853,7 @@ def _copies_kept(deletions: list[PathHit], landed: Landed, ctx: Context) -> list
     def substantial(hit: PathHit) -> bool:
         patch = states[hit.path]
         return patch.lines >= MIN_HUNK_LINES or (not patch.text and patch.change.old is not None and
-                                                 patch.change.old.oid != EMPTY_BLOB)
+                                                 patch.change.old.oid != git.EMPTY_BLOB)
     positions = {h.position for h in wanted}
     duplicated = {p for p in positions if all(copied(h) for h in wanted if h.position == p) and
                   any(substantial(h) for h in wanted if h.position == p)}

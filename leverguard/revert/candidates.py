@@ -89,10 +89,12 @@ def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequ
     clone's, known up front; None for a repository that should hold everything) or make
     diff-tree fail is yielded without patches, and the history goes on.
 
-    The lock files are left out by diff-tree: a commit that changed only lock files has no patch
-    there and is left out, as `log -p -- . ':!lock'` left it out. They are named there by their
-    paths, which the history's raw listing gives: git matches a `:(glob)**/name` exclude against
-    every tree entry it walks, pattern by pattern (citus' history: 13 times the diff's own cost).
+    The lock files are left out by diff-tree: a commit that changed only lock files comes with no
+    patch, but it stays in the history (as in `check-revert`'s window: the recency of the commits
+    behind it counts every first-parent commit, and `--max-count` the newest N). They are named
+    there by their paths, which the history's raw listing gives: git matches a `:(glob)**/name`
+    exclude against every tree entry it walks, pattern by pattern (citus' history: 13 times the
+    diff's own cost).
     """
     excluded = _glob_matcher([f"**/{name}" for name in lock_files])
     large, locks = _left_out_paths(repo, tip, max_count, excluded, git.threshold(isolation), isolation,
@@ -117,26 +119,22 @@ def history_patches(repo: str, tip: str, max_count: int | None, lock_files: Sequ
                     reader.ask(entry.commit.sha)
                 pending.append((entry, awaited))
                 while pending and (reader.waiting >= IN_FLIGHT or not pending[0][1]):
-                    found = _next(pending, reader, repo, missing is not None, large)
-                    if found is not None:
-                        yield found
-                        left = None if left is None else left - 1
-                        if left == 0:
-                            return
-            while pending and left != 0:
-                found = _next(pending, reader, repo, missing is not None, large)
-                if found is not None:
-                    yield found
+                    yield _next(pending, reader, repo, missing is not None, large)
                     left = None if left is None else left - 1
+                    if left == 0:
+                        return
+            while pending and left != 0:
+                yield _next(pending, reader, repo, missing is not None, large)
+                left = None if left is None else left - 1
         finally:
             raw.close()  # an audit of the newest N stops the log here
 
 
 def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
-          partial_clone: bool, large: frozenset[bytes] = frozenset()) -> Entry | None:
-    """The oldest pending entry, with its patches when they were awaited; None for a commit that
-    changed only lock files (diff-tree printed nothing for it). Changes to LARGE paths come as
-    raw-only patches (ids, no content)."""
+          partial_clone: bool, large: frozenset[bytes] = frozenset()) -> Entry:
+    """The oldest pending entry, with its patches when they were awaited (none for a commit that changed
+    only lock files: diff-tree printed nothing for it). Changes to LARGE paths come as raw-only patches
+    (ids, no content)."""
     entry, awaited = pending.pop(0)
     if not awaited:
         return entry
@@ -147,7 +145,7 @@ def _next(pending: list[tuple[Entry, bool]], reader: git.PatchReader, repo: str,
         files = [f for _, found in parse_commits(data) for f in found]
         files += [FilePatch(c, (), False) for c in entry.commit.changes if c.path in large]
         if not files:
-            return None
+            return Entry(entry.commit._replace(changes=()), [])
         files.sort(key=lambda f: f.change.path)
         return Entry(entry.commit._replace(changes=tuple(f.change for f in files)), files)
     error = reader.failure()  # git died at this commit

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import partial
 
+from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last_commit
@@ -403,12 +404,16 @@ def _kept_by_merge(head: FilePatch, path: bytes, entries: list[tuple[int, Change
     """A file a candidate deleted, back in an edited copy because a merge's modify/delete conflict kept the
     side that edited it: an outdated branch merged, the deletion undone (requests' `config.py`). Not a file
     of that name written anew, sharing few of the old one's lines (hypothesis' `RELEASE.rst`, each PR's own
-    note, which the release deletes: a branch that rewrote it meets the release's deletion). Asked only
-    when the landing adds a path whose last change in the window deleted it."""
+    note, which the release deletes: a branch that rewrote it meets the release's deletion; nor an empty
+    file where one with lines was: the conflict resolved by emptying the file, not `git rm`, none of its
+    lines back (privacyidea's 0-byte component templates). Asked only when the landing adds a path whose
+    last change in the window deleted it."""
     position, change = entries[0]
     if change.new is not None or change.old is None:
         return []
     patch = patch_of(position, path)
+    if head.change.new is not None and head.change.new.oid == git.EMPTY_BLOB and patch is not None and patch.lines:
+        return []
     if patch is not None and patch.text and head.text and not _mostly_old(*_deleted_and_added(patch, head)):
         return []
     merge = resolutions.kept_deleted(path)
