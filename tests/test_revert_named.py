@@ -169,6 +169,30 @@ def test_a_title_naming_the_block_it_takes_out(repo: Repo, title: str, kept: str
         assert found[3900]["severity"] == "notice"
 
 
+PACKAGE = '{\n  "name": "bullmq-php",%s\n  "devDependencies": {\n    "semantic-release": "25.0.2"\n  }\n}\n'
+RESOLUTIONS = '\n  "resolutions": {\n    "undici": "7.19.1",\n    "diff": "8.0.3"\n  },'
+
+
+@pytest.mark.parametrize(("title", "severity"), [
+    ("chore(deps): remove resolutions (#3743)", "notice"),  # bullmq's: the plain word is the block's key
+    ("chore(deps): remove overrides (#3743)", "error"),  # another block's key
+    ("chore(deps): remove the pins (#3743)", "error"),  # names no key
+])
+def test_a_title_naming_the_key_of_the_block_it_takes_out(repo: Repo, title: str, severity: str) -> None:
+    # two commits' lines in two files undone, as a stale tree's are: a plain word of the title counts only so
+    seed(repo)
+    packages = ("php/package.json", "python/package.json")
+    land(repo, "chore: package", {path: PACKAGE % "" for path in packages})
+    land(repo, "fix: osv vulnerabilities (#3660)", {**{path: PACKAGE % RESOLUTIONS for path in packages},
+                                                    "src/mod1.py": body("osv", 4)})
+    land(repo, "chore(deps): pin lodash (#3737)",
+         {path: PACKAGE % RESOLUTIONS.replace("{", '{\n    "lodash": "4.17.23",') for path in packages}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {**{path: PACKAGE % "" for path in packages}, "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert (found[3660]["severity"], found[3737]["severity"]) == (severity, severity)
+
+
 @pytest.mark.parametrize(("subject", "severity"), [
     ("[ci] format", "notice"),  # starlight: its formatter's run undone by a change pinning the old formatter
     ("style: format the code with black (#301)", "notice"),

@@ -2995,6 +2995,26 @@ def test_taking_out_a_topic_with_the_fix_up_of_its_lines(repo: Repo, fixed: str,
     assert check(repo, "main..topic")[0] == code
 
 
+@pytest.mark.parametrize(("subject", "code"), [
+    ("docs: remove-webinar (#2535)\n\nremoving webinar banner", 0),  # crawlee's, titled as its branch's name
+    ("docs: remove-sponsors (#2535)\n\nremoving sponsors banner", 1),  # a topic the undone commits never named
+    ("docs: tweak-webinar (#2535)\n\ntweaking webinar banner", 1),  # no removal said
+])
+def test_a_removal_titled_by_its_branch_name_names_its_topic(repo: Repo, subject: str, code: int) -> None:
+    # two commits' files put back, as a stale tree does, unless the title says it takes out their topic
+    seed(repo)
+    readme = "# crawlee\n\nReliable scrapers.\n"
+    note = "<small>Join us for a free webinar about crawlee on June 12th</small>\n\n"
+    bar = "announcementBar: {\n  id: 'crawlee_webinar',\n  content: 'Join the webinar',\n  isCloseable: false,\n},\n"
+    land(repo, "docs: config", {"README.md": readme, "website/config.js": "module.exports = {\n};\n"})
+    land(repo, "docs: add note about webinar to the docs and readme (#2506)",
+         {"README.md": note + readme, "website/config.js": "module.exports = {\n" + bar + "};\n"})
+    land(repo, "docs: improve banner (#2528)",
+         {"website/config.js": "module.exports = {\n" + bar.replace("false", "true") + "};\n"}, author=DAVE)
+    _topic(repo, {"README.md": readme, "website/config.js": "module.exports = {\n};\n"}, subject=subject, author=BOB)
+    assert check(repo, "main..topic")[0] == code
+
+
 def _go_modules(repo: Repo, pin: str, topic: str, target: str = "../../api", path: str = "go.mod") -> dict[str, Any]:
     """A multi-module Go repository: the release's PIN commit pins two plugins' go.mod (and PATH) to the
     released api, dropping their local `replace`; the TOPIC change puts every one back as it was."""

@@ -244,6 +244,8 @@ FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(tin
                   r"(all\s+)?(code|codebase|source|sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
 # the first line of a block whose lines belong to it: `key:`, `[section]`, `name = {`, `def f(` (whitespace squeezed)
 BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
+# a block's opening key (whitespace squeezed): `"resolutions":{`, `resolutions:`, `resolutions=[`
+BLOCK_KEY = lazy(rb"^[\"']?([\w$@./-]+)[\"']?[:=][{\[(]?$")
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
 REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
                       r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\.(?=\s|$)|\s*$)", re.IGNORECASE)
@@ -469,10 +471,18 @@ def names_removed_block(titles: Iterable[str], blocks: Iterable[Sequence[bytes]]
     those blocks: the entries others added under it go with it on purpose. A list of independent lines (a
     `.gitignore`) has no header: an entry named there names only itself."""
     wanted = [title for title in titles if title and GOES_AWAY.search(title)]
-    named = {line for block in blocks if block and BLOCK_HEADER.search(block[0]) and _named(wanted, block[:1], code_only=True)
-             for line in block}
+    named = {line for block in blocks if block and BLOCK_HEADER.search(block[0]) and
+             (_named(wanted, block[:1], code_only=True) or _keyed(wanted, block[0])) for line in block}
     lines = [line for line in undone if line]
     return bool(named) and bool(lines) and all(line in named for line in lines)
+
+
+def _keyed(titles: Iterable[str], header: bytes) -> bool:
+    """Whether what one of TITLES says it removes is, word for word, the key opening a block (bullmq's `remove
+    resolutions` for `"resolutions": {`): a plain word names that key exactly, as no other word would."""
+    found = BLOCK_KEY.match(header)
+    key = found.group(1).decode("utf-8", "replace").lower() if found else ""
+    return bool(key) and any(_removal_object(title) == key for title in titles)
 
 
 def brings_back_by_name(message: str, lines: Iterable[bytes]) -> bool:
@@ -719,7 +729,9 @@ def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes
     wanted = [(title, b"\n".join(lines).decode("utf-8", "replace").lower()) for title, lines in undone]
     if not wanted or not GOES_AWAY.search(subject):
         return False
-    mine = _topical(_words(subject))
+    # (a title written as its branch's name says its words one by one: crawlee's `docs: remove-webinar`)
+    mine = _topical(_words(subject) | {part for word in _words(subject) if GOES_AWAY.fullmatch(word.partition("-")[0])
+                                       for part in word.split("-")[1:]})
     return all(any(w in text for w in mine & _words(title)) for title, text in wanted)
 
 
