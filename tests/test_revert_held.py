@@ -489,6 +489,30 @@ def test_a_catalogs_tool_written_lines_are_no_translators_work(repo: Repo, topic
     assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
 
 
+HEADED = "# SABnzbd Translation Template\n# Copyright 2007-{} by The SABnzbd-Team (sabnzbd.org)\n#\n# Translators:\n" \
+    "# Ana Silva <ana@example.org>, 2024\n#\n" + CATALOG
+
+
+FIXED = "Mensagem n.º 3"  # a translator's fix that #301 carries too
+
+
+@pytest.mark.parametrize(("topic", "reported"), [
+    # sabnzbd's Transifex pull: the header's copyright year, which the platform writes, set back in each catalog
+    (HEADED.format(2025).replace("Mensagem número 3", FIXED), False),
+    # the header set back and the translator's fix with it: a translator's work lost
+    (HEADED.format(2025), True),
+])
+def test_a_catalogs_header_comments_set_back_are_no_translators_work(repo: Repo, topic: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: catalogs", {f"po/main/{lang}.po": HEADED.format(2025) for lang in ("pt", "fr")})
+    land(repo, "Update copyright to 2026 (#301)", {f"po/main/{lang}.po": HEADED.format(2026).replace("Mensagem número 3", FIXED)
+                                                   for lang in ("pt", "fr")}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Update translatable texts [skip ci]", {f"po/main/{lang}.po": topic for lang in ("pt", "fr")}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
 WRAPPED = CATALOG.replace('msgid "Message number 1 of the dialog"', 'msgid ""\n"Activate if controlling the virtual "\n"devices is required."')
 TEMPLATED = WRAPPED.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").replace(
     '"devices is required."', '"devices by third party applications is required."')

@@ -967,8 +967,10 @@ _PATCH_HEADER = lazy(rb"@@ -[\d_]+(,\d+)? \+[\d_]+(,\d+)? @@|index [0-9a-f]{7,}\
 # what gettext's tools write into a catalog at every extraction or merge: source references (`#: src/app.c:42`),
 # obsolete entries (`#~`), the header's bookkeeping fields and (`_catalog_lines`) the source texts, msgid and
 # msgctxt, copied from the template; a translator's work is the msgstr text and the `#, fuzzy` flags (penpot's
-# stale squash putting fuzzy flags back on live entries lost work)
-_CATALOG_TOOL_LINE = lazy(rb'#[:~|]|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
+# stale squash putting fuzzy flags back on live entries lost work). Plain comments (`# Translators:`, `# Copyright
+# 2007-2026 by ...`) are the header block msginit and a translation platform rewrite at each sync (sabnzbd's
+# Transifex pulls setting the copyright year back in every catalog)
+_CATALOG_TOOL_LINE = lazy(rb'#[:~|]|#(\s|$)|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
                           rb'Project-Id-Version|Report-Msgid-Bugs-To|Plural-Forms|MIME-Version|Content-Type|'
                           rb'Content-Transfer-Encoding|Language|X-[\w-]+): ')
 

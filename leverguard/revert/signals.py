@@ -33,6 +33,7 @@ MAX_POINTER_CHECKS = 5  # a submodule's latest bumps asked about (one git proces
 BACK_SHARE = 0.5  # of a re-added file's lines, the old lines of the file of its name a commit deleted: brought back
 MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstring)
 MARKERS_REPAIRED = "a merge that committed conflict markers, repaired"
+CATALOG_TOOLS_ONLY = "only what a translation catalog's tools write (comments, references, its header)"
 COMMENT_LINE = lazy(rb"(#|//|/\*|\*|--|<!--)")  # a comment-only line, as the patches hold it (spaces squeezed out)
 
 
@@ -123,7 +124,8 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
                  if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
         if exact and _reformats_only(head):  # the file was that text already, formatting aside
-            exact = [h._replace(quiet=h.quiet or "formatting only") for h in exact]
+            why = CATALOG_TOOLS_ONLY if path.endswith(CATALOGS) else "formatting only"
+            exact = [h._replace(quiet=h.quiet or why) for h in exact]
         hits += exact
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
@@ -562,7 +564,7 @@ def _weak_change(patch: FilePatch) -> str:
     if not patch.text or not patch.hunks:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
-        return "formatting only"
+        return CATALOG_TOOLS_ONLY if patch.change.path.endswith(CATALOGS) else "formatting only"
     if all(h.cosmetic or modifiers_reordered(h) for h in patch.hunks):
         return "modifiers reordered only"
     if debug_only([line for h in patch.hunks for line in h.removed + h.added]):
