@@ -152,11 +152,7 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py",
                # an IDE's project files, rewritten by each developer's IntelliJ or Android Studio (AndroidAPS'
                # `.idea/misc.xml` language level and `wear.iml` source folders flipping with whoever committed)
-               ".idea/**", "**/.idea/**", "*.iml",
-               # a build's jars, copied into a `jar/` folder and committed by each release (supertokens' `cli/jar/cli.jar`,
-               # `jar/core-8.0.0.jar`): a branch squashed with its own builds puts older ones back; a library's
-               # jar vendored in `libs/` is no build output and stays evidence
-               "jar/*.jar", "**/jar/*.jar")
+               ".idea/**", "**/.idea/**", "*.iml")
 
 MAX_FILE_SIZE = 8 << 20  # git.MAX_FILE_SIZE, the default of `max_file_size`
 

@@ -2686,28 +2686,6 @@ def test_an_ides_project_file_put_back_is_a_notice(repo: Repo, path: str, severi
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
-@pytest.mark.parametrize(("path", "severity"), [
-    ("cli/jar/cli.jar", "notice"),  # supertokens': each release copies its build into `jar/`; a branch's are older
-    ("jar/core-8.0.0.jar", "notice"),
-    ("libs/LeonidsLib-1.3.2.jar", "error"),  # a library vendored: no build output, its rollback counts
-])
-def test_a_builds_jar_put_back_is_a_notice(repo: Repo, path: str, severity: str) -> None:
-    def jar(build: int) -> bytes:
-        return b"PK\x03\x04\x14\x00\x08\x00" + bytes([build]) * 64 + b"\x00META-INF/MANIFEST.MF\x00"
-
-    seed(repo)
-    repo.write(path, jar(1))
-    repo.commit("adding dev-v8.0.0 tag to this commit to ensure building")
-    repo.write(path, jar(2))
-    repo.write("src/mod1.py", body("build", 4))
-    repo.commit("adding dev-v8.0.1 tag to this commit to ensure building (#301)", author=DAVE)
-    repo.git("checkout", "-q", "-b", "topic")
-    repo.write(path, jar(1))
-    repo.write("kernel.c", "int t;\n")
-    repo.commit("feat: introduce MFA recipe", author=CAROL)
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
-
-
 LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under the terms of clause {i}.\n" for i in range(12)) + "*/\n\n"
 
 
