@@ -595,6 +595,8 @@ def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside:
     ("Restored JWT-CPP", "notice"),  # domoticz's: the library's folder named, its morning's update put back
     ("Restored the Windows build", "error"),  # names no folder the files lie in
     ("Updated JWT-CPP", "error"),  # no restore wording
+    ("Move JWT-CPP back into the tree", "notice"),  # minetest_game's `Move all common mods back to minetest_game`
+    ("Move JWT-CPP into the tree", "error"),  # a move, nothing said to come back
 ])
 def test_a_library_restored_by_its_folders_name(repo: Repo, subject: str, severity: str) -> None:
     seed(repo)

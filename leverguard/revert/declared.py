@@ -49,7 +49,8 @@ REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGN
 REVERTED_PR = lazy(r"^" + ISSUE_PREFIX + r"Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
-BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*)\b",
+BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*|"
+                   r"mov(e|es|ed|ing)(\s+[\w.-]+){0,3}\s+back)\b",  # (minetest_game's `Move all common mods back to ...`)
                    re.IGNORECASE)
 GOES_AWAY = lazy(
     r"\b(remov\w*|rm|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
