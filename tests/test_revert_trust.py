@@ -2686,6 +2686,27 @@ def test_an_ides_project_file_put_back_is_a_notice(repo: Repo, path: str, severi
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+EXCEPTIONS = "EXCEPTIONS = [\n    'pip',\n    'setuptools',\n    'wheel',\n]\n\n\n" + \
+    "".join(f"def step_{i}(packages):\n    return sorted(packages)[{i}:]\n\n\n" for i in range(6)) + \
+    "def sync(installed):\n    return installed\n"
+
+
+@pytest.mark.parametrize(("note", "severity"), [
+    # pip-tools' `Add TODO note`, deleted by the change that carries it out
+    ("    # TODO:\n    # Secondary dependencies of pip-tools should be ignored, too.\n    # 'click',\n    # 'six',\n", "notice"),
+    ("    # Secondary dependencies of pip-tools, ignored too:\n    # 'click',\n    # 'six',\n", "warning"),  # no to-do
+    ("    # TODO: ignore secondary dependencies too\n    'click',\n    'six',\n", "warning"),  # code goes with it
+])
+def test_a_to_do_note_taken_out_is_a_notice(repo: Repo, note: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "sync: exceptions", {"piptools/sync.py": EXCEPTIONS})
+    land(repo, "Add TODO note (#301)", {"piptools/sync.py": EXCEPTIONS.replace("    'wheel',\n", "    'wheel',\n" + note)})
+    _topic(repo, {"piptools/sync.py": EXCEPTIONS.replace("    return installed", "    return [i for i in installed if i]"),
+                  "kernel.c": "int t;\n"}, subject="Whitelist dependencies of whitelisted modules", author=DAVE)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under the terms of clause {i}.\n" for i in range(12)) + "*/\n\n"
 
 

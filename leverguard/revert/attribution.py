@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -1458,6 +1458,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # tomlkit's merge keeping `__version__ = "0.7.2"` over a fork import's older "0.7.0": the undone
         # commit had set the version back, so undoing it moves the version on again
         return NOTICE, reason + "; the undone lines had set a version back, which the change moves on again"
+    if level == WARNING and not stale and not dropped and lines_only and _todo_note_only(undone):
+        # (pip-tools' `Whitelist dependencies of whitelisted modules` deleting the `# TODO:` block it carries out)
+        return NOTICE, reason + "; only a to-do note, comments with no code, taken out (done or dropped)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
@@ -1575,6 +1578,13 @@ class Circumstances(NamedTuple):
     unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
     fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
+
+
+def _todo_note_only(undone: list[bytes]) -> bool:
+    """Every undone line a comment, one of them opening a to-do (`# TODO:`, `// FIXME`): a note on work to do,
+    which people delete when they do it or give it up; no code goes with it."""
+    lines = [line for line in undone if line]
+    return bool(lines) and all(re.match(COMMENT_LINE, line) for line in lines) and any(TODO_MARK.match(line) for line in lines)
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:
