@@ -489,6 +489,30 @@ def test_a_catalogs_tool_written_lines_are_no_translators_work(repo: Repo, topic
     assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
 
 
+def _xliff(targets: dict[str, str]) -> str:
+    units = "".join(f'      <trans-unit id="u{i}" resname="wizard.{key}">\n        <source>wizard.{key}</source>\n'
+                    + (f'        <target state="translated">{targets[key]}</target>\n' if key in targets else "")
+                    + "      </trans-unit>\n" for i, key in enumerate(("intro.title", "intro.description", "profile.title",
+                                                                      "profile.description", "done.title")))
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2">\n  <file target-language="sv">\n    <body>\n{units}    </body>\n  </file>\n</xliff>\n'
+
+
+@pytest.mark.parametrize(("targets", "reported"), [
+    # kimai's Weblate writing `wizard.sv.xlf` anew once a translator starts: the old skeleton, new strings
+    ({"intro.title": "Välkommen till Kimai", "done.title": "Grattis"}, False),
+    ({}, True),  # the old file back as it was: a stale copy's
+])
+def test_a_catalog_written_anew_with_translations_it_never_had(repo: Repo, targets: dict[str, str], reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: wizard", {"translations/wizard.sv.xlf": _xliff({}), "translations/wizard.en.xlf": _xliff({"done.title": "Done"})})
+    land(repo, "remove empty translation files (#301)", {"translations/wizard.sv.xlf": None, "src/mod1.py": body("i18n", 4)},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Translated using Weblate", {"translations/wizard.sv.xlf": _xliff(targets)}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
 HEADED = "# SABnzbd Translation Template\n# Copyright 2007-{} by The SABnzbd-Team (sabnzbd.org)\n#\n# Translators:\n" \
     "# Ana Silva <ana@example.org>, 2024\n#\n" + CATALOG
 

@@ -222,7 +222,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = [h for h in hits if id(h) not in gone]
     hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
     hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
-    hits = _kept_in_siblings(hits, landed, ctx)
+    hits = _catalogs_recreated(_kept_in_siblings(hits, landed, ctx), landed)
     hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
@@ -963,6 +963,24 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
                 kept.add(path)
     return [h._replace(quiet="kept in the folder's other catalogs") if h.path in kept and h.kind in GENERATED_KINDS
             and not h.quiet else h for h in hits]
+
+
+def _catalogs_recreated(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+    """A translation catalog a commit deleted, brought back holding translations it never had: a translation
+    platform writing the file anew once someone translates into it (kimai's Weblate re-creating the
+    `wizard.sv.xlf` that `remove empty translation files` had deleted, its skeleton the old file's lines and
+    seven Swedish strings new). A stale copy brings the old file back with nothing it lacked."""
+    wanted = {h.path for h in hits if h.kind == "resurrected" and not h.quiet and _translation_catalog(h.path)}
+    if not wanted:
+        return hits
+    recreated = set()
+    for patch in landed.patches:
+        if patch.change.path in wanted:
+            back = {line for h in hits if h.path == patch.change.path for line in h.text_undone}
+            if any(WORDED.search(line) and line not in back for h in patch.hunks for line in h.added):
+                recreated.add(patch.change.path)
+    return [h._replace(quiet="a translation catalog written anew with translations it never had")
+            if h.path in recreated and h.kind == "resurrected" and not h.quiet else h for h in hits]
 
 
 def _translation_catalog(path: bytes) -> bool:
