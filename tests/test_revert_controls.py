@@ -183,6 +183,10 @@ def test_a_focused_test_taken_out_with_its_prints_loses_nothing(repo: Repo, focu
     ("remove log", '      console.log("rendering keyed", structuredClone(rendered));\n', "notice"),  # phoenix_live_view's
     ("remove log", "      rendered.keyed = true;\n", "error"),  # the line is no print
     ("render keyed comprehensions", '      console.log("rendering keyed", structuredClone(rendered));\n', "error"),
+    # janus' `Remove unneeded log line`: the project's own logger, the title saying log
+    ("Remove unneeded log line", '      JANUS_LOG(LOG_HUGE, "unhandled nalu type: %d", type);\n', "notice"),
+    ("Remove debug output", '      JANUS_LOG(LOG_HUGE, "unhandled nalu type: %d", type);\n', "error"),  # says no log
+    ("Remove unneeded log line", '      catalog(LOG_HUGE, type);\n', "error"),  # no logger's call
 ])
 def test_a_print_taken_out_under_a_title_that_says_it_removes_logging(repo: Repo, subject: str, line: str,
                                                                      severity: str) -> None:

@@ -215,6 +215,9 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwante
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
+LOG_WORD = lazy(r"\blog(s|ging)?\b|\blog lines?\b", re.IGNORECASE)
+# a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
+LOG_CALL = lazy(rb"(?:\w+\.)*(?:log\w*|\w+_log|(?:log|logger)\.\w+)\(.*", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
 DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
@@ -1034,8 +1037,13 @@ def says_stray(titles: Iterable[str]) -> bool:
 
 def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """A title saying it removes logging or debug output (phoenix_live_view's `remove log`), and every
-    undone line is a print or a dump (`console.log("rendering keyed", structuredClone(rendered));`)."""
-    return any(DEBUG_REMOVAL.search(title) for title in titles if title) and prints_only(lines)
+    undone line is a print or a dump (`console.log("rendering keyed", structuredClone(rendered));`), or a call
+    of the project's own logger when the title says log (janus' `Remove unneeded log line` for
+    `JANUS_LOG(LOG_HUGE, ...)`)."""
+    said = [title for title in titles if title and DEBUG_REMOVAL.search(title)]
+    found = [line for line in lines if line]
+    return bool(said) and (prints_only(found) or bool(found) and any(LOG_WORD.search(title) for title in said) and
+                           all(LOG_CALL.fullmatch(line) for line in found))
 
 
 def says_fixes_regression(titles: Iterable[str]) -> bool:
