@@ -215,7 +215,7 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwante
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
-LOG_WORD = lazy(r"\blog(s|ging)?\b|\blog lines?\b", re.IGNORECASE)
+LOG_WORD = lazy(r"\blog(s|ging)?\b", re.IGNORECASE)  # (`log line`, `debug logs`, `logging`)
 # a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
 LOG_CALL = lazy(rb"(?:\w+\.)*(?:log\w*|\w+_log|(?:log|logger)\.\w+)\(.*", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
