@@ -73,6 +73,40 @@ def test_trailing_spaces_or_crlf_do_not_hide_a_rollback(repo: Repo) -> None:
     assert all("ignoring formatting" in e["detail"] for e in finding["evidence"])
 
 
+RETRY = ("public class BulkImport {{\n    void add(Storage storage, List<User> users) {{\n        while (true) {{\n"
+         "            try {{\n                storage.addBulkImportUsers(users);\n                break;\n"
+         "            }} catch (StorageQueryException sqe) {{\n"
+         "                {if_}(sqe.getCause() instanceof DuplicateUserIdException) {{\n"
+         "                    // We re-generate the user id for every user and retry\n"
+         "                    for (BulkImportUser user : users) {{\n                        user.id = Utils.getUUID();\n"
+         "                    }}\n{tail}            }}\n        }}\n    }}\n}}\n")
+OLD_RETRY = RETRY.format(if_="if", tail="                }\n")
+# supertokens' `fix: build fix`: a duplicate id is now either a cause or its own exception
+FIXED_RETRY = RETRY.format(if_="if", tail="                    continue;\n                }\n                throw sqe;\n"
+                           "            } catch (DuplicateUserIdException e) {\n"
+                           "                // We re-generate the user id for every user and retry\n"
+                           "                for (BulkImportUser user : users) {\n"
+                           "                    user.id = Utils.getUUID();\n                }\n")
+
+
+@pytest.mark.parametrize(("stale", "said"), [
+    # the old file back, formatting aside
+    (OLD_RETRY.replace("if(", "if ("), "equal to its version before this commit, ignoring formatting"),
+    # supertokens' `fix: code cleanup`: the fix's hunk undone but its `throw sqe;` written again in an `else`:
+    # the file holds a line its old version had not, so it is no old version put back, whatever the hunks say
+    (RETRY.format(if_="if (", tail="                } else {\n                    throw sqe;\n                }\n"),
+     "this commit's change taken out exactly, formatting aside; other lines differ from its version before it"),
+])
+def test_a_line_taken_out_and_written_again_is_no_old_version(repo: Repo, stale: str, said: str) -> None:
+    seed(repo)
+    land(repo, "feat: bulk import", {"src/BulkImport.java": OLD_RETRY.replace("if (", "if(")})
+    land(repo, "fix: build fix (#301)", {"src/BulkImport.java": FIXED_RETRY.replace("if (", "if(")}, author=DAVE)
+    _topic(repo, {"src/BulkImport.java": stale, "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "error" and [e["kind"] for e in finding["evidence"]] == ["rollback"]
+    assert finding["evidence"][0]["detail"].startswith(said)
+
+
 WORKFLOW_STEPS = "jobs:\n  e2e:\n    runs-on: 'ubuntu-latest'   \n    steps:\n      - run: yarn build \n" \
     "      - run: yarn lint  \n"
 TRIMMED_STEPS = WORKFLOW_STEPS.replace("   \n", "\n").replace("  \n", "\n").replace(" \n", "\n")

@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot, is_dependency_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_letters, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
                                      versions_move_on, SEMVER_MANIFESTS)
 from leverguard.revert.signals import PathHit, moved_away, required_module
 
@@ -223,6 +223,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
     hits = _generated_as_built(_generated_by_bot(hits, commits, landed), landed, ctx)
     hits = _catalogs_recreated(_kept_in_siblings(hits, landed, ctx), landed)
+    hits = _rollbacks_seen_whole(hits, commits, landed, ctx)
     hits = _untracked_as_built(hits, commits, landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
@@ -981,6 +982,28 @@ def _catalogs_recreated(hits: list[PathHit], landed: Landed) -> list[PathHit]:
                 recreated.add(patch.change.path)
     return [h._replace(quiet="a translation catalog written anew with translations it never had")
             if h.path in recreated and h.kind == "resurrected" and not h.quiet else h for h in hits]
+
+
+def _rollbacks_seen_whole(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """A file its hunks read as put back to its version before a commit, formatting aside, checked against the
+    two versions whole: the hunk model sees a line a landing hunk takes out and writes again as re-indented,
+    and a line moved there is no old text (supertokens' `fix: code cleanup` writing `throw sqe;` into an
+    `else` its build fix had not had). Not the same letters line for line, it is that commit's change taken
+    out, not its file put back: the evidence says so (the severity is the rollback's: the change is undone
+    all the same, and a release branch's copy of a document undoing many commits is no old version either)."""
+    claimed = [h for h in hits if h.kind == "rollback" and h.normalized and not h.newer_kept and h.before is None]
+    if not claimed:
+        return hits
+    result = {c.path: c.new for c in landed.changes}
+    differ = set()
+    for hit in claimed:
+        old = next((c.old for c in commits[hit.position].changes if c.path == hit.path), None)
+        new = result.get(hit.path)
+        if old is None or new is None:
+            continue
+        if compared_letters(_blob(ctx, old.oid)) != compared_letters(_blob(ctx, new.oid)):
+            differ.add(id(hit))
+    return [h._replace(other_lines=True) if id(h) in differ else h for h in hits]
 
 
 def _translation_catalog(path: bytes) -> bool:
@@ -1960,6 +1983,8 @@ def _grade(hit: PathHit, facts: Circumstances) -> tuple[int, str]:
         # exactly this commit's change taken out and later ones kept: a targeted revert, which no
         # stale copy makes; judged as its hunks are
         return NOTICE, "its change to the file reverted exactly, later changes kept (a targeted revert)"
+    if hit.kind == "rollback" and hit.other_lines:
+        return ERROR, "its change to a file taken out exactly, formatting aside"
     if hit.kind == "rollback":
         return ERROR, "a file put back to its version before it" + (" (ignoring formatting)" if hit.normalized else "")
     if hit.kind == "resurrected":
@@ -2297,6 +2322,8 @@ def _evidence(hit: PathHit, level: int, commits: Sequence[Commit]) -> Evidence:
         detail = f"rolled back to before {commits[hit.before].short}, which also undoes this commit's change"
     elif hit.kind == "rollback" and hit.normalized and hit.newer_kept:
         detail = f"this commit's change taken out exactly; {hit.newer_kept} later change(s) to the file kept"
+    elif hit.kind == "rollback" and hit.normalized and hit.other_lines:
+        detail = "this commit's change taken out exactly, formatting aside; other lines differ from its version before it"
     elif hit.kind == "rollback" and hit.normalized:
         detail = "equal to its version before this commit, ignoring formatting (whitespace, quotes, commas)"
     elif hit.kind == "rollback":

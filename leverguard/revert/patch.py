@@ -755,6 +755,12 @@ def compared_lines(text: bytes) -> tuple[bytes, ...]:
     return _non_trivial(text.split(b"\n"))[0]
 
 
+def compared_letters(text: bytes) -> Counter[bytes]:
+    """A file's compared lines by their letters and digits alone (what whitespace, quotes and commas
+    leave), counted: two versions of a file alike but for formatting have the same."""
+    return Counter(found for line in compared_lines(text) if (found := line.translate(None, _NON_ALNUM)))
+
+
 def _non_trivial(lines: list[bytes]) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     """LINES worth comparing, squeezed; and those left out as short that still hold letters or digits (a
     version `- 1.4`, `x=1`): too common to match a hunk by, but part of what a file equal to an older one has."""

@@ -51,6 +51,9 @@ class PathHit(NamedTuple):
     quiet: str = ""  # why this hit is weak by nature: "built or scratch file", "formatting only", "imports only"
     undo: PathUndo | None = None  # the hunk-level detail of an inverse-hunk hit
     normalized: bool = False  # a rollback seen through whitespace (CRLF, trailing spaces)
+    # a normalized rollback whose file is not that old version whole, formatting aside: its change is taken
+    # out hunk by hunk, and other lines of the file differ (`_rollbacks_seen_whole`)
+    other_lines: bool = False
     additions_only: bool = False  # the candidate only added lines here: undoing it only deletes them
     newer_kept: int = 0  # later commits that changed the path and whose change HEAD keeps: no stale copy
     text_undone: tuple[bytes, ...] = ()  # the candidate's lines HEAD undoes here (normalized)
