@@ -70,6 +70,7 @@ MIN_DELETED_NAME = 6  # a deleted folder's or file's name this long is distincti
 BROUGHT_BACK = ("resurrected", "kept-by-merge")  # evidence of a deleted file come back
 # a line that opens as a comment, in any of the usual syntaxes (`%` for TeX, R's Rd pages, Erlang)
 COMMENT_LINE = rb"^\s*(?:#|//|/\*|\*|<!--|--|;|%)"
+COMMENTED = lazy(COMMENT_LINE)  # a comment-only line
 GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify)\b|@generated\b|"
                       rb"\bauto-?generated\b|\bsync(ed|hroni[sz]ed) from\b|"
                       rb"\bthis file is managed by\b|"  # dry-rb's configs, synced from their devtools
@@ -994,14 +995,12 @@ def _rollbacks_seen_whole(hits: list[PathHit], commits: Sequence[Commit], landed
     claimed = [h for h in hits if h.kind == "rollback" and h.normalized and not h.newer_kept and h.before is None]
     if not claimed:
         return hits
-    result = {c.path: c.new for c in landed.changes}
+    result = _result_oids(landed)
     differ = set()
     for hit in claimed:
         old = next((c.old for c in commits[hit.position].changes if c.path == hit.path), None)
-        new = result.get(hit.path)
-        if old is None or new is None:
-            continue
-        if compared_letters(_blob(ctx, old.oid)) != compared_letters(_blob(ctx, new.oid)):
+        if old is not None and hit.path in result and \
+                compared_letters(_blob(ctx, old.oid)) != compared_letters(_blob(ctx, result[hit.path])):
             differ.add(id(hit))
     return [h._replace(other_lines=True) if id(h) in differ else h for h in hits]
 
@@ -1625,7 +1624,7 @@ def _todo_note_only(undone: list[bytes]) -> bool:
     """Every undone line a comment, one of them opening a to-do (`# TODO:`, `// FIXME`): a note on work to do,
     which people delete when they do it or give it up; no code goes with it."""
     lines = [line for line in undone if line]
-    return bool(lines) and all(re.match(COMMENT_LINE, line) for line in lines) and any(TODO_MARK.match(line) for line in lines)
+    return bool(lines) and all(COMMENTED.match(line) for line in lines) and any(TODO_MARK.match(line) for line in lines)
 
 
 def _branch_says_it_undoes(landed: Landed, undone: list[bytes]) -> bool:

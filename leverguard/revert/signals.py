@@ -127,8 +127,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
                  if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
         if exact and _reformats_only(head):  # the file was that text already, formatting aside
-            why = CATALOG_TOOLS_ONLY if path.endswith(CATALOGS) else "formatting only"
-            exact = [h._replace(quiet=h.quiet or why) for h in exact]
+            exact = [h._replace(quiet=h.quiet or _formatting_only(path)) for h in exact]
         hits += exact
         if not exact and pointers is not None:
             hits += _pointer_dropped(head, path, entries, pointers)
@@ -558,6 +557,11 @@ def _mode_only(change: Change) -> bool:
         change.old.mode != change.new.mode and not change.new.is_gitlink
 
 
+def _formatting_only(path: bytes) -> str:
+    """Why a change of formatting alone is weak: in a gettext catalog, what its tools write is left out too."""
+    return CATALOG_TOOLS_ONLY if path.endswith(CATALOGS) else "formatting only"
+
+
 def _weak_change(patch: FilePatch) -> str:
     """Why a commit's change to a file loses nothing when undone whole, if it does: whitespace, punctuation
     and lint-silencing comments (`# noqa: E721`), a documentation file's lines only reordered (in code,
@@ -567,7 +571,7 @@ def _weak_change(patch: FilePatch) -> str:
     if not patch.text or not patch.hunks:
         return ""
     if all(h.cosmetic or lint_markers_only(h) for h in patch.hunks):
-        return CATALOG_TOOLS_ONLY if patch.change.path.endswith(CATALOGS) else "formatting only"
+        return _formatting_only(patch.change.path)
     if all(h.cosmetic or modifiers_reordered(h) for h in patch.hunks):
         return "modifiers reordered only"
     if debug_only([line for h in patch.hunks for line in h.removed + h.added]):
