@@ -147,6 +147,29 @@ def test_the_same_branch_merged_again_after_its_revert_is_a_re_land(repo: Repo) 
     assert code == 0 and reverted and all(f["severity"] == "info" and "re-land" in f["explanation"] for f in reverted)
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    # jgit's: Gerrit submits the revert as `Merge "Revert "X""`; the change is pushed again under X
+    ("Adds FilteredRevCommit that can overwrite its parents", "info"),
+    # another subject: a stale tree from before the revert (read as no revert, the merge was a silent undo
+    # itself and the work's return its repair)
+    ("revwalk: more tests", "error"),
+])
+def test_a_gerrit_merge_of_a_revert_undone_under_the_reverted_subject(repo: Repo, subject: str,
+                                                                      severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("filtered", 5)
+    land(repo, "Adds FilteredRevCommit that can overwrite its parents", {"src/mod1.py": new}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "revert")
+    land(repo, 'Revert "Adds FilteredRevCommit that can overwrite its parents"', {"src/mod1.py": old["src/mod1.py"]},
+         author=BOB)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "revert", "-m", 'Merge "Revert "Adds FilteredRevCommit that can overwrite its parents""')
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["subject"].startswith("Merge")]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 @pytest.mark.parametrize(("subject", "author", "severity"), [
     ("Only avoid pointer casts when using miri (#545)", BOB, "info"),  # bytes': the pushed commit re-landed by PR
     ("kernel: tune (#545)", CAROL, "error"),  # another subject: a stale tree from before the revert

@@ -174,6 +174,31 @@ def test_a_file_mode_set_back_alone_loses_no_line(repo: Repo, content_too: bool,
     assert found["severity"] == severity, found["reason"]
 
 
+@pytest.mark.parametrize("brought_back", [
+    # lefthook's `1.7.0: update NPM packages build process`: the wrapper a PR deleted, brought back an hour
+    # later without its executable bit, made executable again: no file comes back, only its mode
+    True,
+    False,  # the file still deleted at the merge base: the old copy brings it back
+])
+def test_a_mode_set_on_a_file_already_brought_back_resurrects_nothing(repo: Repo, brought_back: bool) -> None:
+    seed(repo)
+    script = "#!/usr/bin/env node\nrequire('child_process').spawnSync(binary(), args, {stdio: 'inherit'})\n"
+    repo.write("bin/index.js", script).chmod(0o755)
+    repo.commit("npm: wrapper")
+    land(repo, "perf(npm): startup time reduce (#301)", {"bin/index.js": None, "src/mod1.py": body("spawn", 4)},
+         author=DAVE)
+    if brought_back:
+        land(repo, "fix npm resolving (#302)", {"bin/index.js": script})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("bin/index.js", script).chmod(0o755)
+    land(repo, "update NPM packages build process", {"kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    if brought_back:  # what the mode undoes is the later commit's (#302), no line of it
+        assert 301 not in found and found[302]["severity"] == "notice", found
+    else:
+        assert found[301]["severity"] == "error" and found[301]["evidence"][0]["kind"] == "resurrected", found
+
+
 PRECOMMIT = "repos:\n" + "".join(f"  - repo: https://github.com/hadialqattan/pycln{i}\n    rev: v2.{i}.0\n    hooks:\n"
                                   f"      - id: pycln{i}\n        args: [--config=pyproject.toml]\n" for i in range(3))
 
@@ -1543,6 +1568,27 @@ def test_a_license_header_back_proves_no_copy(repo: Repo, header: int, code_back
     land(repo, "tools: drop the probe (#301)", {"tools/probe.py": None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
     text = "".join(LICENSE_HEADER.splitlines(keepends=True)[:header] + _lines("probe", 3)[:code_back]) + body("fresh", 1)
     _topic(repo, {"tools/probe.py": text, "kernel.c": "int t;\n"})
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is found
+
+
+API_FILTERS = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<component id="org.example.core" version="2">\n'
+               '    <resource path="src/{cls}.java" type="org.example.{cls}">\n        <filter id="336658481">\n'
+               '            <message_arguments>\n                <message_argument value="org.example.{cls}"/>\n'
+               '                <message_argument value="{field}"/>\n            </message_arguments>\n        </filter>\n'
+               '    </resource>\n</component>\n')
+
+
+@pytest.mark.parametrize(("cls", "field", "found"), [
+    # jgit's `.api_filters`, deleted by a merge and written anew with another filter: the XML skeleton alike
+    ("CoreConfig", "DEFAULT_COMMIT_GRAPH_ENABLE", False),
+    ("Transport", "DEFAULT_PUSH_USE_BITMAPS_TOO", True),  # the old filter back, one value edited
+])
+def test_markup_tags_back_prove_no_copy(repo: Repo, cls: str, field: str, found: bool) -> None:
+    old = seed(repo)
+    path = "core/.settings/.api_filters"
+    land(repo, "api: filter (#300)", {path: API_FILTERS.format(cls="Transport", field="DEFAULT_PUSH_USE_BITMAPS")})
+    land(repo, "api: filters gone (#301)", {path: None, "src/mod1.py": old["src/mod1.py"] + "x = 1\n"})
+    _topic(repo, {path: API_FILTERS.format(cls=cls, field=field), "kernel.c": "int t;\n"})
     assert (301 in by_pr(check(repo, "main..topic")[1])) is found
 
 

@@ -2221,8 +2221,8 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
     titles = (landed.subject, landed.title, *landed.subjects)
     if any(same_work(title, original) for title in titles if title for original in reverted) or \
             is_revert(commit) and (says_relanded(landed.message) or names_paths(landed.message, paths) or
-                                   carries_reverted(commit.subject, titles) or
-                                   any(does_again(title, commit.subject) for title in titles if title)):
+                                   carries_reverted(pr_title(commit), titles) or
+                                   any(does_again(title, pr_title(commit)) for title in titles if title)):
         # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
         # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"

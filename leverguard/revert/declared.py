@@ -39,6 +39,7 @@ QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 # (Gitea's and Forgejo's merge button: `Merge pull request 'TITLE' (#N) from BRANCH into BASE`, trailers below)
 PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b|^Merge pull request '.*' \(#(\d+)\) from ")
 GITEA_MERGE = lazy(r"^Merge pull request '(.*)' \(#\d+\) from \S+ into \S+\s*$")
+GERRIT_MERGE = lazy(r'^Merge "(.+)"(?: into \S+)?\s*$')  # Gerrit's submit: `Merge "TITLE"`, `Merge "TITLE" into stable-6.1`
 BORS_TITLE = lazy(r"^(\d+):\s*(.*?)(?:\s+[ra]=\S+)*\s*$")
 GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -1361,6 +1362,9 @@ def title_of(subject: str, body: str) -> str:
         return gitea.group(1)
     if subject.startswith("Merge pull request") and body.strip():
         return body.strip().splitlines()[0].strip()
+    gerrit = GERRIT_MERGE.match(subject)
+    if gerrit is not None:
+        return gerrit.group(1)
     if subject.startswith("Merge #") and body.strip():
         bors = BORS_TITLE.match(body.lstrip().splitlines()[0])
         if bors is not None and int(bors.group(1)) == subject_pr(subject):

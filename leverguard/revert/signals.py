@@ -35,6 +35,7 @@ MIN_BACK_LINES = 3  # fewer lines back prove nothing (a license header, a docstr
 MARKERS_REPAIRED = "a merge that committed conflict markers, repaired"
 CATALOG_TOOLS_ONLY = "only what a translation catalog's tools write (comments, references, its header)"
 COMMENT_LINE = lazy(rb"(#|//|/\*|\*|--|<!--)")  # a comment-only line, as the patches hold it (spaces squeezed out)
+BARE_TAG = lazy(rb"<(/?[\w:.-]+/?|\?xml.*\?)>$")  # `</filter>`, `<message_arguments>`, `<?xml ...?>`: markup's skeleton
 
 
 class PathHit(NamedTuple):
@@ -237,9 +238,14 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         if _relanded(change, position, entries[k + 1:k + 2]) and relands(position, entries[k + 1][0]) \
                 and not _gitlink(change):  # a pointer's direction tells which move repairs (`_moves_forward`)
             return []
-        undone: list[tuple[int, Change, int | None]] = [(position, change, None)]
+        # a deletion a later commit already took back is not HEAD's to undo: the file stands at HEAD's base,
+        # so HEAD's old copy undoes only what came after (lefthook's wrapper, brought back, then its mode)
+        deletion_undone = change.new is None and head.change.old is not None
+        undone: list[tuple[int, Change, int | None]] = [] if deletion_undone else [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in _uncancelled(entries[:k])]
+        if not undone:
+            return []
         if head.change.old is None and _moved_in(head, added_anywhere_files):
             return []  # the same content deleted elsewhere by this change: a move back, not a resurrection
         patches = {p: patch_of(p, path) for p, _, _ in undone}
@@ -470,8 +476,9 @@ def _reformats_only(head: FilePatch) -> bool:
 
 def _back(old: Counter[bytes], new: Counter[bytes]) -> int:
     """The lines of NEW the old file held; comments back (a license header every file of the project opens
-    with) prove no copy of the old file."""
-    return sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line))
+    with) prove no copy of the old file, nor markup's bare tags (jgit's `.api_filters`, deleted and written
+    anew with other filters: only the XML skeleton alike)."""
+    return sum(count for line, count in (old & new).items() if not COMMENT_LINE.match(line) and not BARE_TAG.match(line))
 
 
 def _deleted_and_added(deleted: FilePatch, head: FilePatch) -> tuple[Counter[bytes], Counter[bytes]]:
@@ -482,7 +489,8 @@ def _deleted_and_added(deleted: FilePatch, head: FilePatch) -> tuple[Counter[byt
 def _mostly_old(old: Counter[bytes], new: Counter[bytes]) -> bool:
     """Whether NEW (the file added) is mostly lines of OLD (the file deleted), MIN_BACK_LINES of them at least
     (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew."""
-    total, back = sum(new.values()), _back(old, new)
+    total = sum(count for line, count in new.items() if not BARE_TAG.match(line))
+    back = _back(old, new)
     return back >= BACK_SHARE * total and back >= min(MIN_BACK_LINES, total)
 
 
@@ -534,11 +542,12 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
         kind = "resurrected"
     else:
         kind = "rollback"
-    text = patch is not None and patch.text and not _gitlink(change)
-    lines = patch.lines if patch is not None else 0
+    mode_only = _mode_only(change) or _mode_only(head.change)  # HEAD's mode alone takes no line back either
+    text = patch is not None and patch.text and not _gitlink(change) and not mode_only
+    lines = patch.lines if patch is not None and not mode_only else 0
     # a file deleted or brought back is no cosmetic change, but a built one is rebuilt from the sources either
     # way (bagisto's content-hashed bundles, deleted and written anew by every build); a lock file's patch is never read
-    quiet = "built or scratch file" if built else "" if kind != "rollback" else MODE_ONLY if _mode_only(change) else \
+    quiet = "built or scratch file" if built else "" if kind != "rollback" else MODE_ONLY if mode_only else \
         _weak_change(patch) if patch is not None else ""
     additions = text and patch is not None and all(not h.removed for h in patch.hunks)
     undone = tuple(line for h in patch.hunks for line in h.added + h.removed) if text and patch is not None else ()
