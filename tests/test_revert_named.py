@@ -559,6 +559,9 @@ def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, me
      "notice"),
     ("Gem dependency fixes\n\nThis release is revertible if needed.\n", "error"),  # says nothing of reverting
     ("Gem dependency fixes\n\nThis reverts commit 0123456789ab.\n", "error"),  # names another commit: no excuse here
+    # parca's squash list: `* Revert the previous fix that didn't work`
+    ("Flamechart crash fix (#6336)\n\n* Revert the previous fix that didn't work\n\n* Type tags checks\n", "notice"),
+    ("Flamechart crash fix (#6336)\n\n* Keep the previous fix, guard the ticks too\n", "error"),  # nothing reverted
 ])
 def test_a_body_saying_the_change_reverts(repo: Repo, message: str, severity: str) -> None:
     finding = _rollback_titled(repo, message)

@@ -658,11 +658,17 @@ def calls_itself_a_revert(subject: str) -> bool:
 # "issues with the gem dependency specifications changes we made recently. This will revert them.")
 # (not git's own `This reverts commit SHA`, which names what it reverts and is read as a declaration)
 BODY_REVERTS = lazy(r"this (?:will |would |should |commit |change |PR )?revert(?:s|ed)?\b(?! commit\b)", re.IGNORECASE)
+# or that opens with reverting the work just before it (parca's squash list: "* Revert the previous fix that didn't work")
+BODY_REVERTS_EARLIER = lazy(r"(?:[-*+\u2022]\s*)?(?:revert(?:s|ed|ing)?|undo(?:es|ne|ing)?|undid|roll(?:s|ed|ing)? back|"
+                            r"back(?:s|ed|ing)? out)\s+(?:the|my|our|his|her|their)\s+(?:previous|last|prior|earlier|preceding)\b",
+                            re.IGNORECASE)
 
 
 def says_it_reverts(message: str) -> bool:
-    """A sentence of MESSAGE's body opens with `This (will) revert(s)`: not silent, though not a declaration."""
-    return any(BODY_REVERTS.match(sentence) for sentence in sentences(message.partition("\n")[2]))
+    """A sentence of MESSAGE's body opens with `This (will) revert(s)` or `Revert the previous ...`: not silent,
+    though not a declaration."""
+    return any(BODY_REVERTS.match(sentence) or BODY_REVERTS_EARLIER.match(sentence)
+               for sentence in sentences(message.partition("\n")[2]))
 
 
 def reverts_by_topic(message: str, undone_subject: str) -> bool:
