@@ -174,29 +174,36 @@ def test_a_file_mode_set_back_alone_loses_no_line(repo: Repo, content_too: bool,
     assert found["severity"] == severity, found["reason"]
 
 
-@pytest.mark.parametrize("brought_back", [
+@pytest.mark.parametrize(("brought_back", "severity"), [
     # lefthook's `1.7.0: update NPM packages build process`: the wrapper a PR deleted, brought back an hour
     # later without its executable bit, made executable again: no file comes back, only its mode
-    True,
-    False,  # the file still deleted at the merge base: the old copy brings it back
+    ("as deleted", None),
+    # liferea's replayed rebase: brought back older, then turned into the version deleted: that deletion undone
+    ("older", "error"),
+    ("no", "error"),  # the file still deleted at the merge base: the old copy brings it back
 ])
-def test_a_mode_set_on_a_file_already_brought_back_resurrects_nothing(repo: Repo, brought_back: bool) -> None:
+def test_a_file_already_brought_back_as_deleted_resurrects_nothing(repo: Repo, brought_back: str,
+                                                                   severity: str | None) -> None:
     seed(repo)
-    script = "#!/usr/bin/env node\nrequire('child_process').spawnSync(binary(), args, {stdio: 'inherit'})\n"
-    repo.write("bin/index.js", script).chmod(0o755)
+    older = "#!/usr/bin/env node\nrequire('child_process').spawnSync(binary(), args)\n"
+    script = older.replace("args)", "args, {stdio: 'inherit'})")
+    repo.write("bin/index.js", older)
     repo.commit("npm: wrapper")
+    repo.write("bin/index.js", script).chmod(0o755)
+    repo.commit("npm: the wrapper's output")
     land(repo, "perf(npm): startup time reduce (#301)", {"bin/index.js": None, "src/mod1.py": body("spawn", 4)},
          author=DAVE)
-    if brought_back:
-        land(repo, "fix npm resolving (#302)", {"bin/index.js": script})
+    if brought_back != "no":
+        land(repo, "fix npm resolving (#302)", {"bin/index.js": script if brought_back == "as deleted" else older})
     repo.git("checkout", "-q", "-b", "topic")
     repo.write("bin/index.js", script).chmod(0o755)
     land(repo, "update NPM packages build process", {"kernel.c": "int t;\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])
-    if brought_back:  # what the mode undoes is the later commit's (#302), no line of it
-        assert 301 not in found and found[302]["severity"] == "notice", found
-    else:
-        assert found[301]["severity"] == "error" and found[301]["evidence"][0]["kind"] == "resurrected", found
+    assert found.get(301, {}).get("severity") == severity, found
+    if severity:
+        assert found[301]["evidence"][0]["kind"] == "resurrected"
+    else:  # what the mode undoes is the later commit's (#302), no line of it
+        assert found[302]["severity"] == "notice" and "file mode only" in found[302]["reason"], found
 
 
 PRECOMMIT = "repos:\n" + "".join(f"  - repo: https://github.com/hadialqattan/pycln{i}\n    rev: v2.{i}.0\n    hooks:\n"

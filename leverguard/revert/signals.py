@@ -238,9 +238,11 @@ def _exact(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], patc
         if _relanded(change, position, entries[k + 1:k + 2]) and relands(position, entries[k + 1][0]) \
                 and not _gitlink(change):  # a pointer's direction tells which move repairs (`_moves_forward`)
             return []
-        # a deletion a later commit already took back is not HEAD's to undo: the file stands at HEAD's base,
-        # so HEAD's old copy undoes only what came after (lefthook's wrapper, brought back, then its mode)
-        deletion_undone = change.new is None and head.change.old is not None
+        # a deletion a later commit already took back, the deleted content with it, is not HEAD's to undo: HEAD
+        # changes only what came after (lefthook's wrapper, brought back, then its mode). Brought back older,
+        # the file HEAD turns into the deleted version is still that deletion undone (liferea's replayed rebase)
+        deletion_undone = change.new is None and head.change.old is not None and change.old is not None and \
+            head.change.old.oid == change.old.oid
         undone: list[tuple[int, Change, int | None]] = [] if deletion_undone else [(position, change, None)]
         if target is not None:  # every later change to the path is gone with the rollback
             undone += [(p, c, position) for p, c in _uncancelled(entries[:k])]
