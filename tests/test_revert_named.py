@@ -562,6 +562,9 @@ def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, me
     # parca's squash list: `* Revert the previous fix that didn't work`
     ("Flamechart crash fix (#6336)\n\n* Revert the previous fix that didn't work\n\n* Type tags checks\n", "notice"),
     ("Flamechart crash fix (#6336)\n\n* Keep the previous fix, guard the ticks too\n", "error"),  # nothing reverted
+    # WRF's: "[This reverses a change made in the repository after the last release.]"
+    ("Gem dependency fixes\n\nKeep the older limit. [This reverses a change\nmade after the last release.]\n", "notice"),
+    ("Gem dependency fixes\n\nThis reverses the order of the retries.\n", "error"),  # no change reversed
 ])
 def test_a_body_saying_the_change_reverts(repo: Repo, message: str, severity: str) -> None:
     finding = _rollback_titled(repo, message)

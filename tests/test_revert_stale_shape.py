@@ -652,6 +652,21 @@ def test_a_file_put_back_under_a_title_naming_another_fails(repo: Repo) -> None:
     assert _rollback_with_subjects(repo, "ci: run the 3.12 job (#301)", "Update mod2.py")["severity"] == "error"
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("A bit too quick, put the mod1.py file back.", "notice"),  # WRF's, 90 seconds after its PIO commit
+    ("Update mod1.py", "warning"),  # named, nothing said to come back
+    ("put the old settings back", "error"),  # said to come back, the file not named
+])
+def test_a_file_put_back_under_a_title_saying_so_and_naming_it(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "PIO, initial capability (#301)", {"src/mod1.py": old["src/mod1.py"] + body("pio", 4),
+                                                  "src/mod2.py": old["src/mod2.py"] + body("pio", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def _sweep_undone(repo: Repo, undone_m: list[int], undone_n: list[int]) -> dict:
     """A sweep tuning three hunks in each of two modules; a change by someone else redoes some in each."""
     lines = _module(repo)

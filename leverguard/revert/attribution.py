@@ -1415,6 +1415,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             names_brought_back((landed.subject, landed.title), paths):
         return NOTICE, reason + "; the change's title names what it brings back"
+    # a file put back to an older version under a title saying so and naming it (WRF's `A bit too quick, put
+    # the namelist.input file back`): a stale tree speaks of its own work, never of the old copy it carries
+    if level > NOTICE and not (stale or every_file) and all(h.kind == "rollback" for h in hits) and \
+            says_restores((landed.subject, landed.title)) and names_brought_back((landed.subject, landed.title), paths):
+        return NOTICE, reason + "; the change's title says it puts back what it names"
     # a release's changelog and the fragments it folded in, taken back under wording that says so (pipx's
     # `restore the 1.16.0 changelog fragments`); a stale tree, or a feature's files, still fail
     if level > NOTICE and not stale and notes and restores_released_entries((landed.subject, landed.title), commit.subject):

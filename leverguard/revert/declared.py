@@ -657,7 +657,10 @@ def calls_itself_a_revert(subject: str) -> bool:
 # a sentence of a message's body that says the change reverts, naming nothing (paperclip's `Gem dependency fixes`:
 # "issues with the gem dependency specifications changes we made recently. This will revert them.")
 # (not git's own `This reverts commit SHA`, which names what it reverts and is read as a declaration)
-BODY_REVERTS = lazy(r"this (?:will |would |should |commit |change |PR )?revert(?:s|ed)?\b(?! commit\b)", re.IGNORECASE)
+# (or reverses a change: WRF's "[This reverses a change made in the repository after the last release.]")
+BODY_REVERTS = lazy(r"[\[(]?this (?:will |would |should |commit |change |PR )?(?:revert(?:s|ed)?\b(?! commit\b)|"
+                    r"revers(?:es|ed)\s+(?:a|an|the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,2}"
+                    r"(?:change|changes|commit|commits|fix|fixes|update|patch|edit)\b)", re.IGNORECASE)
 # or that opens with reverting the work just before it (parca's squash list: "* Revert the previous fix that didn't work")
 BODY_REVERTS_EARLIER = lazy(r"(?:[-*+\u2022]\s*)?(?:revert(?:s|ed|ing)?|undo(?:es|ne|ing)?|undid|roll(?:s|ed|ing)? back|"
                             r"back(?:s|ed|ing)? out)\s+(?:the|my|our|his|her|their)\s+(?:previous|last|prior|earlier|preceding)\b",
