@@ -490,7 +490,8 @@ def _deleted_and_added(deleted: FilePatch, head: FilePatch) -> tuple[Counter[byt
 
 def _mostly_old(old: Counter[bytes], new: Counter[bytes]) -> bool:
     """Whether NEW (the file added) is mostly lines of OLD (the file deleted), MIN_BACK_LINES of them at least
-    (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew."""
+    (or all, in a smaller file): a copy of it, edited; not a note of the same template written anew. Markup's
+    bare tags count on neither side: they are the format's, not the file's."""
     total = sum(count for line, count in new.items() if not BARE_TAG.match(line))
     back = _back(old, new)
     return back >= BACK_SHARE * total and back >= min(MIN_BACK_LINES, total)
