@@ -537,6 +537,25 @@ def test_a_catalogs_header_comments_set_back_are_no_translators_work(repo: Repo,
     assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
 
 
+NOTED = "".join(f'#. TRANSLATORS: this is a part of phrases "Loading {{}} catalog", "Skipping {{}}"\n#. catalog"\n'
+                f'#: src/app.c:{10 * i}\nmsgid "Message number {i} of the dialog"\nmsgstr ""\n"Mensagem número {i} "\n'
+                f'"do diálogo"\n\n' for i in range(6))
+
+
+NOTE_FIX = ("Mensagem número 2 ", "Mensagem n.º 2 ")  # a translator's fix that #301 carries too
+
+
+@pytest.mark.parametrize(("topic", "reported"), [
+    # Celestia's Transifex pulls: the source's translator notes (`#.`, which xgettext extracts) wrapped at
+    # another column, as the platform writes them, set back over the developers' regenerated catalog
+    (NOTED.replace(*NOTE_FIX), False),
+    (NOTED, True),  # the translator's fix set back with them
+])
+def test_a_catalogs_extracted_notes_are_the_sources(repo: Repo, topic: str, reported: bool) -> None:
+    one_line = NOTED.replace('"Skipping {}"\n#. catalog"', '"Skipping {} catalog"').replace(*NOTE_FIX)
+    assert _translated_over(repo, NOTED, one_line, topic) is reported
+
+
 WRAPPED = CATALOG.replace('msgid "Message number 1 of the dialog"', 'msgid ""\n"Activate if controlling the virtual "\n"devices is required."')
 TEMPLATED = WRAPPED.replace("#: src/app.c:10\n", "#: src/app.c:10\n#, fuzzy\n").replace(
     '"devices is required."', '"devices by third party applications is required."')

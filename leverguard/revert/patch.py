@@ -975,8 +975,9 @@ _PATCH_HEADER = lazy(rb"@@ -[\d_]+(,\d+)? \+[\d_]+(,\d+)? @@|index [0-9a-f]{7,}\
 # msgctxt, copied from the template; a translator's work is the msgstr text and the `#, fuzzy` flags (penpot's
 # stale squash putting fuzzy flags back on live entries lost work). Plain comments (`# Translators:`, `# Copyright
 # 2007-2026 by ...`) are the header block msginit and a translation platform rewrite at each sync (sabnzbd's
-# Transifex pulls setting the copyright year back in every catalog)
-_CATALOG_TOOL_LINE = lazy(rb'#[:~|]|#(\s|$)|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
+# Transifex pulls setting the copyright year back in every catalog), and so are the notes xgettext extracts from
+# the sources (`#. TRANSLATORS: ...`), wrapped at each platform's column (Celestia's Transifex pulls)
+_CATALOG_TOOL_LINE = lazy(rb'#[:~|.]|#(\s|$)|"(POT-Creation-Date|PO-Revision-Date|Last-Translator|Language-Team|X-Generator|'
                           rb'Project-Id-Version|Report-Msgid-Bugs-To|Plural-Forms|MIME-Version|Content-Type|'
                           rb'Content-Transfer-Encoding|Language|X-[\w-]+): ')
 
