@@ -656,6 +656,8 @@ def test_a_file_put_back_under_a_title_naming_another_fails(repo: Repo) -> None:
     ("A bit too quick, put the mod1.py file back.", "notice"),  # WRF's, 90 seconds after its PIO commit
     ("Update mod1.py", "warning"),  # named, nothing said to come back
     ("put the old settings back", "error"),  # said to come back, the file not named
+    ("Reset mod1.py after release", "notice"),  # jwst's `Reset requirements-sdp.txt after release`
+    ("Reset the build cache", "error"),  # reset, the file not named
 ])
 def test_a_file_put_back_under_a_title_saying_so_and_naming_it(repo: Repo, subject: str, severity: str) -> None:
     old = seed(repo)
@@ -664,6 +666,15 @@ def test_a_file_put_back_under_a_title_saying_so_and_naming_it(repo: Repo, subje
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("reset whatsnew latest (#4288)", "notice"),  # iris' release clean-up, the notes' folder named
+    ("reset the tuning (#4288)", "warning"),  # reset, nothing named
+])
+def test_hunks_undone_under_a_title_resetting_what_it_names(repo: Repo, subject: str, severity: str) -> None:
+    finding = _hunks_undone_under(repo, subject, "docs/whatsnew/latest.py")
     assert finding["severity"] == severity, finding["reason"]
 
 

@@ -14,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_resets, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1415,11 +1415,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
             names_brought_back((landed.subject, landed.title), paths):
         return NOTICE, reason + "; the change's title names what it brings back"
-    # a file put back to an older version under a title saying so and naming it (WRF's `A bit too quick, put
-    # the namelist.input file back`): a stale tree speaks of its own work, never of the old copy it carries
-    if level > NOTICE and not (stale or every_file) and all(h.kind == "rollback" for h in hits) and \
-            says_restores((landed.subject, landed.title)) and names_brought_back((landed.subject, landed.title), paths):
-        return NOTICE, reason + "; the change's title says it puts back what it names"
+    # a file put back to an older version, or reset, under a title saying so and naming it (WRF's `A bit too
+    # quick, put the namelist.input file back`, jwst's `Reset requirements-sdp.txt after release`): a stale
+    # tree speaks of its own work, never of the old copy it carries
+    titles = (landed.subject, landed.title)
+    if level > NOTICE and not (stale or every_file) and all(h.kind in ("rollback", "inverse-hunk") for h in hits) and \
+            (says_restores(titles) or says_resets(titles)) and names_brought_back(titles, paths):
+        return NOTICE, reason + "; the change's title says it puts back or resets what it names"
     # a release's changelog and the fragments it folded in, taken back under wording that says so (pipx's
     # `restore the 1.16.0 changelog fragments`); a stale tree, or a feature's files, still fail
     if level > NOTICE and not stale and notes and restores_released_entries((landed.subject, landed.title), commit.subject):

@@ -820,6 +820,15 @@ def cites_last_commit(message: str) -> bool:
     return LAST_COMMIT.search(message) is not None
 
 
+# a title saying it sets something back to its first state (jwst's `Reset requirements-sdp.txt after release`,
+# `wipe requirements-sdp.txt on main branch`, iris' `reset whatsnew latest`)
+RESETS = lazy(r"\b(reset(s|ting)?|clear(s|ed|ing)?|wip(e|es|ed|ing)|empt(y|ies|ied|ying))\b", re.IGNORECASE)
+
+
+def says_resets(titles: Iterable[str]) -> bool:
+    return any(RESETS.search(title) for title in titles if title)
+
+
 def says_restores(titles: Iterable[str], message: str = "") -> bool:
     """`Unbreak docs frontpage`, `Restore the logo`: bringing back on purpose what a deletion broke; or a
     message saying something was removed by accident (apostrophe's `oops I removed this file by accident`)."""
