@@ -2794,6 +2794,33 @@ def test_a_to_do_note_taken_out_is_a_notice(repo: Repo, note: str, severity: str
     assert found["severity"] == severity, found["reason"]
 
 
+SHIM = ("/**\n * @internal\n */\ninterface Twig_EnvironmentTestLoaderInterface extends Twig_LoaderInterface, "
+        "Twig_SourceContextLoaderInterface\n{\n    public function getSourceContext($name);\n}\n")
+
+
+WHEELS = EXCEPTIONS.replace("    'wheel',\n", "    'wheel',\n    'wheel2',\n")  # #301's other work, kept
+
+
+@pytest.mark.parametrize(("note", "elsewhere", "severity"), [
+    # Twig's `removed obsolete code`: shims a 1.x merge carried, marked to go in 2.0, deleted on the 2.x branch
+    ("// to be removed in 2.0\n", False, "notice"),
+    ("// kept for the loader tests\n", False, "warning"),  # no such note
+    ("// to be removed in 2.0\n", True, "warning"),  # a line #301 replaced elsewhere, put back: more than deletions
+])
+def test_lines_marked_to_be_removed_taken_out(repo: Repo, note: str, elsewhere: bool, severity: str) -> None:
+    seed(repo)
+    land(repo, "sync: exceptions", {"lib/sync.py": EXCEPTIONS, "lib/shim.php": "<?php\n\nclass Twig_Loader {}\n"})
+    land(repo, "feat: loader shims (#301)", {
+        "lib/shim.php": "<?php\n\nclass Twig_Kept_Loader {}\nclass Twig_Loader {}\n" + note + SHIM,
+        "lib/sync.py": WHEELS.replace("    'pip',\n", "    'pip3',\n") if elsewhere else WHEELS,
+        "src/mod1.py": body("merge", 4)})
+    _topic(repo, {"lib/shim.php": "<?php\n\nclass Twig_Kept_Loader {}\nclass Twig_Loader {}\n", "lib/sync.py": WHEELS,
+                  "kernel.c": "int t;\n"},
+           subject="removed obsolete code", author=DAVE)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
 LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under the terms of clause {i}.\n" for i in range(12)) + "*/\n\n"
 
 

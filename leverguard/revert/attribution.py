@@ -1508,6 +1508,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and not stale and not dropped and lines_only and _todo_note_only(undone):
         # (pip-tools' `Whitelist dependencies of whitelisted modules` deleting the `# TODO:` block it carries out)
         return NOTICE, reason + "; only a to-do note, comments with no code, taken out (done or dropped)"
+    if level == WARNING and not stale and not dropped and _marked_to_go(hits):
+        # Twig's `removed obsolete code` deleting shims marked `// to be removed in 2.0`, gitbutler's file saying
+        # `// To be removed when this PR lands`: their removal was planned when they were written
+        return NOTICE, reason + "; the lines it takes out said they were to be removed"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
@@ -1625,6 +1629,27 @@ class Circumstances(NamedTuple):
     unseen: bool  # the commit is newer than the change: it was rebased over that work, keeping its old date
     fresh_copies: bool  # the change puts back whole files of fresh work: a stale tree at work
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
+
+
+# a note that the code it marks is to go (squeezed, as the patches hold lines): `// to be removed in 2.0`,
+# `@deprecated since 1.27 (to be removed in 2.0)`, `// Remove when #14191 lands`
+MARKED_TO_GO = lazy(rb"(?i)(to|will|should|must|can)be(removed|deleted|dropped)|\b(remove|delete|drop)(this|it|me)?"
+                    rb"(when|once|after|before|in(v|version)?\d)|@deprecated")
+
+
+def _marked_to_go(hits: list[PathHit]) -> bool:
+    """The change takes out lines a commit added that note they were to go, and in its other files of that
+    commit only deletes lines it added (their uses, a docblock beside them)."""
+    def taken_out(hit: PathHit) -> tuple[bytes, ...]:
+        if hit.undo is not None:
+            return tuple(line for u in hit.undo.undone for line in u.added)
+        return hit.text_undone if hit.kind in ("deleted-added", "rollback") else ()
+
+    def deletes_only(hit: PathHit) -> bool:
+        return hit.kind == "deleted-added" or hit.kind == "rollback" and hit.additions_only or \
+            hit.kind == "inverse-hunk" and hit.undo is not None and all(u.kind == "deleted" for u in hit.undo.undone)
+    marked = [any(MARKED_TO_GO.search(line) for line in taken_out(h)) for h in hits]
+    return any(marked) and all(mark or deletes_only(h) for mark, h in zip(marked, hits))
 
 
 def _todo_note_only(undone: list[bytes]) -> bool:
