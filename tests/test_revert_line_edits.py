@@ -165,3 +165,36 @@ def test_code_a_commit_wrote_in_two_places_taken_out_of_one_is_lost(repo: Repo) 
          author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert finding is not None and finding["severity"] in ("warning", "error"), finding and finding["reason"]
+
+
+FLAGGED = ["#[cfg(feature = \"macros\")]\n", "fn parse_macro_args_and_defaults(&mut self) -> Result<(), Error> {\n",
+           "    self.stream.expect_token(Token::ParenOpen)\n", "}\n"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    # minijinja's `Added missing conditional compilation flag`: the attribute #301 dropped, put back alone
+    ("Added missing conditional compilation flag", "notice"),
+    ("perf: a faster parser", "warning"),  # nothing said of it
+])
+def test_a_line_only_put_back_under_a_title_adding_what_was_missing(repo: Repo, subject: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "feat: macros", {"src/parser.rs": "".join(FLAGGED) + TAIL})
+    land(repo, "Add do tag (#301)", {"src/parser.rs": "".join(FLAGGED[1:]) + TAIL, "src/mod1.py": body("do", 4)}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/parser.rs": "".join(FLAGGED) + TAIL + NEW}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("count", "severity"), [(2, "notice"), (3, "warning")])  # MISSING_LINES, either side
+def test_how_many_lines_put_back_under_add_missing(repo: Repo, count: int, severity: str) -> None:
+    seed(repo)
+    body_lines = [f"    self.stream.expect_token(Token::Step{i})\n" for i in range(count)]
+    flagged = FLAGGED[:3] + body_lines + FLAGGED[3:]
+    land(repo, "feat: macros", {"src/parser.rs": "".join(flagged) + TAIL})
+    land(repo, "Add do tag (#301)", {"src/parser.rs": "".join(flagged[:3] + flagged[3 + count:]) + TAIL,
+                                     "src/mod1.py": body("do", 4)}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Added missing docs", {"src/parser.rs": "".join(flagged) + TAIL + NEW}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

@@ -14,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, says_resets, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1508,6 +1508,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and not stale and not dropped and lines_only and _todo_note_only(undone):
         # (pip-tools' `Whitelist dependencies of whitelisted modules` deleting the `# TODO:` block it carries out)
         return NOTICE, reason + "; only a to-do note, comments with no code, taken out (done or dropped)"
+    if level == WARNING and not stale and not dropped and says_adds_missing((landed.subject, landed.title)) and \
+            sum(h.lines for h in hits) <= MISSING_LINES and \
+            all(h.kind == "inverse-hunk" and h.undo is not None and all(u.kind == "restored" for u in h.undo.undone)
+                for h in hits):
+        # minijinja's `Added missing conditional compilation flag`: a line a commit dropped, only put back, under
+        # a title saying something missing is added; more than a line or two back is more than a slip mended
+        return NOTICE, reason + "; the change only puts lines back, and says it adds what was missing"
     if level == WARNING and not stale and not dropped and _marked_to_go(hits):
         # Twig's `removed obsolete code` deleting shims marked `// to be removed in 2.0`, gitbutler's file saying
         # `// To be removed when this PR lands`: their removal was planned when they were written
@@ -1631,6 +1638,7 @@ class Circumstances(NamedTuple):
     added_gone: str = "every file it added"  # what EVERY_ADDED means: all its files, or whole folders of them
 
 
+MISSING_LINES = 2  # at most this many lines put back under "add missing ...": a slip mended, not a file's old copy
 # a note that the code it marks is to go (squeezed, as the patches hold lines): `// to be removed in 2.0`,
 # `@deprecated since 1.27 (to be removed in 2.0)`, `// Remove when #14191 lands`
 MARKED_TO_GO = lazy(rb"(?i)(to|will|should|must|can)be(removed|deleted|dropped)|\b(remove|delete|drop)(this|it|me)?"

@@ -825,6 +825,14 @@ def cites_last_commit(message: str) -> bool:
 RESETS = lazy(r"\b(reset(s|ting)?|clear(s|ed|ing)?|wip(e|es|ed|ing)|empt(y|ies|ied|ying))\b", re.IGNORECASE)
 
 
+# a title saying it adds what is missing (minijinja's `Added missing conditional compilation flag`)
+ADDS_MISSING = lazy(r"\b(add(s|ed|ing)?|restor\w*|put\w* back|fix(es|ed|ing)?)\s+(the\s+|a\s+|an\s+)?missing\b", re.IGNORECASE)
+
+
+def says_adds_missing(titles: Iterable[str]) -> bool:
+    return any(ADDS_MISSING.search(title) for title in titles if title)
+
+
 def says_resets(titles: Iterable[str]) -> bool:
     return any(RESETS.search(title) for title in titles if title)
 
