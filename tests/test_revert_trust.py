@@ -2821,6 +2821,25 @@ def test_lines_marked_to_be_removed_taken_out(repo: Repo, note: str, elsewhere: 
     assert found[301]["severity"] == severity, found[301]["reason"]
 
 
+PAGE = "<!doctype html>\n<html>\n  <head>\n  </head>\n  <body>\n{}  </body>\n</html>\n"
+SPEC = "".join(f'    <p class="endpoint">GET /api/games/{{username}}/{i} returns the games of a user</p>\n' for i in range(40))
+
+
+@pytest.mark.parametrize("existed", [False, True])
+def test_a_file_it_added_emptied_to_its_tags_is_no_version_before_it(repo: Repo, existed: bool) -> None:
+    # pychess' `api.html`, added by #2164 and emptied of its inline spec to the page's tags: no version before
+    # it to be equal to (a file that stood before and gets back to it is one)
+    seed(repo)
+    if existed:
+        land(repo, "docs: the page", {"templates/api.html": PAGE.format("")})
+    land(repo, "Add the API page (#301)", {"templates/api.html": PAGE.format(SPEC), "src/mod1.py": body("api", 4)},
+         author=DAVE)
+    _topic(repo, {"templates/api.html": PAGE.format(""), "kernel.c": "int t;\n"})
+    (evidence,) = by_pr(check(repo, "main..topic")[1])[301]["evidence"]
+    assert (evidence["kind"], "version before" in evidence["detail"]) == \
+        (("rollback", True) if existed else ("inverse-hunk", False)), evidence
+
+
 LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under the terms of clause {i}.\n" for i in range(12)) + "*/\n\n"
 
 
