@@ -2783,6 +2783,9 @@ EXCEPTIONS = "EXCEPTIONS = [\n    'pip',\n    'setuptools',\n    'wheel',\n]\n\n
     ("    # TODO:\n    # Secondary dependencies of pip-tools should be ignored, too.\n    # 'click',\n    # 'six',\n", "notice"),
     ("    # Secondary dependencies of pip-tools, ignored too:\n    # 'click',\n    # 'six',\n", "warning"),  # no to-do
     ("    # TODO: ignore secondary dependencies too\n    'click',\n    'six',\n", "warning"),  # code goes with it
+    # pandoc's `-- TODO check for binary file signatures here`, carried out by `recognize binary signatures`
+    ("    -- TODO check for binary file signatures here\n    -- and exit with an error instead\n", "notice"),
+    ("    -- check for binary file signatures here\n    -- and exit with an error instead\n", "warning"),  # no to-do
 ])
 def test_a_to_do_note_taken_out_is_a_notice(repo: Repo, note: str, severity: str) -> None:
     seed(repo)

@@ -262,7 +262,8 @@ COMMENT_MARK = lazy(rb"^(#+(?!\[)|//+|;+)")  # a line commented out (whitespace 
 # a test marked skipped (whitespace squeezed): RSpec's `:pending`, mocha's `it.skip(`, JUnit's `@Ignore`, pytest's
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
                  rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
-TODO_MARK = lazy(rb"^(#+|//+|;+)(todo|fixme|xxx)", re.IGNORECASE)  # a to-do comment line (whitespace squeezed away)
+# a to-do comment line (whitespace squeezed away), in any comment form a line may open with (pandoc's `-- TODO`)
+TODO_MARK = lazy(rb"^(#+|//+|;+|--+|/\*+|\*+|%+|<!--)(todo|fixme|xxx)", re.IGNORECASE)
 _REENABLING = r"re-?enabl\w*|un-?skip\w*"  # words that say nothing but that something comes back on
 _ENABLING = _REENABLING + r"|enabl\w*|uncomment\w*"
 ENABLES = lazy(r"\b(" + _ENABLING + r"|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)  # in a title
