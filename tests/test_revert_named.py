@@ -253,6 +253,28 @@ def test_a_title_doing_the_opposite_of_the_undone_title(repo: Repo, undone: str,
     assert found["severity"] == severity, found["reason"]
 
 
+PINNED = "packages: .\n\nsource-repository-package\n  type: git\n  location: https://github.com/jgm/djoths\n  tag: 0d1c5e\n"
+
+
+@pytest.mark.parametrize(("undone", "title", "severity"), [
+    # pandoc's: a git pin from the development line, taken out for the release
+    ("Use dev version of djoths. (#441)", "Use released djot 0.1.2.3.", "notice"),
+    ("Use dev version of djoths. (#441)", "Use released texmath 0.13.1.2.", "error"),  # another dependency
+    ("Use dev version of djoths. (#441)", "Use djot 0.1.2.3.", "error"),  # no release said
+    ("Use djoths with the new parser (#441)", "Use released djot 0.1.2.3.", "error"),  # no development line
+])
+def test_a_title_taking_from_a_release_what_was_taken_from_a_development_line(repo: Repo, undone: str, title: str,
+                                                                              severity: str) -> None:
+    seed(repo)
+    land(repo, "build: cabal project", {"cabal.project": "packages: .\n", "stack.yaml": "extra-deps:\n- texmath-0.13\n"})
+    land(repo, undone, {"cabal.project": PINNED, "stack.yaml": "extra-deps:\n- texmath-0.13\n- git: djoths\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"cabal.project": "packages: .\n", "stack.yaml": "extra-deps:\n- texmath-0.13\n",
+                       "kernel.c": "int t;\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[441]
+    assert found["severity"] == severity, found["reason"]
+
+
 @pytest.mark.parametrize(("title", "severity"), [
     ("Vendorized yaml.", "notice"),  # tablib: the folder the files lie under, named by the title
     ("Added simplejson to packages.", "error"),  # names another folder

@@ -889,6 +889,26 @@ def inverts_title(titles: Iterable[str], undone_subject: str) -> bool:
     return False
 
 
+# a dependency taken from its development line (`Use dev version of djoths.`, `Use latest typst-hs`, `pin foo to git
+# main`), then from a release (`Use released djot 0.1.2.3.`): the pin's lifecycle, said by both titles
+DEV_LINE = lazy(r"\b(dev|development|git|master|main|head|nightly|snapshot|unreleased|latest)\b", re.IGNORECASE)
+RELEASED = lazy(r"\b(released|release version|stable release|released version)\b", re.IGNORECASE)
+MIN_NAME_STEM = 4
+
+
+def releases_dev_pin(titles: Iterable[str], undone_subject: str) -> bool:
+    """The undone title took something from its development line, and a title of the change takes it from a
+    release, both naming it (stems of 4 letters alike: `djoths`, `djot`)."""
+    if not DEV_LINE.search(undone_subject):
+        return False
+    def stems(text: str) -> set[str]:
+        return {w[:MIN_NAME_STEM] for w in _title_words(text) if len(w) >= MIN_NAME_STEM and
+                w not in COMMON_WORDS and not DEV_LINE.fullmatch(w) and not RELEASED.fullmatch(w) and
+                w not in ("version", "versions", "dependency", "dependencies")}
+    wanted = stems(undone_subject)
+    return any(RELEASED.search(title) and stems(title) & wanted for title in titles if title)
+
+
 # a title's word in code's shape: a path, a dotted, scoped or snake_case name, a call, camelCase (`/workspace/sentry`,
 # `ExecutorUtils.isAgentExecutor()`)
 CODE_WORD = lazy(r"(?<![\w./:-])([\w-]*[./:_][\w./:()-]*[\w)]|[a-z]+[A-Z]\w*)")
