@@ -109,6 +109,24 @@ def test_a_title_setting_the_version_back_over_other_lines_still_fails(repo: Rep
     assert found[301]["severity"] == "error"
 
 
+MISC = "namespace {{\n// Version number or dev.\nconstexpr std::string_view version = \"{}\";\n}}\n"
+
+
+@pytest.mark.parametrize(("release", "after", "severity"), [
+    ("Stockfish 18 (#301)", "Restore development", "notice"),  # Stockfish's ritual after each release
+    ("Updated for the 3.6.10 release. (#301)", "Updated for 3.6.11 development.", "notice"),  # vassal's
+    ("Change version to 0.18.1 (#301)", "Return back to 0.19.0-dev for master", "notice"),  # lc0's
+    ("Stockfish 18 (#301)", "Tune the search", "error"),  # no release step: the version set back
+    ("Improve the search (#301)", "Restore development", "error"),  # the undone commit is no release
+])
+def test_a_release_and_the_step_back_to_development(repo: Repo, release: str, after: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "misc: version", {"src/misc.cpp": MISC.format("dev")})
+    land(repo, release, {"src/misc.cpp": MISC.format("18")}, author=DAVE)
+    code, found = _topic(repo, after, {"src/misc.cpp": MISC.format("dev"), "kernel.c": "int t;\n"})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
 BUNDLE = "".join(f"function module_{i}(require, exports) {{ exports.m{i} = load({i}); }}\n" for i in range(30))
 WRAPPED = BUNDLE.replace("function module_1(", "var module_1 = function(").replace("function module_20(", "var module_20 = function(")
 

@@ -102,7 +102,10 @@ RELEASE_TITLE = lazy(
     r"(change|update)\w*\s+(the\s+)?([\w-]+'s\s+)?version\s+to\s+v?\d|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     # Kavita's `v0.8.2 - Theme Overhaul, Smart Collections, & a lot more`: a release by its version and name
-    r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$|v?\d+\.\d+(\.\d+)*\s+[-–—:]\s+\w)", re.IGNORECASE)
+    r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$|v?\d+\.\d+(\.\d+)*\s+[-–—:]\s+\w|"
+    # Stockfish's `Stockfish 18`: a project's name and a major version, nothing else
+    r"(?!(part|step|phase|issue|bug|ticket|task|chapter|lesson|day|week|sprint|round|fix|test|lab|exercise|"
+    r"milestone|iteration|pr|pull|attempt|try|take|wip)\s)[a-z][\w-]*\s+v?\d+(\s+\(#\d+\))?\s*$)", re.IGNORECASE)
 # the steps around a release that set its version back to a dev one: `back to dev`, `Post-release 0.16.5`, Maven's
 # `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
 # jackson's `retry 2.10.0 release`, `re-do 2.9.3 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
@@ -119,7 +122,11 @@ RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*
                     # spikeinterface's `After 0.103.1 release`, `Post 103.2 release`, `After relase 102.0.3`
                     # Pyomo's `Finalize release 6.7.3` / `Finalizing the 5.7.3 release`, then `Resetting main for
                     # development (6.7.4.dev0)`
-                    r"finali[sz]\w*\s+(the\s+)?(release|v?\d+\.\d+)|reset\w*\b.*\bfor\s+development\b)", re.IGNORECASE)
+                    r"finali[sz]\w*\s+(the\s+)?(release|v?\d+\.\d+)|reset\w*\b.*\bfor\s+development\b|"
+                    # Stockfish's `Restore development`, lc0's `Return back to 0.19.0-dev for master`, vassal's
+                    # `Updated for the 3.6.10 release.` and `Updated for 3.6.11 development.`
+                    r"(restor|return)\w*\s+(back\s+)?(to\s+)?(the\s+)?(\S+-)?dev(elopment)?\b|"
+                    r"updat\w*\s+for\s+(the\s+)?v?\d[\w.]*\s+(release|development)\b)", re.IGNORECASE)
 RELEASE_ROLLBACK = lazy(r"\b" + _ROLLS_BACK_RELEASE, re.IGNORECASE)  # names the version it takes out
 # what a Maven release step writes beside the version: the SCM tag (`<tag>gson-parent-2.10</tag>`, `<tag>HEAD</tag>`),
 # the reproducible build's timestamp, and empty elements in its own spelling (`<x/>` for `<x></x>`)
