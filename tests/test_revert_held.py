@@ -537,6 +537,25 @@ def test_a_catalogs_header_comments_set_back_are_no_translators_work(repo: Repo,
     assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
 
 
+LOCALE = "pl:\n  search:\n    title: Szukaj\n    results: Wyniki\n"
+BLANKS = "  record:\n    _plural: ''\n    _singular: ''\n  showing: ''\n"
+
+
+@pytest.mark.parametrize(("added", "reported"), [
+    (BLANKS, False),  # archivesspace's Weblate: blank entries, taken out by its `Remove blank strings` hook
+    (BLANKS.replace("showing: ''", "showing: 'Pokazano'"), True),  # a translation among them
+])
+def test_empty_translations_taken_out_lose_nothing(repo: Repo, added: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: Polish", {"public/config/locales/pl.yml": LOCALE})
+    land(repo, "public translated using Weblate (Polish) (#301)", {"public/config/locales/pl.yml": LOCALE + added},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Update public translation files", {"public/config/locales/pl.yml": LOCALE}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
 NOTED = "".join(f'#. TRANSLATORS: this is a part of phrases "Loading {{}} catalog", "Skipping {{}}"\n#. catalog"\n'
                 f'#: src/app.c:{10 * i}\nmsgid "Message number {i} of the dialog"\nmsgstr ""\n"Mensagem número {i} "\n'
                 f'"do diálogo"\n\n' for i in range(6))

@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot, is_dependency_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, bound_names, import_language, import_list_items, imported_names, imports_only, compared_letters, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, translation_catalog, bound_names, import_language, import_list_items, imported_names, imports_only, compared_letters, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
                                      versions_move_on, SEMVER_MANIFESTS)
 from leverguard.revert.signals import PathHit, moved_away, required_module
 
@@ -104,11 +104,6 @@ SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to 
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
-# a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
-# entries across: slang's `_missing_translations_fr.json` work lists, filled in and then applied
-TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang(?:s|uages?)?|translations?|strings)/", re.IGNORECASE)
-TRANSLATION_DATA = (b".json", b".arb", b".yaml", b".yml", b".po", b".properties", b".strings", b".xml", b".xlf",
-                    b".xliff", b".resx")
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
 MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
@@ -949,7 +944,7 @@ def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list
     permission strings` over the English ones a feature had put in `pt-br.json`). Entries only this catalog
     had stay lost (a work list emptied before anyone applied it), and so do new lines beside them; an entry
     copied across locales as a placeholder is their fallback, which losing one copy leaves in place."""
-    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and _translation_catalog(h.path)}
+    wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet and translation_catalog(h.path)}
     if not wanted or not landed.head:
         return hits
     kept, catalogs = set(), _Catalogs(ctx, landed.head)
@@ -972,7 +967,7 @@ def _catalogs_recreated(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     platform writing the file anew once someone translates into it (kimai's Weblate re-creating the
     `wizard.sv.xlf` that `remove empty translation files` had deleted, its skeleton the old file's lines and
     seven Swedish strings new). A stale copy brings the old file back with nothing it lacked."""
-    wanted = {h.path for h in hits if h.kind == "resurrected" and not h.quiet and _translation_catalog(h.path)}
+    wanted = {h.path for h in hits if h.kind == "resurrected" and not h.quiet and translation_catalog(h.path)}
     if not wanted:
         return hits
     recreated = set()
@@ -1003,10 +998,6 @@ def _rollbacks_seen_whole(hits: list[PathHit], commits: Sequence[Commit], landed
                 compared_letters(_blob(ctx, old.oid)) != compared_letters(_blob(ctx, result[hit.path])):
             differ.add(id(hit))
     return [h._replace(other_lines=True) if id(h) in differ else h for h in hits]
-
-
-def _translation_catalog(path: bytes) -> bool:
-    return path.endswith(TRANSLATION_DATA) and TRANSLATION_FOLDER.search(path) is not None
 
 
 def _entry(line: bytes) -> tuple[bytes, bytes] | None:
@@ -1969,7 +1960,7 @@ def _keys_brought_back_for_use(hits: list[PathHit], landed: Landed) -> bool:
     keys = []
     for hit in hits:
         back = hit.replaced_text()
-        if not _translation_catalog(hit.path) or not back or \
+        if not translation_catalog(hit.path) or not back or \
                 any(line not in back for line in hit.undone_text()):
             return False
         for line in back:

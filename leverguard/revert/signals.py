@@ -16,7 +16,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, TEXT_LINE, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (CATALOGS, FilePatch, reading_views, debug_only, modifiers_reordered, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (CATALOGS, FilePatch, translation_catalog, reading_views, debug_only, modifiers_reordered, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -560,6 +560,11 @@ def _exact_hit(head: FilePatch, path: bytes, position: int, change: Change, befo
 
 
 MODE_ONLY = "its file mode only, the content never changed"
+# a catalog entry with no text (`showing: ''`, `"title": "",`) or a key opening a group of them (`record:`):
+# a translation platform adds them for untranslated strings and its clean-up hook takes them out again
+# (archivesspace's Weblate `Remove blank strings`), squeezed as the patches hold them
+EMPTY_ENTRY = lazy(rb"[\"']?[\w.@-]+[\"']?[:=](''|\"\")?,?")
+EMPTY_TRANSLATIONS = "empty translations only (entries with no text yet)"
 
 
 def _mode_only(change: Change) -> bool:
@@ -588,6 +593,9 @@ def _weak_change(patch: FilePatch) -> str:
         return "modifiers reordered only"
     if debug_only([line for h in patch.hunks for line in h.removed + h.added]):
         return "debug output only"
+    if translation_catalog(patch.change.path) and \
+            all(EMPTY_ENTRY.fullmatch(line) for h in patch.hunks for line in h.removed + h.added):
+        return EMPTY_TRANSLATIONS
     if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
         return "lines reordered only"
     one_sided = all(not h.removed or not h.added or names_pruned(h.removed, h.added) for h in patch.hunks)
