@@ -2808,6 +2808,8 @@ WHEELS = EXCEPTIONS.replace("    'wheel',\n", "    'wheel',\n    'wheel2',\n")  
     # Twig's `removed obsolete code`: shims a 1.x merge carried, marked to go in 2.0, deleted on the 2.x branch
     ("// to be removed in 2.0\n", False, "notice"),
     ("// kept for the loader tests\n", False, "warning"),  # no such note
+    # a deprecation warning's text is the program's output, no note on the code (pre-commit's old-config warning)
+    ("trigger_error('The loader interface will be removed in 2.0');\n", False, "warning"),
     ("// to be removed in 2.0\n", True, "warning"),  # a line #301 replaced elsewhere, put back: more than deletions
 ])
 def test_lines_marked_to_be_removed_taken_out(repo: Repo, note: str, elsewhere: bool, severity: str) -> None:

@@ -1633,7 +1633,7 @@ class Circumstances(NamedTuple):
 
 
 MISSING_LINES = 2  # at most this many lines put back under "add missing ...": a slip mended, not a file's old copy
-# a note that the code it marks is to go (squeezed, as the patches hold lines): `// to be removed in 2.0`,
+# a comment noting that the code it marks is to go (squeezed, as the patches hold lines): `// to be removed in 2.0`,
 # `@deprecated since 1.27 (to be removed in 2.0)`, `// Remove when #14191 lands`
 MARKED_TO_GO = lazy(rb"(?i)(to|will|should|must|can)be(removed|deleted|dropped)|\b(remove|delete|drop)(this|it|me)?"
                     rb"(when|once|after|before|in(v|version)?\d)|@deprecated")
@@ -1650,7 +1650,8 @@ def _marked_to_go(hits: list[PathHit]) -> bool:
     def deletes_only(hit: PathHit) -> bool:
         return hit.kind == "deleted-added" or hit.kind == "rollback" and hit.additions_only or \
             hit.kind == "inverse-hunk" and hit.undo is not None and all(u.kind == "deleted" for u in hit.undo.undone)
-    marked = [any(MARKED_TO_GO.search(line) for line in taken_out(h)) for h in hits]
+    # (in a comment: a deprecation warning's text, `will be removed in a future version`, is the program's output)
+    marked = [any(COMMENTED.match(line) and MARKED_TO_GO.search(line) for line in taken_out(h)) for h in hits]
     return any(marked) and all(mark or deletes_only(h) for mark, h in zip(marked, hits))
 
 
