@@ -183,6 +183,24 @@ def test_the_ide_version_a_solution_was_saved_with_is_no_work(repo: Repo, extra:
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
 
 
+TS = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="{}" language="af_ZA">\n<context>\n'
+      '    <name>QtPDF::PDFDocumentView</name>\n    <message>\n        <source>Incorrect password</source>\n'
+      '        <translation>{}</translation>\n    </message>\n</context>\n</TS>\n')
+
+
+@pytest.mark.parametrize(("translation", "found"), [
+    ("Die wagwoord was verkeerd.", False),  # TeXworks' lupdate run: only the format version back, 2.1 to 2.0
+    ("Die wagwoord was verkeerd", True),  # the translator's fix set back with it
+])
+def test_the_ts_format_version_a_translation_was_saved_with_is_no_work(repo: Repo, translation: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "trans: Afrikaans", {"trans/QtPDF_af.ts": TS.format("2.0", "Die wagwoord was verkeerd")})
+    land(repo, "Updated Afrikaans translations (#301)", {"trans/QtPDF_af.ts": TS.format("2.1", "Die wagwoord was verkeerd."),
+                                                         "src/mod1.py": body("af", 4)})
+    findings = _topic(repo, {"trans/QtPDF_af.ts": TS.format("2.0", translation)})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
+
+
 @pytest.mark.parametrize(("path", "content", "severity"), [
     ("foo.py", "", "notice"),  # rich-click's scratch file, added empty and deleted
     ("tests/fixtures/panels_misc.py", "\n\n", "notice"),  # blank lines only

@@ -32,7 +32,9 @@ CONFLICT_MARKERS = (b"<<<<<<<", b">>>>>>>")
 MARKER_COMMENTED = b"#;%/*-"  # and commented out before the clean-up (pi-hole's `#<<<<<<< Updated upstream`)
 # the version of the IDE that last saved a Visual Studio solution (`VisualStudioVersion = 12.0.31101.0`):
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
-IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio")
+# and the format version Qt's lupdate or Linguist stamps a translation file with (`<TS version="2.1" language="pl">`:
+# TeXworks' maintainer's lupdate writes 2.0, its translators' Linguist 2.1)
+IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio", b"<TSversion=")
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
