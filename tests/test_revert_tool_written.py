@@ -183,6 +183,27 @@ def test_the_ide_version_a_solution_was_saved_with_is_no_work(repo: Repo, extra:
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
 
 
+UNIT = ('    <unit id="{key}" name="{key}">\n      <segment{state}>\n        <source>{key}</source>\n'
+        '        <target>{target}</target>\n      </segment>\n    </unit>\n')
+CROWDIN = "".join(UNIT.format(key=f"part.{i}", state=' state="translated"', target=f"&lt;b&gt;Teil {i}&lt;/b&gt;")
+                  for i in range(6))
+EXTRACTED = "".join(UNIT.format(key=f"part.{i}", state="", target=f"<![CDATA[<b>Teil {i}</b>]]>") for i in range(6))
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    (EXTRACTED, False),  # Part-DB's extractor run over Crowdin's merge: the same text, serialized its own way
+    (EXTRACTED.replace("Teil 2", "Stück 2"), True),  # a translation changed with it
+])
+def test_an_xliff_catalog_serialized_another_way_is_the_same_text(repo: Repo, written: str, found: bool) -> None:
+    seed(repo)
+    head = '<?xml version="1.0" encoding="utf-8"?>\n<xliff version="2.0">\n  <file id="messages.de">\n'
+    land(repo, "i18n: messages", {"translations/messages.de.xlf": head + EXTRACTED.replace("Teil 2", "Stück 2") + "  </file>\n</xliff>\n"})
+    land(repo, "Merge remote-tracking branch 'origin/l10n_master' (#301)",
+         {"translations/messages.de.xlf": head + CROWDIN + "  </file>\n</xliff>\n", "src/mod1.py": body("l10n", 4)})
+    findings = _topic(repo, {"translations/messages.de.xlf": head + written + "  </file>\n</xliff>\n"})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
+
+
 TS = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="{}" language="af_ZA">\n<context>\n'
       '    <name>QtPDF::PDFDocumentView</name>\n    <message>\n        <source>Incorrect password</source>\n'
       '        <translation>{}</translation>\n    </message>\n</context>\n</TS>\n')

@@ -901,7 +901,8 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
         cursor.pos += 1
     files = []
     for change, source, status in records:
-        hunks, text, oversized = _section(cursor, change.path.endswith(CATALOGS), change.path.endswith(PATCH_FILES))
+        hunks, text, oversized = _section(cursor, change.path.endswith(CATALOGS), change.path.endswith(PATCH_FILES),
+                                          change.path.endswith(XLIFF))
         hunks = _imports_sorted(hunks, import_language(change.path))
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
@@ -914,11 +915,13 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     return files
 
 
-def _section(cursor: _Cursor, catalog: bool = False, patch_file: bool = False) -> tuple[tuple[Hunk, ...], bool, bool]:
+def _section(cursor: _Cursor, catalog: bool = False, patch_file: bool = False,
+             xliff: bool = False) -> tuple[tuple[Hunk, ...], bool, bool]:
     """One `diff --git` section: extended headers, then hunks read by their line counts; (hunks, text,
     oversized): past MAX_PATCH_LINES changed lines the rest is passed over, and no line of it kept. CATALOG:
     a gettext catalog's, whose tool-written lines are left out (`_catalog_lines`); PATCH_FILE: a committed
-    patch's, whose diff headers are left out (`_PATCH_HEADER`)."""
+    patch's, whose diff headers are left out (`_PATCH_HEADER`); XLIFF: an XLIFF catalog's, read as its text
+    says, however a tool escapes it (`_xliff_lines`)."""
     if not cursor.peek(b"diff --git ") and not cursor.peek(b"diff --cc "):
         return (), False, False
     cursor.line()
@@ -946,20 +949,23 @@ def _section(cursor: _Cursor, catalog: bool = False, patch_file: bool = False) -
             continue
         # (a catalog hunk opening inside an entry's text: git names the keyword line before it, `@@ ... @@ msgid ""`)
         in_source = catalog and _SOURCE_KEYWORD.match(header.rpartition(b"@@")[2].strip()) is not None
-        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog, in_source, patch_file))
+        hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog, in_source, patch_file,
+                                xliff))
     if changed > MAX_PATCH_LINES:
         return (), False, True
     return tuple(hunks), text, False
 
 
 def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int,
-               catalog: bool = False, in_source: bool = False, patch_file: bool = False) -> Hunk:
+               catalog: bool = False, in_source: bool = False, patch_file: bool = False, xliff: bool = False) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
     removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
     if catalog:
         removed, added = _catalog_lines(removed, in_source), _catalog_lines(added, in_source)
+    if xliff:
+        removed, added = _xliff_lines(removed), _xliff_lines(added)
     if patch_file:  # (its hunk headers and index lines move whenever the patched source does)
         removed = [line for line in removed if not _PATCH_HEADER.match(line)]
         added = [line for line in added if not _PATCH_HEADER.match(line)]
@@ -967,6 +973,24 @@ def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, 
 
 
 CATALOGS = (b".po", b".pot")  # gettext's translation catalogs
+XLIFF = (b".xlf", b".xliff")
+# how a tool serializes an XLIFF unit: a translation platform writes `<segment state="translated">` and escapes
+# markup (`&lt;b&gt;`), Symfony's `translation:extract` drops the state and wraps it in CDATA (Part-DB's
+# Crowdin merges and extractor runs rewriting each other's catalogs): the same text either way
+_XLIFF_STATE = lazy(rb'\s+state="[^"]*"')
+_XLIFF_ENTITIES = ((b"<![CDATA[", b""), (b"]]>", b""), (b"&lt;", b"<"), (b"&gt;", b">"), (b"&quot;", b'"'),
+                   (b"&apos;", b"'"), (b"&amp;", b"&"))
+
+
+def _xliff_lines(lines: list[bytes]) -> list[bytes]:
+    """An XLIFF catalog's LINES as their text reads: no unit state, no CDATA wrapper, entities decoded."""
+    found = []
+    for line in lines:
+        line = _XLIFF_STATE.sub(b"", line)
+        for escaped, plain in _XLIFF_ENTITIES:
+            line = line.replace(escaped, plain)
+        found.append(line)
+    return found
 # a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
 # entries across: slang's `_missing_translations_fr.json` work lists, filled in and then applied
 TRANSLATION_FOLDER = lazy(rb"(?:^|/)(?:i18n|l10n|locales?|lang(?:s|uages?)?|translations?|strings)/", re.IGNORECASE)
