@@ -833,16 +833,16 @@ def cites_last_commit(message: str) -> bool:
 RESETS = lazy(r"\b(reset(s|ting)?|clear(s|ed|ing)?|wip(e|es|ed|ing)|empt(y|ies|ied|ying))\b", re.IGNORECASE)
 
 
+def says_resets(titles: Iterable[str]) -> bool:
+    return any(RESETS.search(title) for title in titles if title)
+
+
 # a title saying it adds what is missing (minijinja's `Added missing conditional compilation flag`)
 ADDS_MISSING = lazy(r"\b(add(s|ed|ing)?|restor\w*|put\w* back|fix(es|ed|ing)?)\s+(the\s+|a\s+|an\s+)?missing\b", re.IGNORECASE)
 
 
 def says_adds_missing(titles: Iterable[str]) -> bool:
     return any(ADDS_MISSING.search(title) for title in titles if title)
-
-
-def says_resets(titles: Iterable[str]) -> bool:
-    return any(RESETS.search(title) for title in titles if title)
 
 
 def says_restores(titles: Iterable[str], message: str = "") -> bool:
@@ -901,6 +901,7 @@ def inverts_title(titles: Iterable[str], undone_subject: str) -> bool:
 DEV_LINE = lazy(r"\b(dev|development|git|master|main|head|nightly|snapshot|unreleased|latest)\b", re.IGNORECASE)
 RELEASED = lazy(r"\b(released|release version|stable release|released version)\b", re.IGNORECASE)
 MIN_NAME_STEM = 4
+PIN_FILLER = frozenset({"version", "versions", "dependency", "dependencies"})  # words naming no dependency
 
 
 def releases_dev_pin(titles: Iterable[str], undone_subject: str) -> bool:
@@ -910,8 +911,7 @@ def releases_dev_pin(titles: Iterable[str], undone_subject: str) -> bool:
         return False
     def stems(text: str) -> set[str]:
         return {w[:MIN_NAME_STEM] for w in _title_words(text) if len(w) >= MIN_NAME_STEM and
-                w not in COMMON_WORDS and not DEV_LINE.fullmatch(w) and not RELEASED.fullmatch(w) and
-                w not in ("version", "versions", "dependency", "dependencies")}
+                w not in COMMON_WORDS and w not in PIN_FILLER and not DEV_LINE.fullmatch(w) and not RELEASED.fullmatch(w)}
     wanted = stems(undone_subject)
     return any(RELEASED.search(title) and stems(title) & wanted for title in titles if title)
 
