@@ -1648,8 +1648,7 @@ def _marked_to_go(hits: list[PathHit]) -> bool:
         return hit.text_undone if hit.kind in ("deleted-added", "rollback") else ()
 
     def deletes_only(hit: PathHit) -> bool:
-        return hit.kind == "deleted-added" or hit.kind == "rollback" and hit.additions_only or \
-            hit.kind == "inverse-hunk" and hit.undo is not None and all(u.kind == "deleted" for u in hit.undo.undone)
+        return hit.kind == "deleted-added" or hit.kind == "rollback" and hit.additions_only or _only_takes_out([hit])
     # (in a comment: a deprecation warning's text, `will be removed in a future version`, is the program's output)
     marked = [any(COMMENTED.match(line) and MARKED_TO_GO.search(line) for line in taken_out(h)) for h in hits]
     return any(marked) and all(mark or deletes_only(h) for mark, h in zip(marked, hits))

@@ -385,8 +385,11 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
             # kamal's reworded `say` taken out with the block around it, no rollback)
             formatting_kept = keeps_formatting and any(h.cosmetic for h in patches[position].hunks)
+            # (and a file the commit added has no version before it to be rolled back to: pychess' `api.html`,
+            # emptied of every line but its tags, is its lines deleted)
             whole = complete and len(undone) == count and position not in unseen and \
-                all(_inverted(undo, hunk) for undo, hunk in undone) and not formatting_kept
+                all(_inverted(undo, hunk) for undo, hunk in undone) and not formatting_kept and \
+                patches[position].change.old is not None
             result[position] = PathUndo(tuple(u for u, _ in undone), count, lines, whole,
                                         len(set(groups.values())), len({groups[id(hunk)] for _, hunk in undone}),
                                         edited.get(position, 0), formatting_kept,

@@ -628,15 +628,12 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     carried = {p for undo in undos.values() for p in undo.carried}  # later edits taken out with the lines they edited
     for position, undo in undos.items():
         lines = sum(u.lines for u in undo.undone)
-        # every line of a file the commit added taken out, lines of little content left (pychess' `api.html`
-        # emptied to its tags): no version before it to be equal to, its lines deleted
-        complete = undo.complete and by_position[position].change.old is not None
-        kind = "rollback" if complete else "inverse-hunk"
+        kind = "rollback" if undo.complete else "inverse-hunk"
         kept = sum(1 for p in changed if p < position and p not in undos and p not in carried)
-        quiet = _weak_change(by_position[position]) if complete else \
+        quiet = _weak_change(by_position[position]) if undo.complete else \
             "debug output only" if debug_only([line for u in undo.undone for line in u.text]) else ""
         hits.append(PathHit(position, path, kind, lines, undo.lines, True, quiet=quiet, undo=undo,
-                            normalized=complete, newer_kept=kept))
+                            normalized=undo.complete, newer_kept=kept))
     return hits
 
 
