@@ -187,6 +187,10 @@ def test_a_focused_test_taken_out_with_its_prints_loses_nothing(repo: Repo, focu
     ("Remove unneeded log line", '      JANUS_LOG(LOG_HUGE, "unhandled nalu type: %d", type);\n', "notice"),
     ("Remove debug output", '      JANUS_LOG(LOG_HUGE, "unhandled nalu type: %d", type);\n', "error"),  # says no log
     ("Remove unneeded log line", '      catalog(LOG_HUGE, type);\n', "error"),  # no logger's call
+    # OvenMediaEngine's `Remove debug log`: the `if` that only guarded the output goes with it
+    ("Remove debug log", '      if (type != VIDEO) {\n        logti("%s", name(type));\n      }\n', "notice"),
+    ("Remove debug log", '      if (type != VIDEO) {\n        rendered.keyed = true;\n      }\n', "error"),  # no output
+    ("Remove debug log", '      if (type != VIDEO) {\n      }\n', "error"),  # a guard alone is no output
 ])
 def test_a_print_taken_out_under_a_title_that_says_it_removes_logging(repo: Repo, subject: str, line: str,
                                                                      severity: str) -> None:

@@ -226,6 +226,8 @@ DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(log
 LOG_WORD = lazy(r"\blog(s|ging)?\b", re.IGNORECASE)  # (`log line`, `debug logs`, `logging`)
 # a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
 LOG_CALL = lazy(rb"(?:\w+\.)*(?:log\w*|\w+_log|(?:log|logger)\.\w+)\(.*", re.IGNORECASE)
+# a line that only opens or closes the block around such output (squeezed): `if(type!=Video){`, `ifDEBUG:`, `}`
+DEBUG_GUARD = lazy(rb"\}?(?:else|el)?if(?:\W.*|\w.*:)|\}?else\{?|[{}]+|end(?:if)?|fi", re.IGNORECASE)
 REGRESSION = lazy(r"\bregress(ion|ions|ed)\b", re.IGNORECASE)
 # a change deleting files says so, or why they go (`remove unnecessary file`, `file committed by mistake`)
 DELETES = lazy(r"\b(remov\w*|delet\w*|drop\w*|prun(e|es|ed|ing)|clean\w*|unused|unnecessary|unneeded|obsolete|"
@@ -1094,9 +1096,10 @@ def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     """A title saying it removes logging or debug output (phoenix_live_view's `remove log`), and every
     undone line is a print or a dump (`console.log("rendering keyed", structuredClone(rendered));`), or a call
     of the project's own logger when the title says log (janus' `Remove unneeded log line` for
-    `JANUS_LOG(LOG_HUGE, ...)`)."""
+    `JANUS_LOG(LOG_HUGE, ...)`), the `if` that guarded it aside."""
     said = [title for title in titles if title and DEBUG_REMOVAL.search(title)]
-    found = [line for line in lines if line]
+    # (the `if` that only guarded that output goes with it: OvenMediaEngine's `Remove debug log`)
+    found = [line for line in lines if line and not DEBUG_GUARD.fullmatch(line)]
     return bool(said) and (prints_only(found) or bool(found) and any(LOG_WORD.search(title) for title in said) and
                            all(LOG_CALL.fullmatch(line) for line in found))
 
