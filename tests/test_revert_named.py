@@ -388,6 +388,8 @@ def test_a_message_naming_the_folder_it_deletes_whole(repo: Repo, title: str, ke
     # futures-rs' `Remove uses of pin_project::project attribute` for its `#[project]` lines
     ("Drop uses of pool::retry_budget", "notice"),
     ("Drop uses of pool::warm_cache", "error"),  # the path's last segment names something else
+    ("Remove Pool:retry_budget since it is not effective", "notice"),  # aria2's member named with its class
+    ("Remove Pool:warm_cache since it is not effective", "error"),
 ])
 def test_a_rust_path_in_the_title_names_its_last_segment(repo: Repo, title: str, severity: str) -> None:
     found = _rollback_titled(repo, title)

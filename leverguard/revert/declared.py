@@ -546,10 +546,11 @@ def _names_in(line: str, code_only: bool, phrases: bool = False) -> set[str]:
         if CODE_SHAPED.search(word) or (word.isupper() and len(word) >= 3) or \
                 (not code_only and len(lower) >= MIN_NAMED):
             found.add(lower)
-        last = lower.rpartition("::")[2]
+        last = lower.rpartition(":")[2]
         if last != lower and len(last) >= MIN_NAMED:
             # a Rust path names its last segment too, as code imports and uses it (futures-rs' `Remove uses of
-            # pin_project::project attribute` for its `#[project]` lines)
+            # pin_project::project attribute` for its `#[project]` lines), and a member its class's name
+            # qualifies names that member (aria2's `Remove PeerStorage:scheduleForcedChokeRound`)
             found.add(last)
     return found
 
