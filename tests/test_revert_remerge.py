@@ -567,3 +567,32 @@ def test_a_resolution_drops_only_what_the_other_side_did_after_the_merge_base(re
     found = by_pr(check(repo, "main..topic")[1])
     assert "conflict resolution of merge" in found[302]["reason"]
     assert 301 not in found or "conflict resolution" not in found[301]["reason"], found[301]["reason"]
+
+
+API = "class Api\n{\n    public static $version = 'V'; // VERSION\n" + CONFIG + "    public static $version_numeric = 'N'; // VERSION\n}\n"
+
+
+def _api(version: str, number: str) -> str:
+    return API.replace("'V'", f"'{version}'").replace("'N'", f"'{number}'")
+
+
+@pytest.mark.parametrize(("number", "severity"), [
+    ("555000", "notice"),  # ampache's patch branch: its release's build number, which a version key names, moves on
+    ("555000x", "warning"),  # no number: other text written there
+])
+def test_a_resolution_keeping_its_later_version_and_build_number_moves_them_on(repo: Repo, number: str,
+                                                                               severity: str) -> None:
+    seed(repo)
+    land(repo, "start 5.5.3", {"src/Api.php": _api("5.5.3", "553000")})
+    repo.git("checkout", "-q", "-b", "patch5")
+    land(repo, "5.5.5", {"src/Api.php": _api("5.5.5", number)}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    land(repo, "start 5.5.4-develop (#301)", {"src/Api.php": _api("5.5.4", "554000")})
+    repo.git("checkout", "-q", "patch5")
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into patch5", check=False)  # conflicts
+    repo.write("src/Api.php", _api("5.5.5", number))  # the patch branch's side
+    repo.commit("Merge branch 'main' into patch5", author=CAROL)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "patch5", 3395, "Patch5")
+    finding = by_pr(check(repo, "main~1..main")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

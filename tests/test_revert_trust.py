@@ -3346,3 +3346,4 @@ def test_a_file_kept_but_for_an_unused_import_still_counts_as_kept(repo: Repo, k
            subject="Mocking makes things harder.")
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
+

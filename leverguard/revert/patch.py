@@ -420,9 +420,34 @@ def _version_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tup
     paired = {line for line, new_line, _, _ in pairs} | {new_line for _, new_line, _, _ in pairs}
     rest_removed = [line for line in removed if line not in paired]
     rest_added = [line for line in added if line not in paired]
+    codes = _code_moves(rest_removed, rest_added)
+    if codes is not None:
+        return [(old, new) for _, _, old, new in pairs] + codes
     if len(rest_removed) != len(rest_added) or not all(_SCM_TAG.fullmatch(line) for line in rest_removed + rest_added):
         return None
     return [(old, new) for _, _, old, new in pairs]
+
+
+def _code_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[str, str]] | None:
+    """The (old, new) build numbers of lines that differ in one only (ampache's `$version_numeric = '554000'`
+    beside `$version = '5.5.4'`, Gradle's `versionCode 42`); None unless every line is such a pair."""
+    def shapes(lines: Sequence[bytes]) -> dict[bytes, str] | None:
+        found: dict[bytes, str] = {}
+        for line in lines:
+            code = _VERSION_CODE.search(line)
+            if code is None:
+                return None
+            found[line[:code.start(1)] + b"\0" + line[code.end(1):]] = code.group(1).decode("ascii")
+        return found if len(found) == len(lines) else None
+    before, after = shapes(removed), shapes(added)
+    if not removed or before is None or after is None or before.keys() != after.keys():
+        return None
+    return [(before[shape], after[shape]) for shape in before]
+
+
+# a build number that a version key names, squeezed as the patches hold it: `$version_numeric='554000';`,
+# `versionCode42` (Gradle), `android:versionCode="42"`; asked only whether a change moves versions on
+_VERSION_CODE = lazy(rb"version_?(?:code|numeric|number|int)?[\"']?[:=]?[\"']?(\d+)(?![\w.])", re.IGNORECASE)
 
 
 def written_on(lines: Iterable[bytes], hunks: Sequence[Hunk]) -> bool:
