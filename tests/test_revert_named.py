@@ -586,6 +586,8 @@ def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, me
     # parca's squash list: `* Revert the previous fix that didn't work`
     ("Flamechart crash fix (#6336)\n\n* Revert the previous fix that didn't work\n\n* Type tags checks\n", "notice"),
     ("Flamechart crash fix (#6336)\n\n* Keep the previous fix, guard the ticks too\n", "error"),  # nothing reverted
+    ("Reflect changes in the API (#1079)\n\n* Revert earlier fix made in rclcpp\n", "notice"),  # rclcpp's, no determiner
+    ("Reflect changes in the API (#1079)\n\n* Revert earlier than planned\n", "error"),  # no work named
     # WRF's: "[This reverses a change made in the repository after the last release.]"
     ("Gem dependency fixes\n\nKeep the older limit. [This reverses a change\nmade after the last release.]\n", "notice"),
     ("Gem dependency fixes\n\nThis reverses the order of the retries.\n", "error"),  # no change reversed
@@ -660,3 +662,21 @@ def test_a_change_naming_the_bot_whose_update_it_takes_back(repo: Repo, subject:
     land(repo, subject, {".github/workflows/release.yml": workflow.format("v3.6.0"), "kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Merge ign-gazebo6 \u27a1\ufe0f  main (part 3/3) (#1633)", "notice"),  # gz-sim's forward ports, merge commits
+    ("Merge 6.x -> main (#1633)", "notice"),
+    ("Merge gazebo6 fixes and main cleanups (#1633)", "warning"),  # no branch merged into another named
+])
+def test_a_merge_titled_with_an_arrow_between_branches_merges_a_branch_forward(repo: Repo, subject: str,
+                                                                               severity: str) -> None:
+    old = seed(repo)
+    land(repo, "feat: tracing (#301)", {"src/mod1.py": old["src/mod1.py"] + body("trace", 4), "src/mod2.py": "TRACE = 1\n"})
+    repo.git("checkout", "-q", "-b", "ign6")
+    land(repo, "Port the 6.x tests", {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n",
+                                      "kernel.c": "int t;\n"}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "--no-ff", "-q", "ign6", "-m", subject)
+    found = by_pr(check(repo, "main~1..main")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -1667,6 +1667,20 @@ def test_a_second_take_on_the_same_issue_reworks_the_first(repo: Repo, branch: s
     assert by_pr(check(repo, "main..landing")[1])[975]["severity"] == severity
 
 
+@pytest.mark.parametrize(("title", "severity"), [
+    ("#393: Improve the transfer rate", "notice"),  # crazyflie's: its title opens with the issue the undone commit fixes
+    ("#394: Improve the transfer rate", "error"),  # another issue
+    ("Improve the transfer rate, see #393 too", "error"),  # an issue only mentioned
+])
+def test_a_title_opening_with_the_issue_the_undone_commit_fixes_reworks_it(repo: Repo, title: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "Improvements on USB communication, fixes #393 (#301)",
+         {p: old[p] + body(p[4:8], 3) for p in ("src/mod1.py", "src/mod2.py")})
+    _topic(repo, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, subject=title)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def _extracted_then(repo: Repo, app_now: str | None) -> dict:
     """#301 extracts half of src/app.py into a new src/scaffold.py; the topic deletes scaffold.py and writes
     APP_NOW into app.py (None: app.py byte for byte as before #301)."""

@@ -78,7 +78,9 @@ REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(rever
 VERSION_LINE = r"v?\d+(\.(\d+|x))+"  # a release line's name: `2.0.x`, `v0.8.x`, `3.7`
 BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '|"  # `Merge tag '4.16.4'`: a released line's tip
                     r"^Merge (current )?branch " + VERSION_LINE + " into ")  # traefik's `Merge current branch v3.7 into master`
-WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+(branch|into)\b)", re.IGNORECASE)
+# (gz-sim's forward ports: `Merge ign-gazebo6 ➡️  main (part 3/3) (#1633)`, `Merge 1.x -> main`)
+WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+((branch|into)\b|(\u27a1\ufe0f?|\u2192|->|=>)\s))",
+                           re.IGNORECASE)
 # a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
@@ -308,8 +310,9 @@ TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/
 OURS_STRATEGY = lazy(r"-s\s*ours\b|--strategy[= ]ours\b|\bstrategy[ :=]+[\"'`]?ours\b|[\"'`]?\bours\b[\"'`]? strategy",
                      re.IGNORECASE)
 # an issue a change works on: its branch (`from owner/issue-269`, `issue/269`, `gh-269`) or its title (`Fixes #269`)
+# or the issue a title opens with (crazyflie's `#393: Restore sending data on USB dataIn`)
 ISSUE_REF = lazy(r"from \S+?/(?:\S*?[-_/])?(?:issues?|gh|bug)[-_/]?(\d+)\b|"
-                 r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue)\s+#(\d+)\b", re.IGNORECASE)
+                 r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue)\s+#(\d+)\b|^\s*#(\d+)\b", re.IGNORECASE)
 BACKTICKED = lazy(r"`([^`\n]+)`")
 CODE_SHAPED = lazy(r"[_.:-]|\d|[a-z][A-Z]")  # snake_case, dotted, versions, kebab-case, camelCase
 PROSE_WORDS = frozenset(  # message words that name no code, however long
@@ -447,7 +450,7 @@ def same_issue(texts: Iterable[str], others: Iterable[str]) -> bool:
     """Whether the change and the undone commit name the same issue (mkdocs' `from d0ugal/issue/269` after
     `from lorengordon/issue-269`): a second take on that issue, that work reworked."""
     def issues(found: Iterable[str]) -> set[str]:
-        return {a or b for text in found if text for a, b in ISSUE_REF.findall(text)}
+        return {"".join(groups) for text in found if text for groups in ISSUE_REF.findall(text)}
     return bool(issues(texts) & issues(others))
 
 
@@ -672,9 +675,10 @@ def calls_itself_a_revert(subject: str) -> bool:
 BODY_REVERTS = lazy(r"[\[(]?this (?:will |would |should |commit |change |PR )?(?:revert(?:s|ed)?\b(?! commit\b)|"
                     r"revers(?:es|ed)\s+(?:a|an|the|this|that|these|those|my|our)\s+(?:[\w-]+\s+){0,2}"
                     r"(?:change|changes|commit|commits|fix|fixes|update|patch|edit)\b)", re.IGNORECASE)
-# or that opens with reverting the work just before it (parca's squash list: "* Revert the previous fix that didn't work")
+# or that opens with reverting the work just before it (parca's squash list: "* Revert the previous fix that didn't work",
+# rclcpp's "* Revert earlier fix made in rclcpp")
 BODY_REVERTS_EARLIER = lazy(r"(?:[-*+\u2022]\s*)?(?:revert(?:s|ed|ing)?|undo(?:es|ne|ing)?|undid|roll(?:s|ed|ing)? back|"
-                            r"back(?:s|ed|ing)? out)\s+(?:the|my|our|his|her|their)\s+(?:previous|last|prior|earlier|preceding)\b",
+                            r"back(?:s|ed|ing)? out)\s+(?:(?:the|my|our|his|her|their)\s+)?(?:previous|last|prior|earlier|preceding)\b(?!\s+than\b)",
                             re.IGNORECASE)
 
 
