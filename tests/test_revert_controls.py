@@ -610,3 +610,22 @@ def test_declaration_modifiers_put_back_in_another_order_lose_nothing(repo: Repo
          {"kernel.c": "int t;\n"}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+@pytest.mark.parametrize(("subject", "line", "severity"), [
+    ("Remove commented code", "    //this.bounce(DSN.addr_bad_dest_system());\n    //return conn.next();\n", "notice"),  # Haraka's
+    ("Remove commented code", "    this.bounce(DSN.addr_bad_dest_system());\n    return conn.next();\n", "warning"),  # code
+    ("Tidy the bounce path", "    //this.bounce(DSN.addr_bad_dest_system());\n    //return conn.next();\n", "warning"),
+])
+def test_comment_lines_taken_out_under_a_title_that_says_it_removes_comments(repo: Repo, subject: str, line: str,
+                                                                           severity: str) -> None:
+    old = seed(repo)
+    code = "function bounce(conn) {\n" + "".join(f"    step{i}(conn);\n" for i in range(20)) + "}\n"
+    land(repo, "feat: bounce", {"src/bounce.js": code})
+    land(repo, "Bounce unknown recipients (#301)", {"src/bounce.js": code.replace("    step3(conn);\n", "    step3(conn);\n" + line),
+                                                    "src/mod2.py": old["src/mod2.py"] + "BOUNCE = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/bounce.js": code.replace("    step16(conn);\n", "    step16(conn, true);\n"), "kernel.c": "int t;\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]

@@ -225,6 +225,7 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwante
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
+REMOVES_COMMENTS = lazy(r"\b(remov\w*|delet\w*|drop\w*|clean\w*|strip\w*|get rid of)\b.*\bcomment(s|ed)?\b", re.IGNORECASE)
 LOG_WORD = lazy(r"\blog(s|ging)?\b", re.IGNORECASE)  # (`log line`, `debug logs`, `logging`)
 # a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
 LOG_CALL = lazy(rb"(?:\w+\.)*(?:log\w*|\w+_log|(?:log|logger)\.\w+)\(.*", re.IGNORECASE)
@@ -1107,6 +1108,11 @@ def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     found = [line for line in lines if line and not DEBUG_GUARD.fullmatch(line)]
     return bool(said) and (prints_only(found) or bool(found) and any(LOG_WORD.search(title) for title in said) and
                            all(LOG_CALL.fullmatch(line) for line in found))
+
+
+def says_removes_comments(titles: Iterable[str]) -> bool:
+    """A title saying it takes out comments or code commented out (Haraka's `Remove commented code`)."""
+    return any(REMOVES_COMMENTS.search(title) for title in titles if title)
 
 
 def says_fixes_regression(titles: Iterable[str]) -> bool:
