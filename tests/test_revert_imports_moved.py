@@ -18,7 +18,7 @@ CODE = "".join(f"final workspaceMember{i} = await userService.getWorkspaceMember
 NEW = "final healthCheck = await userService.checkWorkspaceHealth(timeout: 30);\n"
 
 
-def _moved_back(repo: Repo, line: str, moved: bool) -> dict:
+def _moved_back(repo: Repo, line: str, moved: bool, subject: str = "fix: postpone fetching member") -> dict:
     """#301 moves LINE from the top to below the other imports (or, not MOVED, deletes it); Carol's change
     (branched after it) writes LINE at the top again, with new work."""
     seed(repo)
@@ -27,7 +27,7 @@ def _moved_back(repo: Repo, line: str, moved: bool) -> dict:
     edited = CODE.replace("id: 5", "id: widgetId")  # the commit's other work, kept
     land(repo, "feat: workspace health button (#301)", {"lib/bloc.dart": "".join(sorted_in) + "\n" + edited}, author=BOB)
     repo.git("checkout", "-q", "-b", "topic")
-    land(repo, "fix: postpone fetching member", {"lib/bloc.dart": line + "\n" + "".join(IMPORTS) + "\n" + edited + NEW},
+    land(repo, subject, {"lib/bloc.dart": line + "\n" + "".join(IMPORTS) + "\n" + edited + NEW},
          author=CAROL)
     return by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
 
@@ -42,6 +42,18 @@ def test_an_import_moved_back_undoes_nothing(repo: Repo) -> None:
 ])
 def test_what_is_no_import_moved_back_still_counts(repo: Repo, line: str, moved: bool) -> None:
     assert _moved_back(repo, line, moved)["severity"] == "warning"
+
+
+@pytest.mark.parametrize(("subject", "line", "severity"), [
+    ("iwyu: fix headers", MOVED, "notice"),  # neomutt's: an include another commit pruned, put back by the tool
+    ("tidy code\n\n- fix #includes", MOVED, "notice"),  # said in the body's list
+    ("fix: postpone fetching member", MOVED, "warning"),  # says nothing of the imports
+    ("iwyu: fix headers", "configureWorkspaceHealth(timeout: 30, retries: 3);\n", "warning"),  # a code line
+])
+def test_imports_put_back_by_a_change_that_says_it_works_on_them(repo: Repo, subject: str, line: str,
+                                                                 severity: str) -> None:
+    found = _moved_back(repo, line, False, subject)
+    assert found["severity"] == severity, found.get("reason")
 
 
 def test_an_import_the_commit_moved_under_a_guard_put_back_still_counts(repo: Repo) -> None:

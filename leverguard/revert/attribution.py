@@ -14,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_removes_comments, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_removes_comments, speaks_of_imports, says_deletes_tests, says_ours_strategy, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1515,6 +1515,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the lines it takes out said they were to be removed"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
+    if level == WARNING and not stale and not dropped and imports_only(undone) and \
+            speaks_of_imports((landed.subject, landed.title, *landed.message.splitlines()[1:4])):
+        return NOTICE, reason + "; only import lines, in a change that says it works on the imports"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
         return NOTICE, reason + "; only import lines, whose uses the change takes out too (left unused)"
     if level == WARNING and not stale and imports_only(undone) and _imported_again(hits, landed, undone):

@@ -225,6 +225,7 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwante
              r"merge (artifacts?|leftovers?|mistakes?|errors?)|(bad|botched|broken|wrong) merge)\b", re.IGNORECASE)
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
+IMPORTS_WORD = lazy(r"\b(iwyu|include[- ]what[- ]you[- ]use)\b|(#|\b)(includes?|headers?|imports?)\b", re.IGNORECASE)
 REMOVES_COMMENTS = lazy(r"\b(remov\w*|delet\w*|drop\w*|clean\w*|strip\w*|get rid of)\b.*\bcomment(s|ed)?\b", re.IGNORECASE)
 LOG_WORD = lazy(r"\blog(s|ging)?\b", re.IGNORECASE)  # (`log line`, `debug logs`, `logging`)
 # a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
@@ -1113,6 +1114,12 @@ def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
 def says_removes_comments(titles: Iterable[str]) -> bool:
     """A title saying it takes out comments or code commented out (Haraka's `Remove commented code`)."""
     return any(REMOVES_COMMENTS.search(title) for title in titles if title)
+
+
+def speaks_of_imports(titles: Iterable[str]) -> bool:
+    """A title about the imports themselves (neomutt's `iwyu: fix headers`, `tidy code, fix #includes`,
+    `Organize imports`): a tool's or a tidy-up's sort, prune or repair of them."""
+    return any(IMPORTS_WORD.search(title) for title in titles if title)
 
 
 def says_fixes_regression(titles: Iterable[str]) -> bool:
