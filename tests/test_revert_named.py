@@ -680,3 +680,25 @@ def test_a_merge_titled_with_an_arrow_between_branches_merges_a_branch_forward(r
     repo.git("merge", "--no-ff", "-q", "ign6", "-m", subject)
     found = by_pr(check(repo, "main~1..main")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("branch", "title", "merged", "severity"), [
+    ("tools-2.9", "Important! Template update for nf-core/tools v2.9", True, "notice"),  # nf-core's template merges
+    ("TEMPLATE", "Important! Update for nf-core/tools v2.9", True, "notice"),  # its template branch merged
+    ("tools-2.9", "Important! Update for nf-core/tools v2.9", True, "warning"),  # no template named
+    ("tools-2.9", "Important! Template update for nf-core/tools v2.9", False, "warning"),  # a squash: one person's commit
+])
+def test_a_merge_of_the_project_templates_update_carries_the_templates_rework(repo: Repo, branch: str, title: str,
+                                                                               merged: bool, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "feat: multiqc logo (#301)", {"src/mod1.py": old["src/mod1.py"] + body("logo", 4), "src/mod2.py": "LOGO = 1\n"})
+    edits = {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n", "kernel.c": "int t;\n"}
+    if merged:
+        repo.git("checkout", "-q", "-b", branch)
+        land(repo, "Bump the tools", edits, author=CAROL)
+        repo.git("checkout", "-q", "main")
+        merge_pr(repo, branch, 1140, title)
+    else:
+        land(repo, title, edits, author=CAROL)
+    found = by_pr(check(repo, "main~1..main")[1])[301]
+    assert found["severity"] == severity, found["reason"]

@@ -226,6 +226,10 @@ STRAY = lazy(r"\b(stray|spurious|accidental\w*|inadvertent\w*|unintended|unwante
 DEBUG_REMOVAL = lazy(r"\b(remov\w*|drop\w*|delet\w*|clean\w*|strip\w*)\b.*\b(logs?|logging|debug\w*|prints?|printlns?|"
                      r"console(\.log)?|var_dump|dbg!?)\b", re.IGNORECASE)
 IMPORTS_WORD = lazy(r"\b(iwyu|include[- ]what[- ]you[- ]use)\b|(#|\b)(includes?|headers?|imports?)\b", re.IGNORECASE)
+TEMPLATE_SYNC = lazy(r"\btemplate[-_ ](updat|merg|sync)\w*|\b(merg|sync)\w*\s+(with\s+|from\s+)?(the\s+)?([\w-]+\s+)?template\b|"
+                     r"\bupdat\w*\s+from\s+(the\s+)?template\b|\bfrom\s+[\w.-]+/template\b|\b(cruft|copier)\s+update\b",
+                     re.IGNORECASE)
+FORM_TEMPLATE = lazy(r"\b(pr|pull[-_ ]request|issue|bug[-_ ]report|feature[-_ ]request|email|mail|html)[-_ ]templates?\b", re.IGNORECASE)
 REMOVES_COMMENTS = lazy(r"\b(remov\w*|delet\w*|drop\w*|clean\w*|strip\w*|get rid of)\b.*\bcomment(s|ed)?\b", re.IGNORECASE)
 LOG_WORD = lazy(r"\blog(s|ging)?\b", re.IGNORECASE)  # (`log line`, `debug logs`, `logging`)
 # a call of a logger, by its name (squeezed): `JANUS_LOG(LOG_HUGE,...)`, `logti(...)`, `logger.debug(...)`, `Log.d(...)`
@@ -749,6 +753,13 @@ def is_merge_of_branch(subject: str, merge: bool = False) -> bool:
     MERGE commit, in its author's own words too (mimalloc's `merge from dev`, `merge with dev-exp`)."""
     return bool(BRANCH_MERGE.match(subject) or merge and WORDED_BRANCH_MERGE.match(subject)) or \
         merge and merges_a_release_line(subject)  # reactor's `Merge #3769 into 3.7.0-M1`
+
+
+def merges_template_update(titles: Iterable[str]) -> bool:
+    """A merge of the project template's update (nf-core's `Important! Template update for nf-core/tools v2.9`,
+    `Merge pull request #260 from nf-core/TEMPLATE`, cruft's and copier's updates): the template reworks its
+    own files, and the merge takes that rework over the project's copy of them."""
+    return any(TEMPLATE_SYNC.search(title) and not FORM_TEMPLATE.search(title) for title in titles if title)
 
 
 def removes_their_topic(subject: str, undone: Iterable[tuple[str, Iterable[bytes]]]) -> bool:
