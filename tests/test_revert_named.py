@@ -702,3 +702,23 @@ def test_a_merge_of_the_project_templates_update_carries_the_templates_rework(re
         land(repo, title, edits, author=CAROL)
     found = by_pr(check(repo, "main~1..main")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("title", "between", "severity"), [
+    ("Fixup for #1630.", False, "notice"),  # elvish's maintainer, after a pull request rebased in
+    ("Apply feedback for PR #1181.", False, "notice"),
+    ("Fixup for the docs.", False, "warning"),  # no pull request named
+    ("Fixup for #1630.", True, "warning"),  # another commit landed between: that is not the PR it names
+])
+def test_a_fixup_naming_the_pull_request_rebased_in_just_before_it(repo: Repo, title: str, between: bool,
+                                                                   severity: str) -> None:
+    old = seed(repo)
+    land(repo, "Validate generated code is up to date", {"src/mod1.py": old["src/mod1.py"] + body("gen", 4),
+                                                         "src/mod2.py": "CHECK = 1\n"}, author=DAVE)
+    if between:
+        land(repo, "edit: add del-vars support", {"src/mod3.py": "DEL_VARS = 1\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n", "kernel.c": "int t;\n"},
+         author=CAROL)
+    (found,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["subject"].startswith("Validate")]
+    assert found["severity"] == severity, found["reason"]

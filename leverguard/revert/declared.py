@@ -69,6 +69,8 @@ SELF_REVERT = lazy(r"^(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|
                    re.IGNORECASE)
 EMOJI = lazy(r"(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|:[a-z0-9_+-]+:)\s*")  # gitmoji's, either form
 SVN_ID = lazy(r"^git-svn-id: \S+@(\d+) ", re.MULTILINE)  # a git-svn commit's record of its revision
+FOLLOWS_UP_PR = lazy(r"\s*(fix-?ups?|follow[- ]?ups?|(apply|appli\w+|address\w*)\s+(the\s+)?(review\s+)?(feedback|comments|review))\s+"
+                     r"(for|to|of|on|from)\s+(the\s+)?(pr|pull request)?\s*#\d+\b", re.IGNORECASE)
 LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
@@ -846,6 +848,12 @@ def cites_revision(message: str, body: str) -> bool:
 def cites_last_commit(message: str) -> bool:
     """`Simplify last commit by ...`, `Fix the previous commit`: the commit just before the change, named."""
     return LAST_COMMIT.search(message) is not None
+
+
+def follows_up_a_pr(subject: str) -> bool:
+    """`Fixup for #1630.`, `Apply feedback for PR #1181.`: a maintainer's follow-up of a pull request rebased in
+    just before it, whose commits carry no number of their own to cite."""
+    return FOLLOWS_UP_PR.match(subject) is not None
 
 
 # a title saying it sets something back to its first state (jwst's `Reset requirements-sdp.txt after release`,
