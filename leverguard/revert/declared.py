@@ -178,7 +178,7 @@ DEBUGGING = lazy(r"\badd(s|ed|ing)?\s+((some|more|extra|temporary)\s+)?(debug(gi
                  r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?investigat\w*", re.IGNORECASE)
 TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp: manual 0.0.0` (not `template`)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
-DISABLES = lazy(r"^\s*(\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)
+DISABLES = lazy(r"^\s*(\[[^\]]*\]\s*|\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)  # (`[WX-1108] Disable ...`)
 GO_TOOL = lazy(r"\bgo (mod tidy|get)\b", re.IGNORECASE)  # the commands that write go.mod
 _REGENERATING = r"re-?generat\w*|re-?gen|rebuil\w*|re-?render\w*"
 TITLE_FILLER = frozenset("with from into this that these them then than were have after file files".split())
