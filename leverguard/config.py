@@ -34,6 +34,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      # (operator-sdk's YAML entries, folded into `changelog/generated/v1.40.0.md`)
                      "changelog/*", "changelog/fragments/*", "**/changelog/[0-9]*.*.rst", "**/changelog/[0-9]*.*.md",
                      "**/changelog/+*.rst", "**/changelog/+*.md",
+                     # a pull request's entry as data, for the project's own release script (vue-storefront's
+                     # `packages/docs/changelog/6752.js`: `module.exports = { description, link, ... }`)
+                     "**/changelog/[0-9]*.js", "**/changelog/[0-9]*.json", "**/changelog/[0-9]*.yml", "**/changelog/[0-9]*.yaml",
                      # any towncrier name, its type word first or last (virtualenv's `u.bugfix.rst`, `bugfix.2269.rst`,
                      # `2182.bugfix.txt`); a version's page (`v1.0.0.rst`) has no type word
                      "**/changelog/*.*[a-z]*.*", "**/changelog/[a-z]*[a-z].[0-9]*[0-9].*",

@@ -1928,6 +1928,22 @@ def test_a_top_level_changelog_folders_file_without_extension_is_a_fragment(repo
     assert (301 in found) is reported, found
 
 
+JS_NOTE = ("module.exports = {\n  description: 'Fix the connector leaking a DNS resolver on early close.',\n"
+           "  link: 'https://github.com/example/kernels/pull/301',\n  isBreaking: false,\n};\n")
+
+
+@pytest.mark.parametrize(("path", "edits", "subject", "reported"), [
+    # vue-storefront's `chore: release 2.7.1` folding `packages/docs/changelog/6752.js` into its changelog.md
+    ("packages/docs/changelog/301.js", {"NEWS.rst": NEWS}, "Release 1.1.0", False),
+    ("packages/docs/changelog/301.js", {"kernel.c": "int t;\n"}, "kernel: tune", True),  # a stale tree's deletion
+    ("packages/docs/changelog/index.js", {"NEWS.rst": NEWS}, "Release 1.1.0", True),  # no pull request's entry
+])
+def test_a_pull_requests_entry_written_as_data_is_a_fragment(repo: Repo, path: str, edits: dict[str, str],
+                                                             subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, {path: JS_NOTE}, edits, subject)
+    assert (301 in found and found[301]["severity"] == "warning") is reported, found
+
+
 def test_a_news_folders_page_without_a_type_word_is_no_fragment(repo: Repo) -> None:
     # reflex's `packages/reflex-base/news/6741.bugfix.md` is towncrier's; a site's `docs/news/2024.md` is a page
     found = _fragments_then(repo, {"docs/news/2024.md": "Three releases shipped this year, with the new resolver.\n"},
