@@ -378,6 +378,22 @@ def test_maven_release_plugin_steps_are_release_bookkeeping(repo: Repo, undone: 
         [(f["subject"], f["severity"], f["reason"]) for f in findings]
 
 
+@pytest.mark.parametrize(("released", "severity"), [
+    ("5.2.4-GA", "notice"),  # BroadleafCommerce's: `GA` is Maven's release itself, before 5.2.5-SNAPSHOT
+    ("5.2.6-GA", "error"),  # a later release: 5.2.5-SNAPSHOT after it sets the version back
+])
+def test_a_maven_ga_release_orders_as_the_release(repo: Repo, released: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "poms", {"pom.xml": _pom("5.2.5-SNAPSHOT", "HEAD", "0")})
+    land(repo, "Revert 5.2.4-GA release (#301)", {"pom.xml": _pom("5.2.4-SNAPSHOT", "HEAD", "0")}, author=CAROL)
+    land(repo, "[maven-release-plugin] prepare release broadleaf-5.2.4-GA", {"pom.xml": _pom(released, "rc-tag", "0")})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "[maven-release-plugin] prepare for next development iteration",
+         {"pom.xml": _pom("5.2.5-SNAPSHOT", "HEAD", "0"), "kernel.c": "int t;\n"})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def _spdlog_version(minor: int, patch: int) -> str:
     return f"#define SPDLOG_VER_MAJOR 1\n#define SPDLOG_VER_MINOR {minor}\n#define SPDLOG_VER_PATCH {patch}\n"
 

@@ -518,6 +518,7 @@ _GO_PSEUDO = lazy(r"(\d+\.\d+\.\d+)-(?:[0-9a-z.]*\.)?\d{14}-[0-9a-f]{12}$")
 _MAVEN_VERSION = lazy(r"(\d+(?:\.\d+)*)(?:[-.]?([a-z]+)[-.]?(\d*))?", re.IGNORECASE)
 # Maven's qualifiers in its own order (ComparableVersion); Jackson's `pr` is a pre-release like `rc`
 _MAVEN_STAGES = {"alpha": 1, "a": 1, "beta": 2, "b": 2, "milestone": 3, "m": 3, "rc": 4, "cr": 4, "pr": 4}
+_MAVEN_RELEASES = frozenset(("ga", "final", "release"))  # Maven reads these as the release itself (BroadleafCommerce's `5.2.4-GA`)
 _SNAPSHOT_STAGE, _RELEASE_STAGE = 8, 9  # `2.11.0-SNAPSHOT` builds toward 2.11.0: after 2.11.0.rc1, before 2.11.0
 
 
@@ -532,7 +533,7 @@ def _maven_key(version: str) -> tuple[tuple[int, ...], int, int, int] | None:
     numbers = tuple(int(part) for part in found.group(1).split("."))
     release = numbers + (0,) * (4 - len(numbers))  # 1.2 == 1.2.0
     qualifier = (found.group(2) or "").lower()
-    if not qualifier:
+    if not qualifier or qualifier in _MAVEN_RELEASES and not found.group(3):
         return release, _SNAPSHOT_STAGE if snapshot else _RELEASE_STAGE, 0, 0
     stage = _MAVEN_STAGES.get(qualifier)
     if stage is None:
