@@ -155,7 +155,12 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                "play.ts", "play.js", "playground.ts", "playground.js", "scratch.py",
                # an IDE's project files, rewritten by each developer's IntelliJ or Android Studio (AndroidAPS'
                # `.idea/misc.xml` language level and `wear.iml` source folders flipping with whoever committed)
-               ".idea/**", "**/.idea/**", "*.iml")
+               ".idea/**", "**/.idea/**", "*.iml",
+               # and its older file-based format (htsjdk's `Picard-public.ipr` inspection options flipping)
+               "*.ipr", "*.iws",
+               # an RO-Crate's metadata, written from the README, the version and the git history by the release
+               # tooling (nf-core's `ro-crate-metadata.json`, rewritten at every version bump)
+               "ro-crate-metadata.json", "**/ro-crate-metadata.json")
 
 MAX_FILE_SIZE = 8 << 20  # git.MAX_FILE_SIZE, the default of `max_file_size`
 

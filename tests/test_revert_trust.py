@@ -752,7 +752,8 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "pkg/plugin/testdata/default-route.clusters.golden.yaml",  # kuma's golden files
                                       "internal/xds/testdata/out/xds-ir/tracing.clusters.yaml",  # envoy gateway's
                                       "src/test/regress/expected/multi_metadata_sync.out",  # pg_regress' (citus)
-                                      "docker/integration_tests/results/baseline1.out"])  # zaproxy's
+                                      "docker/integration_tests/results/baseline1.out",  # zaproxy's
+                                      "ro-crate-metadata.json"])  # nf-core's, written at each version bump
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
 
@@ -761,7 +762,8 @@ def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: 
                                     "src/env.d.ts", "docs/api.md", "src/cache/lookup.svg",  # near the names only
                                     "build/icons/app.svg",  # a `build/` folder of sources: not Vite's `assets/`
                                     "internal/testdata/in/xds-ir/tracing.yaml",  # a golden file's input
-                                    "src/test/regress/sql/multi_metadata_sync.out"])  # `.out` outside expected/
+                                    "src/test/regress/sql/multi_metadata_sync.out",  # `.out` outside expected/
+                                    "docs/ro-crate-metadata.md"])  # a page about it
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
 
@@ -2792,7 +2794,9 @@ def test_a_scratch_playground_put_back_is_a_notice(repo: Repo, path: str, severi
 @pytest.mark.parametrize(("path", "severity"), [
     (".idea/misc.xml", "notice"),  # AndroidAPS': the language level each developer's Android Studio writes
     ("wear/wear.iml", "notice"),
+    ("Picard-public.ipr", "notice"),  # htsjdk's, IntelliJ's older project file
     ("config/idea/misc.xml", "error"),  # a folder of the project's own, named alike, counts
+    ("config/public.ipr.xml", "error"),
 ])
 def test_an_ides_project_file_put_back_is_a_notice(repo: Repo, path: str, severity: str) -> None:
     seed(repo)
