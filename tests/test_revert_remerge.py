@@ -596,3 +596,29 @@ def test_a_resolution_keeping_its_later_version_and_build_number_moves_them_on(r
     merge_pr(repo, "patch5", 3395, "Patch5")
     finding = by_pr(check(repo, "main~1..main")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+MAIN_SIDE = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n"
+
+
+@pytest.mark.parametrize(("resolved", "severity"), [
+    (MAIN_SIDE.replace("    reload", "    FC.reload"), "notice"),  # inav-configurator's: main's lines, qualified
+    (MAIN_SIDE.replace("    reload", "    FC.reload").replace("seconds=", "minutes="), "warning"),  # main's values gone
+    ("", "warning"),  # main's lines dropped
+])
+def test_a_resolution_writing_the_other_sides_lines_qualified_keeps_them(repo: Repo, resolved: str, severity: str) -> None:
+    qualified = "class Settings:\n" + CONFIG.replace("    option_", "    FC.option_") + "    FC.filters = configure(kind='relevant')\n"
+    seed(repo)
+    land(repo, "feat: settings", {"src/settings.py": _settings()})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(MAIN_SIDE),
+                                                 "src/mod1.py": "reloads = configure(kind='periodic')\n"})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "refactor: the FC module", {"src/settings.py": qualified}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("src/settings.py", qualified + resolved)
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    land(repo, "feat: relevance filters", {"src/mod2.py": "FILTERS = 1\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "notice", "reason": ""})
+    assert found["severity"] == severity, found["reason"]

@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections import Counter
 
 from leverguard import git
+from leverguard.patterns import lazy
 from leverguard.revert.patch import parse_commits, squeeze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Mapping
+    from typing import Callable, Mapping, Sequence
 
 REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch took out: it rewrote the file
 MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
 MIN_OWN_LINE = 8  # dropped lines shorter than this (squeezed: `});`, `returnnil`) are found in any version
+QUALIFIER = lazy(rb"(?<![\w.>:])\w+(?:\.|::|->)(?=\w)")  # a qualifier opening a name's path: `FC.`, `this.`, `Foo::`
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
 # the re-merge's note on each path in conflict, one line in the patch text: `(content): Merge conflict in PATH`
 # (add/add too), or `(modify/delete): PATH deleted in ...` for a file one side deleted and the other edited
@@ -72,8 +74,8 @@ class Resolutions:
                 self._kept.setdefault(path, merge)
         for header, files in parse_commits(data):
             merge, *parents = header.decode("ascii", "replace").split()
-            dropped = {patch.change.path: {line for hunk in patch.hunks for line in hunk.removed
-                                           if not line.startswith(MARKERS)} for patch in files}
+            dropped = {patch.change.path: {line for hunk in patch.hunks for line in _dropped(hunk.removed, hunk.added)}
+                       for patch in files}
             # a file git re-merges without conflict had nothing to resolve: lines the merge commit drops there are
             # an edit made in it (msgpack's and idna's merges), judged as any change is
             paths = conflicted.get(merge)
@@ -124,6 +126,15 @@ class Resolutions:
         """A file's content at `REV:PATH`, empty when it does not exist there."""
         found = self._reader.read(spec)
         return found[1] if found is not None and found[0] == "blob" else b""
+
+
+def _dropped(removed: Sequence[bytes], added: Sequence[bytes]) -> list[bytes]:
+    """The lines of one re-merge hunk the resolution dropped: its REMOVED lines (normalized) but conflict markers
+    and those the resolution wrote again with a name qualified (inav-configurator's `EZ_TUNE.snappiness = ...`
+    as `FC.EZ_TUNE.snappiness = ...` in the branch that moved its globals into a module): that side's line kept."""
+    unqualified = {line[:found.start()] + line[found.end():] for line in added for found in QUALIFIER.finditer(line)}
+    return [line for line in removed if not line.startswith(MARKERS) and
+            not (len(line) >= MIN_OWN_LINE and line in unqualified)]
 
 
 def _conflicts(part: bytes) -> tuple[set[bytes] | None, list[bytes]]:
