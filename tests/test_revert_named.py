@@ -664,24 +664,6 @@ def test_a_change_naming_the_bot_whose_update_it_takes_back(repo: Repo, subject:
     assert finding["severity"] == severity, finding["reason"]
 
 
-@pytest.mark.parametrize(("subject", "severity"), [
-    ("Merge ign-gazebo6 \u27a1\ufe0f  main (part 3/3) (#1633)", "notice"),  # gz-sim's forward ports, merge commits
-    ("Merge 6.x -> main (#1633)", "notice"),
-    ("Merge gazebo6 fixes and main cleanups (#1633)", "warning"),  # no branch merged into another named
-])
-def test_a_merge_titled_with_an_arrow_between_branches_merges_a_branch_forward(repo: Repo, subject: str,
-                                                                               severity: str) -> None:
-    old = seed(repo)
-    land(repo, "feat: tracing (#301)", {"src/mod1.py": old["src/mod1.py"] + body("trace", 4), "src/mod2.py": "TRACE = 1\n"})
-    repo.git("checkout", "-q", "-b", "ign6")
-    land(repo, "Port the 6.x tests", {"src/mod1.py": old["src/mod1.py"] + "new_work = fresh_call(1)\n",
-                                      "kernel.c": "int t;\n"}, author=CAROL)
-    repo.git("checkout", "-q", "main")
-    repo.git("merge", "--no-ff", "-q", "ign6", "-m", subject)
-    found = by_pr(check(repo, "main~1..main")[1])[301]
-    assert found["severity"] == severity, found["reason"]
-
-
 @pytest.mark.parametrize(("branch", "title", "merged", "severity"), [
     ("tools-2.9", "Important! Template update for nf-core/tools v2.9", True, "notice"),  # nf-core's template merges
     ("TEMPLATE", "Important! Update for nf-core/tools v2.9", True, "notice"),  # its template branch merged

@@ -80,9 +80,7 @@ REVERT_BRANCH_NAME = lazy(r"^Merge (pull request #\d+ from \S+?/|branch ')(rever
 VERSION_LINE = r"v?\d+(\.(\d+|x))+"  # a release line's name: `2.0.x`, `v0.8.x`, `3.7`
 BRANCH_MERGE = lazy(r"^Merge ((remote-tracking )?branch|tag) '|"  # `Merge tag '4.16.4'`: a released line's tip
                     r"^Merge (current )?branch " + VERSION_LINE + " into ")  # traefik's `Merge current branch v3.7 into master`
-# (gz-sim's forward ports: `Merge ign-gazebo6 ➡️  main (part 3/3) (#1633)`, `Merge 1.x -> main`)
-WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+((branch|into)\b|(\u27a1\ufe0f?|\u2192|->|=>)\s))",
-                           re.IGNORECASE)
+WORDED_BRANCH_MERGE = lazy(r"^\s*merged?\s+((from|with)\s+['\"]?[\w./-]+|[\w./-]+\s+(branch|into)\b)", re.IGNORECASE)
 # a release line merged forward ('2.0.x', 'v0.8.x', 'origin/3.1', 'stable', a release tag '4.16.4'), not a pull of master
 # into master
 MAINTENANCE_MERGE = lazy(  # not a short-lived 'hotfix/0.3.7' or 'release/1.2' of git-flow
