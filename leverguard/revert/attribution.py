@@ -1571,7 +1571,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and landed.merge and not versions_back and not kept_deleted and \
-            merges_template_update((landed.subject, landed.title)) and not _lowered_versions(hits, landed):
+            merges_template_update((landed.subject, landed.title)):
         return NOTICE, reason + "; a merge of the project template's update: the template's own rework"
     if level == WARNING and is_merge_of_branch(landed.subject, landed.merge) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject, landed.title)):
