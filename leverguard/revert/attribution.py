@@ -60,6 +60,7 @@ RECENT_COMMITS = 10  # a one-line undo counts only against the last few commits 
 GENERATED_KINDS = ("inverse-hunk", "version-set-back", "rollback")  # a generated file's lines: rewritten, not lost
 LATEST_COMMITS = 3  # the very last commits before the base: any tree that lacks them is stale, whatever their age
 WHOLE_FILE_KINDS = ("rollback", "resurrected", "deleted-added")
+CITED = lazy(r"(?<![\w/&])#(\d+)\b")  # an issue or PR a title cites
 SUBTREE_DIR = lazy(r"^git-subtree-dir:\s*(\S+)\s*$", re.MULTILINE)  # `git subtree add/pull --squash` writes it
 REVERTED_MERGE = lazy(r"\brevert\w*\s+[\"'`]?merge\b", re.IGNORECASE)  # `Revert "Merge branch 'develop'..."`
 NOTE_REVERTS = lazy(rb"^[-*]?(this)?revert", re.IGNORECASE)  # a fragment's line opens so (spaces squeezed out)
@@ -1544,6 +1545,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
     if level > NOTICE and not any(h.kind in BROUGHT_BACK for h in hits) and awaits_the_change(undone, _own_number(landed)):
         return NOTICE, reason + f"; the undone lines say #{_own_number(landed)} takes them out"
+    awaited = next((n for n in _cited_issues(landed) if awaits_the_change(undone, n)), None)
+    if level > NOTICE and not stale and not any(h.kind in BROUGHT_BACK for h in hits) and awaited is not None:
+        # moin's `# TODO: workaround for #1292`, taken out by `add ACTION_CONVERT to list of valid actions #17 #1292`
+        return NOTICE, reason + f"; the undone lines wait on #{awaited}, which the change's title says it works on"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
     pointer = _submodule_rolled_back(hits, landed)
@@ -1762,6 +1767,11 @@ def _next_commit_of_its_author(commit: Commit, position: int, landed: Landed, ow
 def _own_number(landed: Landed) -> int | None:
     """The change's own PR number: the bot's, or what its subject says (`(#11108)`, `Merge pull request #N`)."""
     return landed.own_pr if landed.own_pr is not None else subject_pr(landed.subject)
+
+
+def _cited_issues(landed: Landed) -> list[int]:
+    """The issues or PRs the change's title cites by `#N`, beyond its own number (`... actions #17 #1292`)."""
+    return [int(n) for title in (landed.subject, landed.title) if title for n in CITED.findall(PR_SUBJECT.sub("", title))]
 
 
 def _direct(landed: Landed) -> bool:
