@@ -2555,6 +2555,26 @@ def test_every_file_a_commit_added_deleted_weeks_later_is_a_clean_up(repo: Repo,
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("days", "severity"), [
+    (364.0, "error"),  # DEAD_FILE_DAYS, 365: a file deleted within the year, brought back, is a stale tree's
+    (366.0, "notice"),  # lazydocker's `test.sh`, written anew 977 days after #164 deleted it
+])
+def test_a_file_deleted_over_a_year_before_and_brought_back_is_written_anew(repo: Repo, days: float, severity: str) -> None:
+    old = seed(repo)
+    script = "#!/usr/bin/env bash\nset -e\n" + "".join(f"go test ./pkg{i}/...\n" for i in range(8))
+    land(repo, "ci: test script", {"test.sh": script})
+    done = land(repo, "CI improvements (#301)", {"test.sh": None, "src/mod1.py": old["src/mod1.py"] + body("ci", 4)}, author=DAVE)
+    for i in range(12):
+        land(repo, f"chore: tidy {i}", {f"src/mod{2 + i % 10}.py": body(f"tidy{i}", 6)})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.write("test.sh", script)
+    repo.write("kernel.c", "int t;\n")
+    when = f"{int(repo.git('log', '-1', '--format=%ct', done)) + int(days * 86400)} +0000"
+    repo.commit("use github actions instead of circle ci", env={"GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 @pytest.mark.parametrize(("days", "between", "lines", "severity"), [
     (120.0, 2, 6, "error"),  # months old, but among the last commits before the base: that tree is stale
     (120.0, 12, 6, "notice"),  # months old and a dozen commits on (OLD_FILE_DAYS, 90)
