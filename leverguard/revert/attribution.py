@@ -37,9 +37,10 @@ MIN_FOLDER_FILES = 2  # a "whole module folder" holds at least this many files t
 MIN_ROLLBACK_LINES = 3  # below this, a rollback that restores nothing (it only deletes added lines) is a deletion
 OLD_DAYS = 45  # line-level undos of older work are notices: stale trees undo hours or days of work (REVERTS.md)
 OLD_FILE_DAYS = 90  # whole files, stronger evidence, get twice that
-# a file brought back from the dead ages slowest: 5 months on is a real stale branch's (cht-core's), while no
-# tree holds a file deleted over a year before (lazydocker's `test.sh`, written anew for GitHub Actions 977
-# days after #164 deleted it; 7 of 7 such errors on 400 judged histories were not lost work)
+# a file brought back from the dead ages slowest: 5 months on is a real stale branch's (cht-core's); brought
+# back edited over a year after its deletion, it was written anew (lazydocker's `test.sh` for GitHub Actions,
+# 977 days after #164 deleted it; 7 of 7 errors that old on 400 judged histories were not lost work), while an
+# exact copy is what an old tree carries (the shared corpus' slow kodiak history)
 DEAD_FILE_DAYS = 365
 TINY_LINES, TINY_DAYS = 2, 14  # one line put back, weeks later: a toggle (pins, badges, values), not a stale tree
 # names many folders hold: one of them deleted here and another added there is no move
@@ -1611,8 +1612,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + f"; the undone work is over {OLD_DAYS} days old (stale trees undo recent work)"
     if level == ERROR and days > OLD_FILE_DAYS and all(h.kind != "resurrected" for h in hits):
         return NOTICE, reason + f"; the undone work is over {OLD_FILE_DAYS} days old (stale trees undo recent work)"
-    if level > NOTICE and days > DEAD_FILE_DAYS and not dropped and not versions_back:
-        return NOTICE, reason + f"; deleted over {DEAD_FILE_DAYS} days before: a file written anew, no stale tree's"
+    if level > NOTICE and days > DEAD_FILE_DAYS and not dropped and not versions_back and \
+            all(h.normalized for h in hits if h.kind == "resurrected"):
+        return NOTICE, reason + f"; deleted over {DEAD_FILE_DAYS} days before and brought back edited: a file written anew"
     # (a submodule pointer's patch is two lines, but it is a whole checkout: h2o's stale `misc/h2get`)
     # (nor is a lock file brought back, whose lines are not counted)
     if level > NOTICE and sum(h.lines for h in hits) <= TINY_LINES and days > TINY_DAYS and not versions_back and \
