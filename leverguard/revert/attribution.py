@@ -1550,10 +1550,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the undone lines' own to-do note says they are to go"
     if level > NOTICE and not any(h.kind in BROUGHT_BACK for h in hits) and awaits_the_change(undone, _own_number(landed)):
         return NOTICE, reason + f"; the undone lines say #{_own_number(landed)} takes them out"
-    awaited = next((n for n in _cited_issues(landed) if awaits_the_change(undone, n)), None)
-    if level > NOTICE and not stale and not any(h.kind in BROUGHT_BACK for h in hits) and awaited is not None:
+    if level > NOTICE and not stale and not any(h.kind in BROUGHT_BACK for h in hits):
         # moin's `# TODO: workaround for #1292`, taken out by `add ACTION_CONVERT to list of valid actions #17 #1292`
-        return NOTICE, reason + f"; the undone lines wait on #{awaited}, which the change's title says it works on"
+        awaited = next((n for n in _cited_issues(landed) if awaits_the_change(undone, n)), None)
+        if awaited is not None:
+            return NOTICE, reason + f"; the undone lines wait on #{awaited}, which the change's title says it works on"
     # two agent sessions on one topic are the #221/#224 risk itself, not that work reworked; every bump of a
     # submodule names it, whichever commit it writes
     pointer = _submodule_rolled_back(hits, landed)

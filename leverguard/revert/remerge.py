@@ -132,9 +132,11 @@ def _dropped(removed: Sequence[bytes], added: Sequence[bytes]) -> list[bytes]:
     """The lines of one re-merge hunk the resolution dropped: its REMOVED lines (normalized) but conflict markers
     and those the resolution wrote again with a name qualified (inav-configurator's `EZ_TUNE.snappiness = ...`
     as `FC.EZ_TUNE.snappiness = ...` in the branch that moved its globals into a module): that side's line kept."""
+    dropped = [line for line in removed if not line.startswith(MARKERS)]
+    if not added or not any(len(line) >= MIN_OWN_LINE for line in dropped):
+        return dropped
     unqualified = {line[:found.start()] + line[found.end():] for line in added for found in QUALIFIER.finditer(line)}
-    return [line for line in removed if not line.startswith(MARKERS) and
-            not (len(line) >= MIN_OWN_LINE and line in unqualified)]
+    return [line for line in dropped if not (len(line) >= MIN_OWN_LINE and line in unqualified)]
 
 
 def _conflicts(part: bytes) -> tuple[set[bytes] | None, list[bytes]]:
