@@ -1438,7 +1438,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change only takes entries out of the changelog, under a title that speaks of it or of a release"
     if level > NOTICE and not stale and removes_debug_output((landed.subject, landed.title), undone):
         return NOTICE, reason + "; the change says it removes debug output, and only prints go"
-    if level > NOTICE and not stale and says_removes_comments((landed.subject, landed.title)) and \
+    if level > NOTICE and not stale and says_removes_comments(titles) and \
             _only_takes_out(hits) and all(COMMENTED.match(line) for line in undone if line):
         return NOTICE, reason + "; the change says it removes comments, and only comment lines go"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
@@ -1509,7 +1509,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and not stale and not dropped and lines_only and _todo_note_only(undone):
         # (pip-tools' `Whitelist dependencies of whitelisted modules` deleting the `# TODO:` block it carries out)
         return NOTICE, reason + "; only a to-do note, comments with no code, taken out (done or dropped)"
-    if level == WARNING and not stale and not dropped and says_adds_missing((landed.subject, landed.title)) and \
+    if level == WARNING and not stale and not dropped and says_adds_missing(titles) and \
             sum(h.lines for h in hits) <= MISSING_LINES and \
             all(h.kind == "inverse-hunk" and h.undo is not None and all(u.kind == "restored" for u in h.undo.undone)
                 for h in hits):
@@ -1523,7 +1523,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and not stale and not dropped and imports_only(undone) and _edits_imports(hits, landed, undone):
         return NOTICE, reason + "; only import lines, in a change that reworks the imports there (a tool's sort or prune)"
     if level == WARNING and not stale and not dropped and imports_only(undone) and \
-            speaks_of_imports((landed.subject, landed.title, *landed.message.splitlines()[1:4])):
+            speaks_of_imports((*titles, *landed.message.splitlines()[1:4])):
         return NOTICE, reason + "; only import lines, in a change that says it works on the imports"
     if level == WARNING and not stale and not dropped and imports_only(undone) and _uses_taken_out(hits, landed, undone):
         return NOTICE, reason + "; only import lines, whose uses the change takes out too (left unused)"
@@ -1573,7 +1573,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change's title names again what the undone commit's title removed"
     if level > NOTICE and not stale and not dropped and inverts_title((landed.subject, landed.title), pr_title(commit)):
         return NOTICE, reason + "; the change's title does the opposite of the undone commit's to the same thing"
-    if level > NOTICE and not stale and not dropped and releases_dev_pin((landed.subject, landed.title), pr_title(commit)):
+    if level > NOTICE and not stale and not dropped and releases_dev_pin(titles, pr_title(commit)):
         # pandoc's `Use released djot 0.1.2.3.` taking out the git pin `Use dev version of djoths.` added
         return NOTICE, reason + "; the change takes from a release what the undone commit took from a development line"
     if level > NOTICE and not stale and not dropped and names_what_it_puts_back((landed.subject, landed.title), _put_back(hits)):
@@ -1582,7 +1582,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and landed.merge and not versions_back and not kept_deleted and \
-            merges_template_update((landed.subject, landed.title)):
+            merges_template_update(titles):
         return NOTICE, reason + "; a merge of the project template's update: the template's own rework"
     if level == WARNING and is_merge_of_branch(landed.subject, landed.merge) and not kept_deleted and \
             (not versions_back or merges_a_release_line(landed.subject, landed.title)):
@@ -1666,9 +1666,9 @@ MARKED_TO_GO = lazy(rb"(?i)(to|will|should|must|can)be(removed|deleted|dropped)|
 def _marked_to_go(hits: list[PathHit]) -> bool:
     """The change takes out lines a commit added that note they were to go, and in its other files of that
     commit only deletes lines it added (their uses, a docblock beside them)."""
-    def taken_out(hit: PathHit) -> tuple[bytes, ...]:
+    def taken_out(hit: PathHit) -> Sequence[bytes]:
         if hit.undo is not None:
-            return tuple(line for u in hit.undo.undone for line in u.added)
+            return _taken_out([hit])
         return hit.text_undone if hit.kind in ("deleted-added", "rollback") else ()
 
     def deletes_only(hit: PathHit) -> bool:

@@ -854,13 +854,18 @@ def follows_up_a_pr(subject: str) -> bool:
     return FOLLOWS_UP_PR.match(subject) is not None
 
 
+def _said(pattern: re.Pattern[str], titles: Iterable[str]) -> bool:
+    """Whether one of TITLES says what PATTERN finds (the change's subject and its PR's title, say)."""
+    return any(pattern.search(title) for title in titles if title)
+
+
 # a title saying it sets something back to its first state (jwst's `Reset requirements-sdp.txt after release`,
 # `wipe requirements-sdp.txt on main branch`, iris' `reset whatsnew latest`)
 RESETS = lazy(r"\b(reset(s|ting)?|clear(s|ed|ing)?|wip(e|es|ed|ing)|empt(y|ies|ied|ying))\b", re.IGNORECASE)
 
 
 def says_resets(titles: Iterable[str]) -> bool:
-    return any(RESETS.search(title) for title in titles if title)
+    return _said(RESETS, titles)
 
 
 # a title saying it adds what is missing (minijinja's `Added missing conditional compilation flag`)
@@ -868,13 +873,13 @@ ADDS_MISSING = lazy(r"\b(add(s|ed|ing)?|restor\w*|put\w* back|fix(es|ed|ing)?)\s
 
 
 def says_adds_missing(titles: Iterable[str]) -> bool:
-    return any(ADDS_MISSING.search(title) for title in titles if title)
+    return _said(ADDS_MISSING, titles)
 
 
 def says_restores(titles: Iterable[str], message: str = "") -> bool:
     """`Unbreak docs frontpage`, `Restore the logo`: bringing back on purpose what a deletion broke; or a
     message saying something was removed by accident (apostrophe's `oops I removed this file by accident`)."""
-    return any(RESTORES.search(title) for title in titles if title) or ACCIDENTAL_REMOVAL.search(message) is not None
+    return _said(RESTORES, titles) or ACCIDENTAL_REMOVAL.search(message) is not None
 
 
 # a removal called a mistake, which a stale tree never knows of
@@ -1113,7 +1118,7 @@ def backs_out(message: str, sha: str) -> bool:
 def says_stray(titles: Iterable[str]) -> bool:
     """`Remove spurious changes`, `Revert stray edits to the docs`, `fix merge artifact`: undoing on purpose
     what slipped in."""
-    return any(STRAY.search(title) for title in titles if title)
+    return _said(STRAY, titles)
 
 
 def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
@@ -1130,24 +1135,24 @@ def removes_debug_output(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
 
 def says_removes_comments(titles: Iterable[str]) -> bool:
     """A title saying it takes out comments or code commented out (Haraka's `Remove commented code`)."""
-    return any(REMOVES_COMMENTS.search(title) for title in titles if title)
+    return _said(REMOVES_COMMENTS, titles)
 
 
 def speaks_of_imports(titles: Iterable[str]) -> bool:
     """A title about the imports themselves (neomutt's `iwyu: fix headers`, `tidy code, fix #includes`,
     `Organize imports`): a tool's or a tidy-up's sort, prune or repair of them."""
-    return any(IMPORTS_WORD.search(title) for title in titles if title)
+    return _said(IMPORTS_WORD, titles)
 
 
 def says_fixes_regression(titles: Iterable[str]) -> bool:
     """`Fix regression when loading metadata (#1327)`, `fix regression from 8a17ab7`: the change undoes what
     broke, on purpose (hatch's `Slight fix` taken back 13 hours later)."""
-    return any(REGRESSION.search(title) for title in titles if title)
+    return _said(REGRESSION, titles)
 
 
 def says_deletes(titles: Iterable[str]) -> bool:
     """`MNT remove unnecessary file`, `remove noise`, `file commited by mistake`: a deletion said, or its reason."""
-    return any(DELETES.search(title) for title in titles if title)
+    return _said(DELETES, titles)
 
 
 def says_temporary(subject: str) -> bool:
