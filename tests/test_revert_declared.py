@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Repo, run_leverguard
+from leverguard.revert.hunks import RELAND_COMMITS
 from revert_helpers import BOB, CAROL, DAVE, body, by_pr, check, check_cli, land, merge_pr, seed
 
 
@@ -114,6 +115,46 @@ def test_a_repair_of_ordinary_work_carries_no_note(repo: Repo) -> None:
 def test_a_re_land_under_the_reverted_subject_is_explained(repo: Repo) -> None:
     code, finding = _revert_undone(repo, "feat: feature (#303)")
     assert code == 0 and finding["severity"] == "info" and "re-land" in finding["explanation"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("feat: feature - Take 2", "info"),  # 86Box's re-land, its revert merged in with master
+    ("feat: feature", "info"),
+    ("kernel: tune", "error"),  # no title of the reverted work: a stale tree from before the revert
+])
+def test_a_re_land_of_work_a_merge_brought_a_revert_of_is_explained(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("feature", 5)
+    land(repo, "feat: feature (#301)", {"src/mod1.py": new})
+    repo.git("checkout", "-q", "-b", "upstream")
+    land(repo, 'Revert "feat: feature (#301)"', {"src/mod1.py": old["src/mod1.py"]}, author=BOB)
+    repo.git("checkout", "-q", "main")
+    for i in range(RELAND_COMMITS + 1):  # not a merge silently undoing the commit just before: a re-land itself
+        land(repo, f"docs: notes {i}", {"docs/notes.md": f"notes {i}\n"})
+    repo.git("merge", "--no-ff", "-q", "upstream", "-m", "Merge branch 'master' of https://example.com/team/repo")
+    merged = repo.head()
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    report = check(repo, "main..topic", "--strict")[1]
+    finding = next(f for f in report["findings"] if f["commit"] == merged)
+    assert finding["severity"] == severity
+    assert ("re-land" in finding["explanation"]) is (severity == "info")
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("Update SDL to 3.4.0", "info"),  # rpcs3's: the reverted update again, past the one landed after its revert
+    ("kernel: tune", "error"),  # a tree from before the revert, titled otherwise
+])
+def test_a_re_land_past_the_revert_explains_what_it_rolls_over(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "Update SDL to 3.4.0 (#301)", {"deps/sdl.txt": "sdl 3.4.0\n" + body("sdl34", 4)})
+    land(repo, 'Revert "Update SDL to 3.4.0 (#301)" (#302)', {"deps/sdl.txt": None})
+    land(repo, "Update SDL to 3.2.30 (#303)", {"deps/sdl.txt": "sdl 3.2.30\n" + body("sdl32", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"deps/sdl.txt": "sdl 3.4.0\n" + body("sdl34", 4), "kernel.c": old["kernel.c"] + "int t;\n"},
+         author=CAROL)
+    code, report = check(repo, "main..topic", "--strict")
+    assert by_pr(report)[303]["severity"] == severity and (code == 0) is (severity == "info")
 
 
 def test_a_re_land_said_in_words_is_explained(repo: Repo) -> None:

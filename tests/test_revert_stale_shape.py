@@ -207,6 +207,8 @@ def test_the_same_subject_in_the_plural_is_that_work_continued(repo: Repo) -> No
     ("Fix READ ME links too", "error"),  # a word more is another subject
     ("[ci skip] fix README link", "notice"),  # SCons' own subject again, CI told to skip it
     ("[ci skip] fix the parser", "error"),
+    ("Fix README link, take 2", "notice"),  # a try counted
+    ("Fix the parser, take 2", "error"),
 ])
 def test_a_second_try_at_the_same_subject_is_that_work_continued(repo: Repo, landing: str, severity: str) -> None:
     assert _rollback_with_subjects(repo, "Fix README link (#301)", landing)["severity"] == severity

@@ -245,6 +245,10 @@ MIN_TOPIC = 7  # a shared subject word this long is a topic ("interfaces"); shor
 MIN_NAME = 5  # a file stem shorter than this ("main", "util") names nothing in particular
 CI_TAG = lazy(r"\[(?:ci|skip|no)[ -](?:skip|ci)\]", re.IGNORECASE)  # `[ci skip]`, `[skip ci]`: an instruction to CI
 INSISTING = frozenset({"really", "actually", "properly", "correctly", "finally", "truly", "again"})  # a second try
+# a try counted (86Box's `EMU8K reset and performance improvements - Take 2` after its revert): the same work
+# once more; a part (`part 2`) is more of it, not the same
+RETRY = lazy(r"\b(?:(?:take|attempt|try)\s*#?\s*(?:[2-9]|two|three|ii+)|(?:second|2nd|third|3rd|another)\s+(?:take|attempt|try))\b",
+             re.IGNORECASE)
 MIN_FOLDER_NAME = 3  # a folder the change deletes whole is named on purpose even when short (`docs`, `web`)
 CODE_SPAN = lazy(r"`([^`]+)`")  # Markdown's inline code in a title
 LIST_ITEM = lazy(r"\s*([-*+]|\d+[.)])\s")  # a squash body's list of commits: each item its own line
@@ -741,9 +745,11 @@ def without_emoji(title: str) -> str:
 def same_work(subject: str, other: str) -> bool:
     """Two subjects that are one ("Update _client.py" twice, `Tweak GH Action` then `Tweak GH Actions`, a
     PR's `(#N)` aside, zap's `Really fix README link` after `Fix README link`, `Fix govuln check` after `Fix
-    govulncheck`, SCons' `[ci skip] update issue templates` after `Update issue templates`): the same work continued."""
+    govulncheck`, SCons' `[ci skip] update issue templates` after `Update issue templates`, a `Take 2`): the same
+    work continued."""
     def bare(text: str) -> str:  # words, case, plural, spacing, a second try's insistence and `[ci skip]` aside
-        words = [w.strip("./-") for w in re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", CI_TAG.sub(" ", text)).lower())]
+        words = [w.strip("./-") for w in
+                 re.findall(r"[a-z0-9_./-]+", SQUASH_SUFFIX.sub("", RETRY.sub(" ", CI_TAG.sub(" ", text))).lower())]
         return "".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w and w not in INSISTING)
     return bool(bare(subject)) and bare(subject) == bare(other) and not PR_SUBJECT.match(subject)
 
