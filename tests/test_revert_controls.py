@@ -275,6 +275,28 @@ def test_a_class_list_only_re_sorted_by_a_formatter_is_cosmetic(repo: Repo, stal
     assert found["severity"] == severity, found["reason"]
 
 
+CARD = ('<androidx.cardview.widget.CardView\n    android:layout_width="match_parent"\n    ATTRIBUTES\n'
+        '  <TextView android:id="@+id/title" />\n</androidx.cardview.widget.CardView>\n')
+
+
+@pytest.mark.parametrize(("stale", "severity"), [
+    # oppia-android's: the IDE arranged a card's attributes one way, a later layout the other
+    ('app:cardElevation="4dp"\n    app:cardCornerRadius="4dp">', "notice"),
+    ('app:cardElevation="4dp"\n    app:cardCornerRadius="8dp">', "error"),  # a value put back, not an order
+])
+def test_markup_attributes_only_reordered_are_cosmetic(repo: Repo, stale: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "feat: topic card", {"res/layout/card.xml": CARD.replace("ATTRIBUTES", stale)})
+    arranged = 'app:cardCornerRadius="4dp"\n    app:cardElevation="4dp">'
+    land(repo, "Fix #1152: thumbnails (#301)", {"res/layout/card.xml": CARD.replace("ATTRIBUTES", arranged),
+                                                "src/mod1.py": body("thumb", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "feat: stale card", {"res/layout/card.xml": CARD.replace("ATTRIBUTES", stale), "kernel.c": "int q;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_rolling_back_a_comma_moved_inside_quotes_is_no_formatting(repo: Repo) -> None:
     """click's shape: `('t,' '1')` fixed to `('t', '1')` (a typo that glued two strings) and put back by a
     stale copy. Only a formatter's commas (trailing ones) and quote style are cosmetic."""

@@ -622,7 +622,7 @@ def _hunk(removed: list[bytes], added: list[bytes], old_start: int = 0, old_coun
         cosmetic = len(removed) == len(added) > 0 and (_home_only(was, now) or (
             words_was.translate(None, _DIGITS) == words_now.translate(None, _DIGITS) and _line_references_only(was, now))
             or (len(words_was) == len(words_now) and sorted(words_was) == sorted(words_now)  # (sorting is the cost)
-                and _words_reordered_in_strings(removed, added)))
+                and (_words_reordered_in_strings(removed, added) or _attributes_reordered(removed, added))))
     if not cosmetic and (b"\\u" in was or b"\\u" in now) and _unescaped(was) == _unescaped(now):
         cosmetic = True  # one string, escaped or written out (heroic's `jeu\u202f?` for `jeu ?` with U+202F)
     (gone, short_gone), (new, short_new) = _non_trivial(removed), _non_trivial(added)
@@ -668,6 +668,21 @@ def _words_reordered_in_strings(removed: list[bytes], added: list[bytes]) -> boo
         if len(olds) != len(news) or any(sorted(a.split()) != sorted(b.split()) for a, b in zip(olds, news)):
             return False
     return True
+
+
+# one markup attribute on a line (`app:cardElevation="4dp"`), the tag's end after it or not
+_ATTRIBUTE_LINE = lazy(rb"""\s*([\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))\s*(?:/?>)?\s*$""")
+
+
+def _attributes_reordered(removed: list[bytes], added: list[bytes]) -> bool:
+    """A tag's attributes, one a line, the same but written in another order, the `>` that ends the tag
+    following the last (Android Studio arranging oppia-android's `app:cardElevation` and `app:cardCornerRadius`,
+    and a later layout arranging them back): markup gives their order no meaning."""
+    def attributes(lines: list[bytes]) -> list[bytes] | None:
+        found = [_ATTRIBUTE_LINE.match(line) for line in lines]
+        return sorted(m.group(1) for m in found if m is not None) if all(found) else None
+    was = attributes(removed)
+    return was is not None and was == attributes(added)
 
 
 def _home_only(old: bytes, new: bytes) -> bool:
