@@ -355,6 +355,8 @@ SETUP = "extras_require = {{\n    'test': [\n        'pytest',\n{}    ],\n}}\n"
     ("Removing more nose remnants via dependencies. (#758)", "        'nose',\n", "notice"),  # nbconvert's
     ("Removing more mock remnants via dependencies. (#758)", "        'nose',\n", "error"),  # names another
     ("Remove nose (#758)", "        'nosetests-json',\n", "error"),  # only part of a word
+    ("Turn off the nose linter (#758)", "        'nose',\n", "notice"),  # perseus': what a linter or rule is
+    ("Turn off the nose rule (#758)", "        'nosetests-json',\n", "error"),
 ])
 def test_a_title_naming_what_it_removes_names_short_words_whole(repo: Repo, title: str, extra: str, severity: str) -> None:
     seed(repo)

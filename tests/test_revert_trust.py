@@ -2064,6 +2064,15 @@ def test_taking_out_every_undone_commit_of_the_topic_the_title_names_is_no_stale
     assert found == {"exit": 0, 301: "notice", 302: "notice"}
 
 
+@pytest.mark.parametrize(("subject", "exit_code"), [
+    ("Turn off pyright in the hooks", 0),  # perseus' `Turn off functional/immutable-data linter`: off is away
+    ("Switch off pyright in the hooks", 0),
+    ("Turn on pyright in the hooks", 1),  # on is no removal
+])
+def test_turning_off_the_topic_every_undone_commit_holds_is_no_stale_tree(repo: Repo, subject: str, exit_code: int) -> None:
+    assert _pins_taken_out(repo, "Pinned the pyright version also in the test workflow", subject)["exit"] == exit_code
+
+
 def test_a_title_naming_one_of_the_undone_topics_leaves_the_stale_tree(repo: Repo) -> None:
     found = _pins_taken_out(repo, "Install the test extras in the workflow", "Removed the pyright version pin")
     assert found["exit"] == 1 and found[302] == "error"

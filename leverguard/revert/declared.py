@@ -56,7 +56,7 @@ BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?int
 GOES_AWAY = lazy(
     r"\b(remov\w*|rm|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|revers|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
-    r"don'?t|do not|stop\w*|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
+    r"don'?t|do not|stop\w*|(turn|switch)\w*\s+off|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
     r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous|too many)\b",
     re.IGNORECASE)
@@ -273,7 +273,7 @@ BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
 # a block's opening key (whitespace squeezed): `"resolutions":{`, `resolutions:`, `resolutions=[`
 BLOCK_KEY = lazy(rb"^[\"']?([\w$@./-]+)[\"']?[:=][{\[(]?$")
 # what a removal's title says it removes: `remove Python 3.11 from CI (unstable)`, `Update base docs, remove tox`
-REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
+REMOVAL_OBJECT = lazy(r"\b(?:remov\w*|delet\w*|drop\w*|disabl\w*|(?:turn|switch)\w*\s+off)\s+(?:the\s+|support\s+for\s+)?([^,;()]+?)"
                       r"(?=\s+(?:from|in|on|for|to|and|as|since|because|due|with|until|after)\b|\s*[,;(]|\.(?=\s|$)|\s*$)", re.IGNORECASE)
 # folders any project has, whose names any title may say
 CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|third_party|docs?|tests?|spec|scripts|tools|bin|"
@@ -293,7 +293,8 @@ ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(" + _ENABLING + r")\b", re.I
 REENABLES = lazy(r"\b(" + _REENABLING + r")\b", re.IGNORECASE)  # in any sentence of a message
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
 OBJECT_FILLER = frozenset("use uses usage of the a an support for unused old all any some more remnants leftovers "
-                          "references reference dead obsolete deprecated via its our dependency dependencies deps".split())
+                          "references reference dead obsolete deprecated via its our dependency dependencies deps "
+                          "linter lint rule rules".split())  # (perseus' `Turn off functional/immutable-data linter`)
 # a title's opening verb, turning something on (`Pin tox`, `Use Travis CI`, `Add back warnings`) or off (`Remove
 # tox pin`, `Silence warnings`), after a conventional prefix (`fix(ci):`, `[ci]`)
 ACTION = lazy(r"^\s*(?:\[[^\]]*\]\s*)?(?:\w+(?:\([^)]*\))?!?:\s*)?(?:(?P<on>(?:re-?)?add(?:s|ed)?(?:\s+back)?|use[sd]?|"
