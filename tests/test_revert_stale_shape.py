@@ -449,6 +449,25 @@ def test_a_change_fixing_a_regression_takes_back_what_broke(repo: Repo, title: s
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("title", "files", "between", "severity"), [
+    ("vkutil: Fix regression (#3238)", 1, False, "notice"),  # Vita3K's: one line of the commit just before, out
+    ("vkutil: Fix the allocator (#3238)", 1, False, "error"),  # no regression said
+    ("vkutil: Fix regression (#3238)", 2, False, "error"),  # the whole commit put back needs "revert" said
+    ("vkutil: Fix regression (#3238)", 1, True, "error"),  # the regressing commit is the one just before
+])
+def test_a_file_put_back_to_fix_a_regression_is_the_commit_just_before(repo: Repo, title: str, files: int,
+                                                                      between: bool, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "vita3k: Fix some vma assert issues (#301)",
+         {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"vma{i}", 2) for i in (1, 2)}, author=DAVE)
+    if between:
+        land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {f"src/mod{i}.py": old[f"src/mod{i}.py"] for i in range(1, files + 1)}, author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def test_regression_wording_does_not_excuse_a_stale_tree(repo: Repo) -> None:
     code, found = _stale_tree_under(repo, "Fix regression in the retry knob")
     assert code == 1 and found[301]["severity"] == "error" and found[302]["severity"] == "error"

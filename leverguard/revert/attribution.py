@@ -1444,8 +1444,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it removes comments, and only comment lines go"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
-    if level == WARNING and not stale and says_fixes_regression((landed.subject, landed.title)):
-        # the commit that broke it is the one recent enough to be undone; a stale tree undoes several
+    if level > NOTICE and not stale and (level == WARNING or just_before and not every_file) and \
+            says_fixes_regression((landed.subject, landed.title)):
+        # the commit that broke it is the one recent enough to be undone; a stale tree undoes several. A file
+        # put back whole is that only when the commit landed just before, and not all of it (Vita3K's
+        # `vkutil: Fix regression` taking one line of the day-old `Fix some vma assert issues` back out)
         return NOTICE, reason + "; the change says it fixes a regression (what broke, taken back)"
     if level == WARNING and not stale and _only_deletes(landed) and says_deletes((landed.subject, landed.title)):
         # a stale tree commits its own work with the old copies; a change that writes nothing and says it
