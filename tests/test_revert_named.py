@@ -293,6 +293,23 @@ def test_a_title_naming_the_folder_it_brings_back(repo: Repo, title: str, severi
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("title", "severity"), [
+    ("Update SDL2 vcpkg port to 2.30.0", "notice"),  # Cemu's: a port folder of that name per platform
+    ("Update the vcpkg ports", "error"),  # the folders' own name unsaid
+])
+def test_a_title_naming_the_folders_of_one_name_it_brings_back(repo: Repo, title: str, severity: str) -> None:
+    seed(repo)
+    ports = {f"deps/{kind}/sdl2/{name}": f"# {name} of the sdl2 port for {kind}\nset(VERSION 2.28)\n" +
+             "".join(f"vcpkg_configure_option(SDL_{kind.upper()}_{i} ON)\n" for i in range(6))
+             for kind in ("overlay_ports", "overlay_ports_linux") for name in ("portfile.cmake", "vcpkg.json")}
+    land(repo, "Add overlay ports", {**ports, "deps/overlay_ports/zlib/portfile.cmake": "# zlib\n"})
+    land(repo, "Update libraries (#301)", {**{path: None for path in ports}, "deps/overlay_ports/zlib/portfile.cmake": None},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {path: text.replace("2.28", "2.30") for path, text in ports.items()}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 def test_a_list_of_independent_lines_has_no_block_to_name(repo: Repo) -> None:
     # axios: `Fixing removing package-lock from gitignore` takes out `yarn.lock`, added under it days before
     seed(repo)

@@ -1030,13 +1030,22 @@ def names_brought_back(titles: Iterable[str], paths: Iterable[str]) -> bool:
     own name, which a merge's subject says in its URL)."""
     wanted = list(paths)
     text = " ".join(title for title in titles if title and not title.startswith("Merge ")).lower()
-    common = posixpath.commonpath([path.rpartition("/")[0] for path in wanted]) if wanted else ""
-    if "/" in common:  # a top-level folder is often the project's own name, which any title may say
-        folder = common.rpartition("/")[2].lower()
-        if len(folder) >= 3 and folder not in COMMON_WORDS and folder not in PROSE_WORDS and \
-                CONVENTIONAL_FOLDER.fullmatch(folder) is None and _says(folder, text):
-            return True
+    folder = _folder_named(wanted)  # (a top-level folder is often the project's own name, which any title says)
+    if len(folder) >= 3 and folder not in COMMON_WORDS and folder not in PROSE_WORDS and \
+            CONVENTIONAL_FOLDER.fullmatch(folder) is None and _says(folder, text):
+        return True
     return titled_after(titles, wanted)
+
+
+def _folder_named(paths: Sequence[str]) -> str:
+    """The folder PATHS all lie under, by its own name: their common folder below the top level, or the one
+    name of the folders they lie in, one a platform (Cemu's `vcpkg_overlay_ports/sdl2/*` and
+    `vcpkg_overlay_ports_linux/sdl2/*`); else nothing."""
+    common = posixpath.commonpath([path.rpartition("/")[0] for path in paths]) if paths else ""
+    if "/" in common:
+        return common.rpartition("/")[2].lower()
+    names = {posixpath.basename(posixpath.dirname(path)) for path in paths}
+    return names.pop().lower() if len(names) == 1 and all(path.count("/") >= 2 for path in paths) else ""
 
 
 def reenables(titles: Iterable[str], lines: Iterable[bytes], message: str = "") -> bool:
