@@ -365,6 +365,26 @@ def test_code_commented_out_enabled_again_by_a_title_saying_so(repo: Repo, title
     assert by_pr(check(repo, "main..topic")[1])[1910]["severity"] == severity
 
 
+LINTERS = "linters:\n  settings:\n    govet:\n      enable-all: true\n{}"
+
+
+@pytest.mark.parametrize(("title", "block", "severity"), [
+    # kopia's: a linter upgrade switched one check off, a day later enabled again with the code fixed
+    ("chore(ci): enable modernize:omitzero linter setting", "    modernize:\n      disable:\n        - omitzero\n", "notice"),
+    ("chore(ci): enable the cache", "    modernize:\n      disable:\n        - omitzero\n", "error"),  # names another
+    ("chore(ci): enable modernize:omitzero linter setting", "    modernize:\n      checks:\n        - omitzero\n",
+     "error"),  # nothing was switched off
+])
+def test_a_title_enabling_what_the_undone_lines_switched_off(repo: Repo, title: str, block: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "ci: lint", {".golangci.yml": LINTERS.format("")})
+    land(repo, "chore(ci): upgrade to golangci-lint 2.6.1 (#301)", {".golangci.yml": LINTERS.format(block),
+                                                                    "src/mod1.py": body("lint", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {".golangci.yml": LINTERS.format(""), "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 SETUP = "extras_require = {{\n    'test': [\n        'pytest',\n{}    ],\n}}\n"
 
 

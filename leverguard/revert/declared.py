@@ -289,6 +289,8 @@ _REENABLING = r"re-?enabl\w*|un-?skip\w*"  # words that say nothing but that som
 _ENABLING = _REENABLING + r"|enabl\w*|uncomment\w*"
 ENABLES = lazy(r"\b(" + _ENABLING + r"|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)  # in a title
 # a message line (a squashed commit's bullet) opening by turning something back on: `* fix: enable banner`
+# a setting that switches something off: `disable:`, `exclude-rules:`, `enabled: false`, `-DFOO=OFF`
+OFF_SWITCH = lazy(r"\b(disabl\w*|exclud\w*|ignor\w*|skip\w*)\b|\b(enabled?|on)\s*[:=]\s*(false|no|0)\b|=\s*off\b")
 ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(" + _ENABLING + r")\b", re.IGNORECASE)
 REENABLES = lazy(r"\b(" + _REENABLING + r")\b", re.IGNORECASE)  # in any sentence of a message
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
@@ -1078,6 +1080,20 @@ def unskips(titles: Iterable[str], added: Sequence[bytes], message: str = "") ->
     SSLTest.ResponseBodyTerminatedByConnectionClose on mbedTLS.`), in words that say nothing else."""
     return skips_only(added) and \
         (any(ENABLES.search(title) for title in titles if title) or REENABLES.search(message) is not None)
+
+
+def enables_what_was_off(titles: Iterable[str], added: Sequence[bytes]) -> bool:
+    """A title enabling what it names (kopia's `enable modernize:omitzero linter setting`), taking out the lines
+    the undone commit wrote to switch that off (`modernize: disable: - omitzero`, a day-old workaround for a
+    linter upgrade): the workaround taken back, as the title says."""
+    text = b"\n".join(added).decode("utf-8", "replace").lower()
+    if not OFF_SWITCH.search(text):
+        return False
+    for title in titles:
+        found = _action(title or "") if title and ENABLES.search(title) else None
+        if found is not None and found[0] and found[1] and all(_says(word, text) for word in found[1]):
+            return True
+    return False
 
 
 def skips_only(added: Sequence[bytes]) -> bool:
