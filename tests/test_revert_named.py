@@ -199,6 +199,8 @@ def test_a_title_naming_the_key_of_the_block_it_takes_out(repo: Repo, title: str
     ("run isort on all files (#301)", "notice"),  # trio's, re-wrapped by its formatter when a name joined the import
     ("fix: format dates correctly (#301)", "error"),  # work about formatting, not a formatter's run
     ("Run black on CI (#301)", "error"),
+    ("PHP-CS-Fixer", "notice"),  # kirby's: the tool's name alone says its run
+    ("Black magic for the renderer (#301)", "error"),  # a tool's name as a word of other work
 ])
 def test_a_formatters_run_undone_loses_no_work(repo: Repo, subject: str, severity: str) -> None:
     old = seed(repo)

@@ -264,10 +264,13 @@ MIN_PHRASE_WORD, MIN_PHRASE = 3, 9  # two plain words, each this long and this l
 ENTRIES_WORD = lazy(r"\b(change ?logs?(_\w+)?|changes|news|(news ?)?fragments?|change ?notes?|release notes|changesets?)\b",
                     re.IGNORECASE)
 # a formatter's run, the whole subject: `[ci] format`, `chore: format code with prettier`, `style: run black`
+FORMATTERS = (r"prettier|black|isort|ruff format|rustfmt|cargo fmt|gofmt|goimports|clang-format|biome format|php-cs-fixer|"
+              r"phpcbf|ktlint|swiftformat|stylua|yapf|autopep8")
 FORMAT_RUN = lazy(r"^\s*(\[\w+\]\s*)?(\w+(\([^)]*\))?!?:\s*)?(((re-?)?format(ting)?|reformat\w*)(\s+(the\s+)?(code|source|sources|files|"
                   r"all|everything|codebase|project|repo))?(\s+(with|using|by)\s+[\w.-]+)?|(run|apply)\w*\s+(the\s+)?(formatters?|"
-                  r"prettier|black|isort|ruff format|rustfmt|cargo fmt|gofmt|goimports|clang-format|biome format)(\s+(on|over|across)\s+(the\s+)?"
-                  r"(all\s+)?(code|codebase|source|sources|files|everything|repo|project))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
+                  + FORMATTERS + r")(\s+(on|over|across)\s+(the\s+)?(all\s+)?(code|codebase|source|sources|files|everything|repo|project))?|"
+                  # or the tool's name alone (kirby's `PHP-CS-Fixer`)
+                  r"(" + FORMATTERS + r")(\s+(run|fixes|changes))?)\s*(\(#\d+\))?\s*$", re.IGNORECASE)
 # the first line of a block whose lines belong to it: `key:`, `[section]`, `name = {`, `def f(` (whitespace squeezed)
 BLOCK_HEADER = lazy(rb"(:|\{|\[|\(|^\[[^\]]+\])$")
 # a block's opening key (whitespace squeezed): `"resolutions":{`, `resolutions:`, `resolutions=[`
