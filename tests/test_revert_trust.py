@@ -512,6 +512,15 @@ def test_a_change_titled_move_back_to_calls_itself_a_revert(repo: Repo) -> None:
     assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("CB-2667 fix(build): revert lozalization changes", "notice"),  # cloudbeaver's: a tracker's key, then the prefix
+    ("CB-2667: Revert lozalization changes", "notice"),
+    ("CB-2667 fix(build): the revert button", "error"),  # the word, not the act
+])
+def test_a_tracker_key_before_revert_wording_calls_itself_a_revert(repo: Repo, subject: str, severity: str) -> None:
+    assert _moved_back(repo, subject)["severity"] == severity
+
+
 def test_a_change_titled_back_to_where_it_was_calls_itself_a_revert(repo: Repo) -> None:
     finding = _moved_back(repo, "Build back to where it was, same as httpx (#367)")
     assert finding["severity"] == "notice" and "calls itself a revert" in finding["reason"]
