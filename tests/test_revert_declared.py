@@ -556,6 +556,25 @@ def test_a_message_line_reverting_the_undone_topic_declares_it(repo: Repo, line:
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("line", "severity"), [
+    ("revert to old assert_alldead implementation", "notice"),  # pyqtgraph's branch commit, the PR's topic
+    ("revert to old menu implementation", "error"),  # another topic
+])
+def test_a_branch_commit_reverting_a_merged_prs_topic_declares_it(repo: Repo, line: str, severity: str) -> None:
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "fix-test")
+    land(repo, "fix wrong logic for assert_alldead", {"src/mod1.py": old["src/mod1.py"] + body("alldead", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merge_pr(repo, "fix-test", 301, "fix wrong logic for assert_alldead")
+    repo.git("checkout", "-q", "-b", "qmenu-leak")
+    land(repo, "add the qmenu leak test", {"src/mod2.py": old["src/mod2.py"] + body("leak", 4)}, author=CAROL)
+    land(repo, line, {"src/mod1.py": old["src/mod1.py"]}, author=CAROL)
+    repo.git("checkout", "-q", "main")
+    repo.git("checkout", "-q", "-b", "topic")
+    merge_pr(repo, "qmenu-leak", 302, "partial fix for Qmenu leak")  # the merge says nothing: its branch does
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("subject", "severity"), [
     ("Reversed #18499 (#18546)", "notice"),  # yii2's: the issue the undone fix was for, by number
     ("Reversed #18500 (#18546)", "error"),  # another issue

@@ -1325,7 +1325,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     if level > NOTICE and not stale and says_it_reverts(landed.message):
         return NOTICE, reason + "; the change's message says it reverts (name the commit to declare it)"
-    if level > NOTICE and reverts_by_topic(landed.message, commit.subject):
+    if level > NOTICE and reverts_by_topic(landed.message, pr_title(commit)):
         return NOTICE, reason + "; a line of the change's message says it reverts that work (name the commit to declare it)"
     if level > NOTICE and any(NOTE_REVERTS.match(note) for note in landed.notes):
         return NOTICE, reason + "; the change's release note calls it a revert (name the commit to declare it)"
