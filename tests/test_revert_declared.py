@@ -141,6 +141,23 @@ def test_a_re_land_of_work_a_merge_brought_a_revert_of_is_explained(repo: Repo, 
     assert ("re-land" in finding["explanation"]) is (severity == "info")
 
 
+def test_a_merge_holding_the_work_and_its_revert_is_no_revert_to_re_land(repo: Repo) -> None:
+    # EC-CUBE's: #3287's branch took back a change of another issue it held, and merged its own fix; the other
+    # issue's PR, titled as that change, then put the fix's file back: the fix is what it undoes
+    old = seed(repo)
+    repo.git("checkout", "-q", "-b", "upstream")
+    land(repo, "Show the order number", {"src/mod3.py": old["src/mod3.py"] + body("order", 3)}, author=DAVE)
+    land(repo, 'Revert "Show the order number"', {"src/mod3.py": old["src/mod3.py"]}, author=DAVE)
+    land(repo, "Absolute URLs in the activation mail", {"src/mod1.py": old["src/mod1.py"] + body("url", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "main")
+    merged = merge_pr(repo, "upstream", 301, "Absolute URLs in the activation mail")
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Show the order number", {"src/mod1.py": old["src/mod1.py"], "src/mod3.py": old["src/mod3.py"] + body("order", 3)},
+         author=DAVE)
+    finding = next(f for f in check(repo, "main..topic")[1]["findings"] if f["commit"] == merged)
+    assert finding["severity"] == "error" and "re-land" not in finding["explanation"]
+
+
 @pytest.mark.parametrize(("subject", "severity"), [
     ("Update SDL to 3.4.0", "info"),  # rpcs3's: the reverted update again, past the one landed after its revert
     ("kernel: tune", "error"),  # a tree from before the revert, titled otherwise

@@ -2300,9 +2300,12 @@ def _explanation(commit: Commit, inner: list[tuple[str, str, str]], landed: Land
         # a re-land said in words, one whose message names what comes back ("Integrate Native CPC"), or
         # one that carries the reverted work's own subject or PR branch
         return "re-land: the undone commit was itself a revert, so this re-applies the original"
-    if commit.is_merge and any(carries_reverted(subject, titles) for subject in inner_subjects):
+    if commit.is_merge and any(carries_reverted(subject, titles) and not any(
+            same_work(other, reverted_subject(subject)) for other in inner_subjects) for subject in inner_subjects):
         # a merge that brought a revert in (86Box's `Merge branch 'master'` carrying `Revert "EMU8K reset and
-        # performance improvements"`), undone by a change carrying that work's title (`... - Take 2`)
+        # performance improvements"`), undone by a change carrying that work's title (`... - Take 2`); not when
+        # the merge brought the reverted work in too (EC-CUBE's branch taking back a change of another issue
+        # it held): the two cancel, and what the merge changed is its own work
         return "re-land: the undone merge brought in a revert of this work, so this re-applies the original"
     if past and all(is_revert(later) and carries_reverted(pr_title(later), titles) for later in past):
         # rolled back past a revert the change re-lands by title (rpcs3's `Update SDL to 3.4.0` again after
