@@ -183,6 +183,34 @@ def test_the_ide_version_a_solution_was_saved_with_is_no_work(repo: Repo, extra:
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
 
 
+RTF = "{{\\rtf1\\ansi\\ansicpg1252\\cocoartf{writer}\n{{\\fonttbl\\f0\\fswiss Helvetica;}}\n" + \
+    "".join(f"\\f0\\fs24 Clause {i} of the license applies to the copies.\\\n" for i in range(6)) + "{year}}}\n"
+PROJECT = ('<Project ToolsVersion="3.5">\n  <PropertyGroup>\n    <ProductVersion>{version}</ProductVersion>\n'
+           '  </PropertyGroup>\n  <ItemGroup>\n' + "".join(f'    <Compile Include="Unit\\Test{i}.cs" />\n' for i in range(5)) +
+           '{extra}  </ItemGroup>\n</Project>\n')
+NEW_UNITS = "".join(f'    <Compile Include="Unit\\MigrationVersionRunner{i}Tests.cs" />\n' for i in range(3))
+
+
+@pytest.mark.parametrize(("path", "template", "stale", "found"), [
+    # Sequel-Ace's License.rtf: TextEdit writes its own version on the first line at each save
+    ("License.rtf", RTF, {"writer": "2513", "year": "2020"}, False),
+    ("License.rtf", RTF, {"writer": "2513", "year": "2019"}, True),  # the text itself put back
+    # fluentmigrator's project file: the Visual Studio version it was saved with, a reference added beside
+    ("Tests.csproj", PROJECT, {"version": "9.0.30729", "extra": NEW_UNITS + '    <Reference Include="nunit.framework" />\n'},
+     False),
+    ("Tests.csproj", PROJECT, {"version": "9.0.30729", "extra": '    <Reference Include="nunit.framework" />\n'}, True),
+])
+def test_the_writer_version_an_editor_stamps_is_no_work(repo: Repo, path: str, template: str, stale: dict, found: bool) -> None:
+    seed(repo)
+    before = {"writer": "2513", "year": "2019", "version": "9.0.30729", "extra": ""}
+    land(repo, "add the file", {path: template.format(**before)})
+    land(repo, "Update the file (#301)", {path: template.format(**{**before, "writer": "2577", "year": "2020",
+                                                                   "version": "9.0.21022",
+                                                                   "extra": NEW_UNITS})})
+    findings = _topic(repo, {path: template.format(**{**before, **stale})})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found
+
+
 UNIT = ('    <unit id="{key}" name="{key}">\n      <segment{state}>\n        <source>{key}</source>\n'
         '        <target>{target}</target>\n      </segment>\n    </unit>\n')
 CROWDIN = "".join(UNIT.format(key=f"part.{i}", state=' state="translated"', target=f"&lt;b&gt;Teil {i}&lt;/b&gt;")

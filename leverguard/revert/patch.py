@@ -34,7 +34,11 @@ MARKER_COMMENTED = b"#;%/*-"  # and commented out before the clean-up (pi-hole's
 # each contributor's IDE stamps its own, no one's work (squeezed, as the patches hold it)
 # and the format version Qt's lupdate or Linguist stamps a translation file with (`<TS version="2.1" language="pl">`:
 # TeXworks' maintainer's lupdate writes 2.0, its translators' Linguist 2.1)
-IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio", b"<TSversion=")
+# what an editor stamps into what it saves (whitespace squeezed): Visual Studio's versions in a solution or an
+# old project file, Qt Linguist's catalog version, the writer's version on an RTF file's first line (TextEdit's
+# `{\rtf1\ansi\ansicpg1252\cocoartf2577`)
+IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio", b"<TSversion=",
+              b"<ProductVersion>", b"{\\rtf1")
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
