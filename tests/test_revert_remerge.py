@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import resource
+import subprocess
+import sys
 
 import pytest
 
@@ -622,3 +625,32 @@ def test_a_resolution_writing_the_other_sides_lines_qualified_keeps_them(repo: R
     land(repo, "feat: relevance filters", {"src/mod2.py": "FILTERS = 1\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "notice", "reason": ""})
     assert found["severity"] == severity, found["reason"]
+
+
+def test_a_minified_line_in_a_resolution_costs_no_memory_for_qualifiers(repo: Repo) -> None:
+    """krayin's compiled assets: a resolution writing a bundle's line with thousands of qualifiers (`a.b(`), each
+    copy of it without one kept in memory, took gigabytes. Under a 1 GB cap the check still runs and keeps
+    main's qualified lines."""
+    bundle = "    bundle = [" + "".join(f"m{i}.f(x)," for i in range(40_000)) + "]\n"
+    qualified = "class Settings:\n" + CONFIG.replace("    option_", "    FC.option_")
+    seed(repo)
+    land(repo, "feat: settings", {"src/settings.py": _settings()})
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.git("checkout", "-q", "main")
+    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(MAIN_SIDE),
+                                                 "src/mod1.py": "reloads = configure(kind='periodic')\n"})
+    repo.git("checkout", "-q", "topic")
+    land(repo, "refactor: the FC module", {"src/settings.py": qualified}, author=CAROL)
+    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
+    repo.write("src/settings.py", qualified + MAIN_SIDE.replace("    reload", "    FC.reload") + bundle)
+    repo.commit("Merge branch 'main' into topic", author=CAROL)
+    land(repo, "feat: relevance filters", {"src/mod2.py": "FILTERS = 1\n"}, author=CAROL)
+
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    proc = subprocess.run([sys.executable, "-m", "leverguard", "check-revert", "--format", "json", "main..topic"],
+                          cwd=repo.path, capture_output=True, text=True, preexec_fn=capped)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    found = by_pr(json.loads(proc.stdout)).get(301, {"severity": "notice"})
+    assert found["severity"] == "notice"
+

@@ -24,6 +24,7 @@ REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch too
 MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
 MIN_OWN_LINE = 8  # dropped lines shorter than this (squeezed: `});`, `returnnil`) are found in any version
 QUALIFIER = lazy(rb"(?<![\w.>:])\w+(?:\.|::|->)(?=\w)")  # a qualifier opening a name's path: `FC.`, `this.`, `Foo::`
+MAX_QUALIFIED_LINE = 1000  # a line longer than this (normalized) is not looked for written again with a qualifier
 MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (normalized: no spaces)
 # the re-merge's note on each path in conflict, one line in the patch text: `(content): Merge conflict in PATH`
 # (add/add too), or `(modify/delete): PATH deleted in ...` for a file one side deleted and the other edited
@@ -133,10 +134,14 @@ def _dropped(removed: Sequence[bytes], added: Sequence[bytes]) -> list[bytes]:
     and those the resolution wrote again with a name qualified (inav-configurator's `EZ_TUNE.snappiness = ...`
     as `FC.EZ_TUNE.snappiness = ...` in the branch that moved its globals into a module): that side's line kept."""
     dropped = [line for line in removed if not line.startswith(MARKERS)]
-    if not added or not any(len(line) >= MIN_OWN_LINE for line in dropped):
+    lengths = {len(line) for line in dropped if MIN_OWN_LINE <= len(line) <= MAX_QUALIFIED_LINE}
+    if not added or not lengths:
         return dropped
-    unqualified = {line[:found.start()] + line[found.end():] for line in added for found in QUALIFIER.finditer(line)}
-    return [line for line in dropped if not (len(line) >= MIN_OWN_LINE and line in unqualified)]
+    # each added line without one of its qualifiers, built only where that is as long as a dropped line: a
+    # minified bundle's line holds thousands (krayin's compiled assets: every copy kept took gigabytes)
+    unqualified = {line[:found.start()] + line[found.end():] for line in added if len(line) <= 2 * MAX_QUALIFIED_LINE
+                   for found in QUALIFIER.finditer(line) if len(line) - (found.end() - found.start()) in lengths}
+    return [line for line in dropped if not (len(line) in lengths and line in unqualified)]
 
 
 def _conflicts(part: bytes) -> tuple[set[bytes] | None, list[bytes]]:
