@@ -354,6 +354,19 @@ def test_github_revert_button_and_range_declarations(repo: Repo) -> None:
     assert code == 0 and by_pr(report)[301]["declared"] is True
 
 
+@pytest.mark.parametrize(("subject", "declared"), [
+    ("Revert 301 fused prep (#305)", True),  # openboxes': the revert button's branch as a squash's title
+    ("Revert 301 commits of the prep (#305)", False),  # a count, not a PR
+    ("Revert the prep after 301 runs (#305)", False),
+])
+def test_the_revert_buttons_branch_as_a_title_declares_its_pr(repo: Repo, subject: str, declared: bool) -> None:
+    old = seed(repo)
+    land(repo, "feat: fused prep (#301)", {"src/mod1.py": old["src/mod1.py"] + body("feature", 5)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": old["src/mod1.py"], "kernel.c": "int t;\n"}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["declared"] is declared
+
+
 def test_the_repair_hint_in_text_and_markdown(repo: Repo) -> None:
     old = seed(repo)
     new = {f"src/mod{i}.py": old[f"src/mod{i}.py"] + body(f"f{i}", 3) for i in range(2)}

@@ -47,6 +47,10 @@ REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 ISSUE_PREFIX = r"(?:#\d+\s*:\s*)?"
 REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
 REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
+# its branch's name as a squash's title (openboxes' `Revert 5924 bug/obpih 7830 (#5941)`, GitHub's title for a PR
+# from `revert-5924-bug/obpih-7830`): a number, then the branch's words, never a count of commits or lines
+REVERT_BRANCH_TITLE = lazy(r"^Revert (\d+) (?!(?:commits?|changes?|lines?|files?|patch(?:es)?|PRs?)\b)[\w/.-]*[a-z]",
+                           re.IGNORECASE)
 REVERTED_PR = lazy(r"^" + ISSUE_PREFIX + r"Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
@@ -409,7 +413,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
         if REVERT_SUBJECT.match(text.lstrip()):  # Conventional Commits: `revert: ...` + a `Refs: SHA` footer
             for refs in REFS_TRAILER.finditer(text):
                 shas |= parse_refs(refs.group(1))[0]
-        button = REVERT_BRANCH.match(text.lstrip())
+        button = REVERT_BRANCH.match(text.lstrip()) or REVERT_BRANCH_TITLE.match(text.lstrip())
         if button:
             prs.add(int(button.group(1)))
         for trailer in ACK_TRAILER.finditer(text):
