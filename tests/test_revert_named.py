@@ -632,6 +632,10 @@ def test_a_sentence_naming_the_undone_pr_and_saying_its_work_goes(repo: Repo, me
     # WRF's: "[This reverses a change made in the repository after the last release.]"
     ("Gem dependency fixes\n\nKeep the older limit. [This reverses a change\nmade after the last release.]\n", "notice"),
     ("Gem dependency fixes\n\nThis reverses the order of the retries.\n", "error"),  # no change reversed
+    # ledger's: "The test files are reverted to their original argument order ... to serve as regression tests"
+    ("Pre-scan --now\n\nThe test files are reverted to their original argument\norder to serve as regression tests.\n",
+     "notice"),
+    ("Pre-scan --now\n\nThe test files keep their original argument order.\n", "error"),  # nothing reverted
 ])
 def test_a_body_saying_the_change_reverts(repo: Repo, message: str, severity: str) -> None:
     finding = _rollback_titled(repo, message)

@@ -704,10 +704,16 @@ BODY_REVERTS_EARLIER = lazy(r"(?:[-*+\u2022]\s*)?(?:revert(?:s|ed|ing)?|undo(?:e
 
 
 def says_it_reverts(message: str) -> bool:
-    """A sentence of MESSAGE's body opens with `This (will) revert(s)` or `Revert the previous ...`: not silent,
-    though not a declaration."""
-    return any(BODY_REVERTS.match(sentence) or BODY_REVERTS_EARLIER.match(sentence)
+    """A sentence of MESSAGE's body opens with `This (will) revert(s)` or `Revert the previous ...`, or says
+    something is reverted to what it was: not silent, though not a declaration."""
+    return any(BODY_REVERTS.match(sentence) or BODY_REVERTS_EARLIER.match(sentence) or REVERTED_TO_ORIGINAL.search(sentence)
                for sentence in sentences(message.partition("\n")[2]))
+
+
+# ledger's "The test files are reverted to their original argument order (...) to serve as regression tests"
+REVERTED_TO_ORIGINAL = lazy(r"\b(?:is|are|was|were|get|gets|got|been)\s+(?:reverted|rolled back|restored|put back)\s+"
+                            r"(?:back\s+)?to\s+(?:the|its|their|his|her|our)\s+(?:original|previous|prior|old|earlier)\b",
+                            re.IGNORECASE)
 
 
 def reverts_by_topic(message: str, undone_subject: str) -> bool:
