@@ -604,13 +604,10 @@ def test_a_resolution_keeping_its_later_version_and_build_number_moves_them_on(r
 MAIN_SIDE = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n"
 
 
-@pytest.mark.parametrize(("resolved", "severity"), [
-    (MAIN_SIDE.replace("    reload", "    FC.reload"), "notice"),  # inav-configurator's: main's lines, qualified
-    (MAIN_SIDE.replace("    reload", "    FC.reload").replace("seconds=", "minutes="), "warning"),  # main's values gone
-    ("", "warning"),  # main's lines dropped
-])
-def test_a_resolution_writing_the_other_sides_lines_qualified_keeps_them(repo: Repo, resolved: str, severity: str) -> None:
-    qualified = "class Settings:\n" + CONFIG.replace("    option_", "    FC.option_") + "    FC.filters = configure(kind='relevant')\n"
+def _qualified_story(repo: Repo, resolved: str, qualified_extra: str = "") -> None:
+    """#301 adds main's reload settings; the topic moves the settings into an `FC` module and merges main in,
+    writing RESOLVED below its own text (inav-configurator's module migration)."""
+    qualified = "class Settings:\n" + CONFIG.replace("    option_", "    FC.option_") + qualified_extra
     seed(repo)
     land(repo, "feat: settings", {"src/settings.py": _settings()})
     repo.git("checkout", "-q", "-b", "topic")
@@ -623,6 +620,15 @@ def test_a_resolution_writing_the_other_sides_lines_qualified_keeps_them(repo: R
     repo.write("src/settings.py", qualified + resolved)
     repo.commit("Merge branch 'main' into topic", author=CAROL)
     land(repo, "feat: relevance filters", {"src/mod2.py": "FILTERS = 1\n"}, author=CAROL)
+
+
+@pytest.mark.parametrize(("resolved", "severity"), [
+    (MAIN_SIDE.replace("    reload", "    FC.reload"), "notice"),  # inav-configurator's: main's lines, qualified
+    (MAIN_SIDE.replace("    reload", "    FC.reload").replace("seconds=", "minutes="), "warning"),  # main's values gone
+    ("", "warning"),  # main's lines dropped
+])
+def test_a_resolution_writing_the_other_sides_lines_qualified_keeps_them(repo: Repo, resolved: str, severity: str) -> None:
+    _qualified_story(repo, resolved, "    FC.filters = configure(kind='relevant')\n")
     found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "notice", "reason": ""})
     assert found["severity"] == severity, found["reason"]
 
@@ -632,19 +638,7 @@ def test_a_minified_line_in_a_resolution_costs_no_memory_for_qualifiers(repo: Re
     copy of it without one kept in memory, took gigabytes. Under a 1 GB cap the check still runs and keeps
     main's qualified lines."""
     bundle = "    bundle = [" + "".join(f"m{i}.f(x)," for i in range(40_000)) + "]\n"
-    qualified = "class Settings:\n" + CONFIG.replace("    option_", "    FC.option_")
-    seed(repo)
-    land(repo, "feat: settings", {"src/settings.py": _settings()})
-    repo.git("checkout", "-q", "-b", "topic")
-    repo.git("checkout", "-q", "main")
-    land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(MAIN_SIDE),
-                                                 "src/mod1.py": "reloads = configure(kind='periodic')\n"})
-    repo.git("checkout", "-q", "topic")
-    land(repo, "refactor: the FC module", {"src/settings.py": qualified}, author=CAROL)
-    repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
-    repo.write("src/settings.py", qualified + MAIN_SIDE.replace("    reload", "    FC.reload") + bundle)
-    repo.commit("Merge branch 'main' into topic", author=CAROL)
-    land(repo, "feat: relevance filters", {"src/mod2.py": "FILTERS = 1\n"}, author=CAROL)
+    _qualified_story(repo, MAIN_SIDE.replace("    reload", "    FC.reload") + bundle)
 
     def capped() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
