@@ -296,9 +296,9 @@ TODO_MARK = lazy(rb"^(#+|//+|;+|--+|/\*+|\*+|%+|<!--)(todo|fixme|xxx)", re.IGNOR
 _REENABLING = r"re-?enabl\w*|un-?skip\w*"  # words that say nothing but that something comes back on
 _ENABLING = _REENABLING + r"|enabl\w*|uncomment\w*"
 ENABLES = lazy(r"\b(" + _ENABLING + r"|turn\w* (it |them )?back on|again)\b", re.IGNORECASE)  # in a title
-# a message line (a squashed commit's bullet) opening by turning something back on: `* fix: enable banner`
 # a setting that switches something off: `disable:`, `exclude-rules:`, `enabled: false`, `-DFOO=OFF`
 OFF_SWITCH = lazy(r"\b(disabl\w*|exclud\w*|ignor\w*|skip\w*)\b|\b(enabled?|on)\s*[:=]\s*(false|no|0)\b|=\s*off\b")
+# a message line (a squashed commit's bullet) opening by turning something back on: `* fix: enable banner`
 ENABLING_LINE = lazy(r"^\W*(\w+(\([^)]*\))?!?:\s*)?(" + _ENABLING + r")\b", re.IGNORECASE)
 REENABLES = lazy(r"\b(" + _REENABLING + r")\b", re.IGNORECASE)  # in any sentence of a message
 # words around what a removal names: `Remove use of six`, `Removing more nose remnants via dependencies`
@@ -633,6 +633,14 @@ def carries_reverted(revert_subject: str, titles: Iterable[str]) -> bool:
                 or _holds_words(title, original):
             return True
     return False
+
+
+def brings_in_a_revert_of(subjects: Sequence[str], titles: Iterable[str]) -> bool:
+    """Whether a merge's commits (their SUBJECTS) hold a revert of work a title of the change carries, and not
+    that work itself, which the revert would cancel (EC-CUBE's branch taking back a change it held)."""
+    wanted = [title for title in titles if title]
+    return any(carries_reverted(subject, wanted) and not any(same_work(other, reverted_subject(subject)) for other in subjects)
+               for subject in subjects)
 
 
 def _title_words(text: str) -> list[str]:
