@@ -211,6 +211,21 @@ def test_a_formatters_run_undone_loses_no_work(repo: Repo, subject: str, severit
     assert [f["severity"] for f in found] == [severity]
 
 
+def test_a_formatters_run_comments_nothing_out(repo: Repo) -> None:
+    # pychess-variants' `black` also commented out a test toggle, put back by the next fix a minute later: lines
+    # commented in or out are no formatter's output, whatever the commit's title
+    lines = [f"    await start_service_{i}(app)\n" for i in range(8)]
+    seed(repo)
+    land(repo, "init", {"src/init.py": "async def init_state(app):\n" + "".join(lines)})
+    land(repo, "black", {"src/init.py": "async def init_state(app):\n" +
+                         "".join(("    # " + line.lstrip()) if i == 5 else line for i, line in enumerate(lines))})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Fix KeyError in import_game() (#302)", {"src/init.py": "async def init_state(app):\n" + "".join(lines),
+                                                       "kernel.c": "int t;\n"}, author=CAROL)
+    found = check(repo, "main..topic")[1]["findings"]
+    assert [f["severity"] for f in found] != ["notice"] and "formatter" not in found[0]["reason"], found
+
+
 MATRIX = 'jobs:\n  tests:\n    strategy:\n      matrix:\n        python-version: ["3.9", "3.10"{}]\n'
 
 

@@ -1394,8 +1394,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # a skip taken out is no work lost: the test runs again and a failure is loud (axolotl's `rmv skip`,
         # rolldown's `#[ignore = "Flaky test"]` gone with its race fix, narwhals' xfails once a backend has it)
         return NOTICE, reason + "; only test skips taken out: those tests run again, and fail loudly if still broken"
-    if level > NOTICE and not stale and formats(commit.subject):
-        # a stale tree undoing it loses formatting, which the formatter writes again: no work
+    if level > NOTICE and not stale and formats(commit.subject) and \
+            not any(toggles_comments([pair]) for pair in _undone_pairs(hits)):
+        # a stale tree undoing it loses formatting, which the formatter writes again: no work. A formatter
+        # comments nothing in or out (pychess-variants' `black` commit also commenting out a test toggle)
         return NOTICE, reason + "; a formatter's run: formatting undone, no work lost"
     # a stale tree never knows which commit it undoes; one that puts back every file of it, or others too,
     # needs "undo" said (test_revert_declared)
