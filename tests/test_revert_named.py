@@ -211,14 +211,20 @@ def test_a_formatters_run_undone_loses_no_work(repo: Repo, subject: str, severit
     assert [f["severity"] for f in found] == [severity]
 
 
-def test_a_formatters_run_comments_nothing_out(repo: Repo) -> None:
-    # pychess-variants' `black` also commented out a test toggle, put back by the next fix a minute later: lines
-    # commented in or out are no formatter's output, whatever the commit's title
+@pytest.mark.parametrize("moved", [False, True])
+def test_a_formatters_run_comments_nothing_out(repo: Repo, moved: bool) -> None:
+    # pychess-variants' `black` also commented out a test toggle (its commented copy written two lines above, the
+    # old lines a hunk of their own), put back by the next fix: no formatter's output, whatever the title
     lines = [f"    await start_service_{i}(app)\n" for i in range(8)]
+    toggled = list(lines)
+    if moved:
+        toggled[3:3] = ["    # " + line.lstrip() for line in lines[5:7]]
+        del toggled[7:9]
+    else:
+        toggled[5] = "    # " + lines[5].lstrip()
     seed(repo)
     land(repo, "init", {"src/init.py": "async def init_state(app):\n" + "".join(lines)})
-    land(repo, "black", {"src/init.py": "async def init_state(app):\n" +
-                         "".join(("    # " + line.lstrip()) if i == 5 else line for i, line in enumerate(lines))})
+    land(repo, "black", {"src/init.py": "async def init_state(app):\n" + "".join(toggled)})
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, "Fix KeyError in import_game() (#302)", {"src/init.py": "async def init_state(app):\n" + "".join(lines),
                                                        "kernel.c": "int t;\n"}, author=CAROL)

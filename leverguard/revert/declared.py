@@ -1303,6 +1303,17 @@ def toggles_comments(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -
         for removed, added in found)
 
 
+def comments_toggled(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Whether a line of one side of PAIRS (hunks' removed and added lines, squeezed) is a line of the other
+    side commented out: something commented in or out, in any hunk (pychess-variants' `black`, whose commit
+    also commented out a test toggle, its old lines in a hunk of their own)."""
+    removed = {line for taken, _ in pairs for line in taken}
+    added = {line for _, written in pairs for line in written}
+    def bare(lines: set[bytes]) -> set[bytes]:
+        return {COMMENT_MARK.sub(b"", line, count=1) for line in lines if COMMENT_MARK.match(line)}
+    return bool(bare(added) & removed or bare(removed) & added)
+
+
 def release_step(title: str) -> bool:
     """`release 9.16.1`, `back to dev`, `Publish 6.4.8`, `chore: release v3.2.3`: a step of a release."""
     title = without_emoji(title)
