@@ -454,6 +454,7 @@ def test_a_change_fixing_a_regression_takes_back_what_broke(repo: Repo, title: s
     ("vkutil: Fix the allocator (#3238)", 1, False, "error"),  # no regression said
     ("vkutil: Fix regression (#3238)", 2, False, "error"),  # the whole commit put back needs "revert" said
     ("vkutil: Fix regression (#3238)", 1, True, "error"),  # the regressing commit is the one just before
+    ("vkutil: Fix regression from 0123abcd (#3238)", 1, False, "error"),  # another commit named as its cause
 ])
 def test_a_file_put_back_to_fix_a_regression_is_the_commit_just_before(repo: Repo, title: str, files: int,
                                                                       between: bool, severity: str) -> None:

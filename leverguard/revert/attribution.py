@@ -14,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1447,11 +1447,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the change says it removes comments, and only comment lines go"
     if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
-    if level > NOTICE and not stale and (level == WARNING or just_before and not every_file) and \
+    if level > NOTICE and not stale and (level == WARNING or just_before and not every_file and not
+                                         names_a_commit(landed.message)) and \
             says_fixes_regression((landed.subject, landed.title)):
         # the commit that broke it is the one recent enough to be undone; a stale tree undoes several. A file
-        # put back whole is that only when the commit landed just before, and not all of it (Vita3K's
-        # `vkutil: Fix regression` taking one line of the day-old `Fix some vma assert issues` back out)
+        # put back whole is that only when the commit landed just before, not all of it, and no other commit
+        # is named as the regression's (Vita3K's `vkutil: Fix regression` taking one line of the day-old
+        # `Fix some vma assert issues` back out; not `fix regression from 0123abc`, naming another)
         return NOTICE, reason + "; the change says it fixes a regression (what broke, taken back)"
     if level == WARNING and not stale and _only_deletes(landed) and says_deletes((landed.subject, landed.title)):
         # a stale tree commits its own work with the old copies; a change that writes nothing and says it

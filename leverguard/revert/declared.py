@@ -862,6 +862,11 @@ def cites_commit(message: str, sha: str) -> bool:
     return any(sha.startswith(token) for token in _hex_tokens(message))
 
 
+def names_a_commit(message: str) -> bool:
+    """Does MESSAGE name some commit by hash (seven or more hex digits, a letter among them)?"""
+    return any(not token.isdigit() for token in _hex_tokens(message))
+
+
 @functools.lru_cache(maxsize=256)  # one message is asked about every candidate of the window
 def _hex_tokens(message: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(token.lower() for token in SHA.findall(message)))
