@@ -1317,11 +1317,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
                 latest: bool = False) -> tuple[int, str]:
     """What the change says of itself and how old the undone work is: the discriminators that hold
     on real histories (REVERTS.md). Whole-file evidence stays an error unless the change says it undoes."""
+    titles = (landed.subject, landed.title)  # what the change calls itself: its subject and its PR's title
     if level > NOTICE and landed.grafted:
         # `git merge --allow-unrelated-histories` is said on purpose: a rewrite or a project taken in whole,
         # with no common commit there was no stale tree and no conflict resolution (arrow's `merge of v.2`)
         return NOTICE, reason + "; a merge joining an unrelated history (no commit in common): a rewrite taken in"
-    if level > NOTICE and any(calls_itself_a_revert(t) for t in (landed.subject, landed.title) if t):
+    if level > NOTICE and any(calls_itself_a_revert(t) for t in titles if t):
         return NOTICE, reason + "; the change calls itself a revert (name the commit to declare it)"
     if level > NOTICE and not stale and says_it_reverts(landed.message):
         return NOTICE, reason + "; the change's message says it reverts (name the commit to declare it)"
@@ -1354,7 +1355,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     # a shared word proves less than a stale tree; a name shaped like code still counts, and so do plain words
     # the change's own title writes as one name (a branch's commit titled `revert iteration speed column` was
     # rich's accident: there only code-shaped names count)
-    if level > NOTICE and names_undone((landed.subject, landed.title), undone, stale, phrases=True):
+    if level > NOTICE and names_undone(titles, undone, stale, phrases=True):
         return NOTICE, reason + "; the change's message names what goes away"
     if level > NOTICE and not stale and brings_back_by_name(landed.message, undone):
         return NOTICE, reason + "; a line of the change's message says it brings back what it names"
@@ -1362,7 +1363,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and all(h.kind in ("rollback", "resurrected") for h in hits) and \
             restores_folders(landed.message, [h.path for h in hits]):
         return NOTICE, reason + "; a line of the change's message says it restores the folder these files are in"
-    if level > NOTICE and not stale and removes_by_name((landed.subject, landed.title), undone):
+    if level > NOTICE and not stale and removes_by_name(titles, undone):
         return NOTICE, reason + "; the change's title says what it removes, by name"
     if level > NOTICE and not stale and _names_its_bot(commit, landed):
         return NOTICE, reason + "; the change's title names the bot whose update it takes back"
@@ -1374,7 +1375,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and described(landed.logged, paths) == "paths":
         # zlib's `zlib 1.2.4-pre1` logging `Remove outdated assembler code contrib/masm686 and contrib/asm586`
         return NOTICE, reason + "; the change's changelog entry names what goes away"
-    if level > NOTICE and names_removed_block((landed.subject, landed.title),
+    if level > NOTICE and names_removed_block(titles,
                                               [hunk.removed for hunk in _hunks_in(hits, landed)], undone):
         return NOTICE, reason + "; the change's message names the block it takes out, these lines with it"
     if level > NOTICE and not stale and lines_only and substitutes(landed.subject, taken_out):
@@ -1382,13 +1383,13 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and (lines_only or _only_takes_out(hits)) and \
             _names_what_it_deletes(_added_and_taken_out(hits), landed):
         return NOTICE, reason + "; the lines name files the change deletes: they go with them"
-    if level > NOTICE and not stale and (reenables((landed.subject, landed.title), undone, landed.message) or
-                                         unskips((landed.subject, landed.title), _added_and_taken_out(hits), landed.message)):
+    if level > NOTICE and not stale and (reenables(titles, undone, landed.message) or
+                                         unskips(titles, _added_and_taken_out(hits), landed.message)):
         return NOTICE, reason + "; code the undone commit commented out, enabled again as the change or its to-do note says"
-    if level > NOTICE and not stale and _only_takes_out(hits) and enables_what_was_off((landed.subject, landed.title), undone):
+    if level > NOTICE and not stale and _only_takes_out(hits) and enables_what_was_off(titles, undone):
         return NOTICE, reason + "; the undone commit switched off what the change's title enables again"
     if level > NOTICE and not stale and lines_only and toggles_skips(
-            (landed.subject, landed.title), [(u.removed, u.added) for h in hits if h.undo for u in h.undo.undone]):
+            titles, [(u.removed, u.added) for h in hits if h.undo for u in h.undo.undone]):
         return NOTICE, reason + "; only tests switched between skipped and run, as the change's title says"
     if level > NOTICE and not stale and _only_takes_out(hits) and skips_only(_added_and_taken_out(hits)):
         # a skip taken out is no work lost: the test runs again and a failure is loud (axolotl's `rmv skip`,
@@ -1412,21 +1413,20 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; a sentence of the change's message names the undone PR and says its work goes"
     # a file brought back under wording that says so; a stale tree, or every file of the commit, still fails
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
-            says_restores((landed.subject, landed.title), landed.message):
+            says_restores(titles, landed.message):
         return NOTICE, reason + "; the change says it brings back what was removed"
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("resurrected", "kept-by-merge") for h in hits) and \
-            names_brought_back((landed.subject, landed.title), paths):
+            names_brought_back(titles, paths):
         return NOTICE, reason + "; the change's title names what it brings back"
     # a file put back to an older version, or reset, under a title saying so and naming it (WRF's `A bit too
     # quick, put the namelist.input file back`, jwst's `Reset requirements-sdp.txt after release`): a stale
     # tree speaks of its own work, never of the old copy it carries
-    titles = (landed.subject, landed.title)
     if level > NOTICE and not (stale or every_file) and all(h.kind in ("rollback", "inverse-hunk") for h in hits) and \
             (says_restores(titles) or says_resets(titles)) and names_brought_back(titles, paths):
         return NOTICE, reason + "; the change's title says it puts back or resets what it names"
     # a release's changelog and the fragments it folded in, taken back under wording that says so (pipx's
     # `restore the 1.16.0 changelog fragments`); a stale tree, or a feature's files, still fail
-    if level > NOTICE and not stale and notes and restores_released_entries((landed.subject, landed.title), commit.subject):
+    if level > NOTICE and not stale and notes and restores_released_entries(titles, commit.subject):
         return NOTICE, reason + "; the change says it brings back the changelog entries a release folded in"
     if level > NOTICE and entries and all(h.kind == "resurrected" and _own_note(h, landed) for h in hits):
         # svelte's changeset, its name drawn again by a later PR: a stale tree brings back another change's note
@@ -1434,53 +1434,53 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
-        if says_deletes_tests((landed.subject, landed.title), paths):
+        if says_deletes_tests(titles, paths):
             return NOTICE, reason + "; the change says it deletes those tests"
-        if entries and says_deletes_entries((landed.subject, landed.title)):
+        if entries and says_deletes_entries(titles):
             return NOTICE, reason + "; the change says it deletes those changelog entries"
     if level > NOTICE and _clears_changelog(landed):
         return NOTICE, reason + "; the change only takes entries out of the changelog, under a title that speaks of it or of a release"
-    if level > NOTICE and not stale and removes_debug_output((landed.subject, landed.title), undone):
+    if level > NOTICE and not stale and removes_debug_output(titles, undone):
         return NOTICE, reason + "; the change says it removes debug output, and only prints go"
     if level > NOTICE and not stale and says_removes_comments(titles) and \
             _only_takes_out(hits) and all(COMMENTED.match(line) for line in undone if line):
         return NOTICE, reason + "; the change says it removes comments, and only comment lines go"
-    if level > NOTICE and not stale and says_stray((landed.subject, landed.title)):
+    if level > NOTICE and not stale and says_stray(titles):
         return NOTICE, reason + "; the change says it takes out changes that slipped in"
     if level > NOTICE and not stale and (level == WARNING or just_before and not every_file and not
                                          names_a_commit(landed.message)) and \
-            says_fixes_regression((landed.subject, landed.title)):
+            says_fixes_regression(titles):
         # the commit that broke it is the one recent enough to be undone; a stale tree undoes several. A file
         # put back whole is that only when the commit landed just before, not all of it, and no other commit
         # is named as the regression's (Vita3K's `vkutil: Fix regression` taking one line of the day-old
         # `Fix some vma assert issues` back out; not `fix regression from 0123abc`, naming another)
         return NOTICE, reason + "; the change says it fixes a regression (what broke, taken back)"
-    if level == WARNING and not stale and _only_deletes(landed) and says_deletes((landed.subject, landed.title)):
+    if level == WARNING and not stale and _only_deletes(landed) and says_deletes(titles):
         # a stale tree commits its own work with the old copies; a change that writes nothing and says it
         # deletes is a cleanup chosen (joblib's `remove unnecessary file`, a `.bck` committed by mistake)
         return NOTICE, reason + "; the change only deletes files, and says so"
     moves = _lowered_versions(hits, landed)  # a release writes versions on, not back
     versions_back, written = bool(moves), [new for _, new in moves]
     if level > NOTICE and versions_back and (names_code(landed.message.splitlines(), undone) or
-                                             says_lowers((landed.subject, landed.title), undone)):
+                                             says_lowers(titles, undone)):
         return NOTICE, reason + "; the change's message names the version it sets back"
     if level > NOTICE and not stale and downgrades_by_name(landed.message, undone):
         return NOTICE, reason + "; a line of the change's message downgrades or pins, by name, what it sets back"
     if level > NOTICE and not stale and names_bumped(landed.message, commit.subject, undone, commit.body):
         return NOTICE, reason + "; the change's message names the dependency whose bump it undoes"
-    if level > NOTICE and versions_back and names_release((landed.subject, landed.title), written):
+    if level > NOTICE and versions_back and names_release(titles, written):
         return NOTICE, reason + "; a release naming the version it writes"
-    if level > NOTICE and versions_back and names_versions((landed.subject, landed.title), written):
+    if level > NOTICE and versions_back and names_versions(titles, written):
         return NOTICE, reason + "; the change's title names the version it writes"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and _renames_package(hits, landed):
         return NOTICE, reason + "; the package renamed in the same file: its versions start again"
     if level > NOTICE and not stale and versions_back and own_version_only(undone) and \
             all(prerelease(old) for old, _ in moves) and \
-            speaks_of_release((landed.subject, landed.title), written):
+            speaks_of_release(titles, written):
         # `Bump for release` writing 26.0 over the 26.1.dev2 a `Bump for development` wrote ahead of it: a
         # release picks its version; a stale tree sets dependencies back, or the version under unrelated work
         return NOTICE, reason + "; a release writing the project's version over a dev or pre-release marker"
-    if level > NOTICE and not stale and not versions_back and sets_versions((landed.subject, landed.title), undone):
+    if level > NOTICE and not stale and not versions_back and sets_versions(titles, undone):
         return NOTICE, reason + "; a release setting version numbers, which come back as versions cycle"
     if level > NOTICE and all(GO_MODULE_FILES.fullmatch(h.path.rsplit(b"/", 1)[-1]) for h in hits) and \
             pin_cycle((landed.subject, landed.title, _first_body_line(landed)), (commit.subject, pr_title(commit))):
@@ -1491,18 +1491,18 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and not stale and not dropped and toggles_comments(_undone_pairs(hits)) and \
-            any(release_step(t) for t in (landed.subject, landed.title) if t) and \
+            any(release_step(t) for t in titles if t) and \
             any(release_step(t) for t in (commit.subject, pr_title(commit)) if t):
         # spikeinterface's `Prepare release` commenting out its git dependencies and `DEV_MODE = True`, and
         # `After release` commenting them in again: each release toggles the same lines
         return NOTICE, reason + "; release steps both, commenting the same lines out and in (a release cycle)"
     if level > NOTICE and not stale and \
-            says_version_back((landed.subject, landed.title), [line for h in _hunks_in(hits, landed) for line in h.removed]):
+            says_version_back(titles, [line for h in _hunks_in(hits, landed) for line in h.removed]):
         return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"
     if level > NOTICE and lines_only and placeholders_only(undone):
         return NOTICE, reason + "; only a changelog's placeholders for the next release, written to be replaced"
     if level > NOTICE and not stale and not dropped and lines_only and \
-            any(release_step(t) for t in (landed.subject, landed.title) if t) and \
+            any(release_step(t) for t in titles if t) and \
             any(release_step(t) for t in (commit.subject, pr_title(commit)) if t):
         # each release writes its bundles and changelog again (pug's `Release 1.1.4` rebuilding `jade.js` with
         # another browserify than `Release 1.1.3`): lines of the release before, rewritten, are no work lost
@@ -1578,31 +1578,31 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             not versions_back and shares_topic([landed.title or landed.subject], [pr_title(commit)]):
         return NOTICE, reason + "; the change's title shares the undone commit's topic: that work reworked"
     if level > NOTICE and not stale and not dropped and \
-            names_removed_again((landed.subject, landed.title), pr_title(commit), undone):
+            names_removed_again(titles, pr_title(commit), undone):
         return NOTICE, reason + "; the change's title names again what the undone commit's title removed"
-    if level > NOTICE and not stale and not dropped and inverts_title((landed.subject, landed.title), pr_title(commit)):
+    if level > NOTICE and not stale and not dropped and inverts_title(titles, pr_title(commit)):
         return NOTICE, reason + "; the change's title does the opposite of the undone commit's to the same thing"
     if level > NOTICE and not stale and not dropped and releases_dev_pin(titles, pr_title(commit)):
         # pandoc's `Use released djot 0.1.2.3.` taking out the git pin `Use dev version of djoths.` added
         return NOTICE, reason + "; the change takes from a release what the undone commit took from a development line"
-    if level > NOTICE and not stale and not dropped and names_what_it_puts_back((landed.subject, landed.title), _put_back(hits)):
+    if level > NOTICE and not stale and not dropped and names_what_it_puts_back(titles, _put_back(hits)):
         return NOTICE, reason + "; the change's title names what the lines it puts back hold: a return to it"
     if level > NOTICE and not stale and not dropped and not landed.agent and not whole and \
-            same_issue((landed.subject, landed.title), (commit.subject, pr_title(commit))):
+            same_issue(titles, (commit.subject, pr_title(commit))):
         return NOTICE, reason + "; the change and the undone commit name the same issue: that work reworked"
     if level == WARNING and landed.merge and not versions_back and not kept_deleted and \
             merges_template_update(titles):
         return NOTICE, reason + "; a merge of the project template's update: the template's own rework"
     if level == WARNING and is_merge_of_branch(landed.subject, landed.merge) and not kept_deleted and \
-            (not versions_back or merges_a_release_line(landed.subject, landed.title)):
+            (not versions_back or merges_a_release_line(*titles)):
         return NOTICE, reason + "; a long-lived branch merged forward carries its own deliberate changes"
     # (a tool's output regenerated rolls back several commits' outputs at once, a stale tree's shape)
-    if level > NOTICE and not dropped and not pointer and says_regenerates((landed.subject, landed.title), paths, landed.message):
+    if level > NOTICE and not dropped and not pointer and says_regenerates(titles, paths, landed.message):
         return NOTICE, reason + "; the change says it regenerates those files"
     if stale:
         return level, reason
     if level > NOTICE and merges_a_release_line(commit.subject, pr_title(commit)) and \
-            merges_a_release_line(landed.subject, landed.title):
+            merges_a_release_line(*titles):
         return NOTICE, reason + "; both merge a release line forward: that line's own changes, flowing on"
     if level > NOTICE and commit.is_merge and \
             any(repairs_a_merge(title) for title in (landed.subject, landed.title, *landed.subjects) if title):
@@ -1641,11 +1641,11 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # release bumps): a notice (30 warnings of that shape on 43 audited histories, none real; for hunks it
         # would lose requests' `pretty little note` and commonly's agent copy of `tools.ts`: not for them)
         return NOTICE, reason + f"; the change edits {kept} more of its files and keeps its work there"
-    if level > NOTICE and not stale and not dropped and runs_go_tool((landed.subject, landed.title), paths):
+    if level > NOTICE and not stale and not dropped and runs_go_tool(titles, paths):
         return NOTICE, reason + "; the change ran Go's tool, which rewrites go.mod"
     # a stale copy rides along with other work; a change titled after the file it edits was made looking at it
     if level > NOTICE and not dropped and not kept_deleted and not pointer and \
-            titled_after((landed.subject, landed.title), paths):
+            titled_after(titles, paths):
         return (NOTICE if level == WARNING else WARNING), reason + "; the change is titled after the file it edits"
     return level, reason
 
