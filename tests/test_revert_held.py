@@ -1103,3 +1103,45 @@ def test_catalog_keys_put_back_for_new_uses_lose_nothing(repo: Repo, uses: str, 
         "src/components/dialogs/HistoryDetailsDialog.vue": f"<template>\n  <div>{uses}</div>\n</template>\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+def _api_listed(repo: Repo, shipped: bool) -> dict:
+    """#301 (Carol's) adds a method, lists it in `PublicAPI.Unshipped.txt` and annotates the shipped list; the
+    release takes it out of the unshipped list and writes it into the shipped one (SHIPPED), or a stale tree
+    only takes it out."""
+    seed(repo)
+    api = "".join(f"Lib.Client.Call{i}(string! name) -> void\n" for i in range(6))
+    land(repo, "Ship the first API", {"lib/PublicAPI.Shipped.txt": "#nullable enable\n" + api,
+                                      "lib/PublicAPI.Unshipped.txt": "#nullable enable\n"})
+    new = "".join(f"Lib.Client.Audit{i}(int limit) -> Lib.Sources!\n" for i in range(3))
+    land(repo, "Add audit sources (#301)",
+         {"lib/client.cs": "public void Audit(int limit) { }\n",
+          "lib/PublicAPI.Shipped.txt": "#nullable enable\n" + api.replace("string!", "string?"),
+          "lib/PublicAPI.Unshipped.txt": "#nullable enable\n" + new}, author=CAROL)
+    edits = {"lib/PublicAPI.Unshipped.txt": "#nullable enable\n"}
+    if shipped:
+        edits["lib/PublicAPI.Shipped.txt"] = "#nullable enable\n" + api.replace("string!", "string?") + new
+    land(repo, "Ship public APIs for 6.10 (#302)", edits)
+    return by_pr(check(repo, "HEAD^..HEAD")[1])
+
+
+def test_entries_moved_into_a_file_the_commit_that_wrote_them_changed_too_are_no_rollback(repo: Repo) -> None:
+    # NuGet's `Ship public APIs for 6.10`: every unshipped entry moved into `PublicAPI.Shipped.txt`, which
+    # the commits that listed them had changed too
+    assert 301 not in _api_listed(repo, shipped=True)
+
+
+def test_entries_only_taken_out_of_the_list_still_fail(repo: Repo) -> None:
+    assert _api_listed(repo, shipped=False)[301]["severity"] == "error"
+
+
+def test_a_stale_copy_of_a_move_puts_the_lines_back_where_they_were_taken_from(repo: Repo) -> None:
+    # #301 moves a block from mod1 into mod2; the stale tree takes it out of mod2 and puts it back in mod1:
+    # the lines written into mod1 are the ones #301 took out of it, no move of the change's own
+    old = seed(repo)
+    kept, block = old["src/mod1.py"].splitlines(keepends=True)[:2], old["src/mod1.py"].splitlines(keepends=True)[2:]
+    land(repo, "Move the retry loop into mod2 (#301)",
+         {"src/mod1.py": "".join(kept), "src/mod2.py": old["src/mod2.py"] + "".join(block)}, author=CAROL)
+    land(repo, "Tune the kernel (#302)", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"],
+                                          "kernel.c": old["kernel.c"] + "int tuned;\n"})
+    assert by_pr(check(repo, "HEAD^..HEAD")[1])[301]["severity"] == "error"

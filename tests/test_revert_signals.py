@@ -441,7 +441,9 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                      # astropy's, in a sub-folder per subpackage, its own type words
                      b"docs/changes/io.fits/18882.bugfix.rst", b"docs/changes/18374.other.rst", b"docs/changes/wcs/18692.api.rst",
                      # Red-DiscordBot's, in a section's folder of `changelog.d/`
-                     b"changelog.d/audio/3431.enhance.rst", b"changelog.d/downloader/3409.misc.rst"):
+                     b"changelog.d/audio/3431.enhance.rst", b"changelog.d/downloader/3409.misc.rst",
+                     # dafny's, its type word the extension
+                     b"docs/dev/news/6296.fix", b"docs/dev/news/6077.feat", b"docs/dev/news/5879.break"):
         assert path_rules.fragment(fragment) and path_rules.reported(fragment), fragment
         assert not path_rules.line_level(fragment), fragment  # prose a release rewords: whole files only
     for kept in (b"changelog.rst", b"docs/changelog.rst", b"CHANGELOG.md", b"docs/changelog/index.rst",
@@ -449,5 +451,6 @@ def test_towncrier_fragments_are_recognized_by_default_and_changelogs_are_not() 
                  b"docs/changelog/v1.0.0.rst", b"docs/changelog/template.jinja2", b"1.0.rst", b"docs/731.added.rst",
                  b"src/changelog/bugfix.py", b"docs/source/whatsnew/version9.rst",
                  b"db/changes/001_init.sql", b"features/login.feature",  # a migration, a Gherkin feature
-                 b"docs/changes/index.rst", b"docs/changes/io.fits/overview.rst"):
+                 b"docs/changes/index.rst", b"docs/changes/io.fits/overview.rst",
+                 b"docs/news/2024.md", b"site/news/1999.html", b"docs/dev/news/index.md"):
         assert path_rules.reported(kept) and not path_rules.fragment(kept), kept

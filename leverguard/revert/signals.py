@@ -104,13 +104,21 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
     added_anywhere = Written(_added_lines(landing), _added_lines(landing, "removed"))
     outside: dict[int, Counter[bytes]] = {}
 
-    def added_outside(position: int) -> Counter[bytes]:
-        """Lines the landing adds to files the candidate did not change (once per candidate: a stale tree
-        puts back hundreds of one commit's files)."""
+    written_back: dict[int, dict[bytes, Counter[bytes]]] = {}
+
+    def added_outside(position: int, path: bytes) -> Counter[bytes]:
+        """Lines the landing adds to files other than PATH: the files the candidate did not change (once per
+        candidate: a stale tree puts back hundreds of one commit's files), and those it did, less what it
+        took out of each: a release moving its entries from one file into another, both changed by the
+        commit that wrote them (NuGet's `PublicAPI.Unshipped.txt` into `PublicAPI.Shipped.txt`), where a
+        stale copy of a move only puts lines back where that commit took them from."""
         if position not in outside:
             touched = {c.path for c in index.commits[position].changes}
             outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
-        return outside[position]
+            written_back[position] = {p.change.path: _written_over(p, patch_of(position, p.change.path))
+                                      for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
+        others = [lines for other, lines in written_back[position].items() if other != path and lines]
+        return sum(others, outside[position]) if others else outside[position]
 
     # (a renamed file's old content leaves its old path as a deleted file's does)
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and
@@ -501,18 +509,24 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
+def _written_over(landed: FilePatch, theirs: FilePatch | None) -> Counter[bytes]:
+    """The lines LANDED adds to a file that the candidate (THEIRS, its patch there) had not taken out of it."""
+    taken = Counter(line for h in theirs.hunks for line in h.removed) if theirs is not None else Counter()
+    return _added_lines([landed]) - taken
+
+
 def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
-               added_outside: Callable[[int], Counter[bytes]]) -> bool:
+               added_outside: Callable[[int, bytes], Counter[bytes]]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
     the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
     have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
-    into `patcher.py`). Lines added to files the undone commit itself changed do not count: that is the
-    same commit undone there too (a stale copy of a refactoring puts its code back where it came from)."""
+    into `patcher.py`). Lines put back into a file the undone commit took them out of do not count: that is
+    the same commit undone there too (a stale copy of a refactoring puts its code back where it came from)."""
     if hit.kind != "rollback" or patch is None:
         return False
     added = [line for h in patch.hunks for line in h.added]
     taken = [line for h in head.hunks for line in h.removed]
-    elsewhere = added_outside(hit.position)
+    elsewhere = added_outside(hit.position, hit.path)
     if (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)):
         return True
     # release notes moved into the version's own file, their list markers dropped on the way (envoy gateway's
