@@ -106,6 +106,7 @@ def test_a_screenshot_tests_recorded_images_are_written_by_the_run(repo: Repo, p
     ("tests/idris2/basic/basic044/expected", "notice"),  # Idris', one folder per test
     ("tests/compiler/std/array.optimized.wat", "notice"),  # AssemblyScript's: the WebAssembly its compiler wrote
     ("tests/cfgs/default/result/synscan.pcap.out", "notice"),  # nDPI's, one per capture
+    ("app/stability/app-devDebug.stability", "notice"),  # wire-android's Compose stability dump, written by its plugin
     ("src/runtime/memory.wat", "error"),  # WebAssembly text written by hand
     ("tests/expected_values.py", "error"),  # a test's own code
     ("docs/result/overview.md", "error"),
@@ -341,3 +342,35 @@ def test_gos_own_tool_rewrites_go_mod(repo: Repo, subject: str, path: str, repor
                                         "db/neo4j.go": body("neo4j", 6)})
     findings = _topic(repo, {path: before}, subject=subject)
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is reported
+
+
+CROWDIN_BOT = "AndroidBob <AndroidBob@users.noreply.github.com>"
+STRINGS = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n{}</resources>\n'
+
+
+def _strings(keys: list[str]) -> str:
+    return STRINGS.format("".join(f'    <string name="{k}">Übersetzung für {k.replace("_", " ")}</string>\n' for k in keys))
+
+
+@pytest.mark.parametrize(("subject", "path", "reported"), [
+    # wire-android's Crowdin export writing `values-de/strings.xml` from the platform's state, without the
+    # strings a feature had typed in by hand
+    ("chore(l10n): update localization strings via Crowdin (#302)", "app/src/main/res/values-de/strings.xml", False),
+    ("Localisation updates from https://translatewiki.net.", "app/src/main/res/values-b+sr+Latn/strings.xml", False),
+    ("Enh: Updated Translations (translate.humhub.org)", "protected/humhub/messages/de/base.php", False),
+    ("fix(l10n): Update translations from Transifex", "locales/de/messages.json", False),
+    ("chore: update strings (#302)", "app/src/main/res/values-de/strings.xml", True),  # no platform: a person's
+    ("Translated using Weblate (German)", "app/src/main/res/values-de/strings.xml", True),  # a translator's, via Weblate
+    ("chore(l10n): update localization strings via Crowdin (#302)", "app/src/main/res/values-night/colors.xml", True),
+    ("chore(l10n): update localization strings via Crowdin (#302)", "app/src/main/java/Main.kt", True),
+])
+def test_a_translation_platforms_export_owns_the_catalogs(repo: Repo, subject: str, path: str, reported: bool) -> None:
+    seed(repo)
+    keys = [f"label_{i}" for i in range(6)]
+    land(repo, "i18n: labels", {path: _strings(keys)})
+    land(repo, "feat: default backend (#301)", {path: _strings(keys + ["missing_backend_title", "missing_backend_body"]),
+                                                "src/mod1.py": body("backend", 4)}, author=CAROL)
+    land(repo, subject, {path: _strings(keys)}, author=CROWDIN_BOT)
+    found = by_pr(check(repo, "HEAD^..HEAD")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found
+

@@ -267,6 +267,9 @@ def test_a_dependency_bump_whose_lock_file_comes_back_byte_for_byte_fails(repo: 
     ("docs/Manifest.toml", True),  # Julia's resolved environment (Oceananigans' re-resolves)
     ("docs/Project.toml", False),  # its requirements: a version set back there is one
     ("common/dependencies.lock", True),  # Netflix Nebula's (conductor's regenerated per-module locks)
+    ("gradle/verification-metadata.xml", True),  # Gradle's checksums, `--write-verification-metadata` (talk-android's)
+    ("gradle/verification-keyring.keys", True),  # and the keys it trusts, `--export-keys`
+    ("gradle/libs.versions.toml", False),  # its version catalog: people's choices
     ("dependencies.txt", False),
     ("deps.json", False),  # no lock file: the old version line is set back
 ])

@@ -192,6 +192,14 @@ REGENERATES_LINE = lazy(r"\s*(?:[-*]\s+)?(?:" + _REGENERATING + r")\b", re.IGNOR
 # (and a localization bot's check-in: the dotnet bot's `Localized file check-in by OneLocBuild Task`)
 GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|locali[sz]\w*|translations?|" + _REGENERATING + r")\b",
                  re.IGNORECASE)
+# a translation platform's export committed whole (commons-app's `Localisation updates from https://translatewiki.net.`,
+# wire-android's `update localization strings via Crowdin`, `Update translations from Transifex`, humhub's
+# `Updated Translations (translate.humhub.org)`): the platform owns the catalogs and writes them from its own state.
+# Not Weblate's, which commits each translator's work under their name (`Translated using Weblate (Portuguese)`)
+TRANSLATION_PLATFORM = lazy(r"(?<![a-z])(translatewiki|crowdin|transifex|localazy|lokalise|pontoon|poeditor|tolgee)(?![a-z])|"
+                            r"\btranslate\.[\w-]+\.\w+", re.IGNORECASE)
+TRANSLATED = lazy(r"(?<![a-z])(locali[sz]ations?|translations?|l10n)(?![a-z])", re.IGNORECASE)
+SYNC_WORD = lazy(r"\b(updat\w*|new|sync\w*|pull(?!\s+request)\w*|download\w*)\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|un-?skip|uncomment|waiting(for|on)|"
                  rb"(drop|remov|delet)\w*(once|when|after)|skip\w*since|"  # pip-tools' `FIXME: drop once updated to pypy-3.8`
@@ -1220,6 +1228,11 @@ def says_temporary(subject: str) -> bool:
     lines`, `Investigate flaky upload`: a change meant to be undone or reworked."""
     return bool(TEMPORARY.search(subject) or DISABLES.match(subject) or TEMP_PREFIX.match(subject) or
                 DEBUGGING.search(subject))
+
+
+def syncs_translations(title: str) -> bool:
+    """A title saying it commits a translation platform's export (`Localisation updates from https://translatewiki.net.`)."""
+    return all(word.search(title) for word in (TRANSLATION_PLATFORM, TRANSLATED, SYNC_WORD))
 
 
 def says_generates(subject: str) -> bool:
