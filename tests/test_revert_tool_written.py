@@ -374,3 +374,27 @@ def test_a_translation_platforms_export_owns_the_catalogs(repo: Repo, subject: s
     found = by_pr(check(repo, "HEAD^..HEAD")[1]).get(301, {"severity": "none"})
     assert (found["severity"] in ("warning", "error")) is reported, found
 
+
+
+PBXPROJ = "// !$*UTF8*$!\n{{\n\tobjects = {{\n{}\t}};\n}}\n"
+
+
+def _pbxproj(files: list[str]) -> str:
+    return PBXPROJ.format("".join(f"\t\t{abs(hash(f)) % 10**8:08d} /* {f} in Sources */ = {{isa = PBXBuildFile; "
+                                  f"fileRef = {f}; }};\n" for f in files))
+
+
+@pytest.mark.parametrize(("spec", "severity"), [
+    ("project.yml", "notice"),  # element-x-ios: XcodeGen writes the project from its spec at every run
+    ("App/project.yml", "error"),  # a spec of another folder's project: this one is Xcode's, people's work
+    (None, "error"),
+])
+def test_an_xcode_project_xcodegen_writes_from_its_spec_weighs_as_built(repo: Repo, spec: str | None, severity: str) -> None:
+    seed(repo)
+    files = [f"Screen{i}.swift" for i in range(8)]
+    land(repo, "project: screens", {"ElementX.xcodeproj/project.pbxproj": _pbxproj(files),
+                                    **({spec: "name: ElementX\ntargets:\n  ElementX:\n    type: application\n"} if spec else {})})
+    land(repo, "Render live locations in the map (#301)",
+         {"ElementX.xcodeproj/project.pbxproj": _pbxproj(files + ["LiveLocation.swift", "LocationMap.swift"]),
+          "src/mod1.py": body("map", 4)})
+    assert _topic(repo, {"ElementX.xcodeproj/project.pbxproj": _pbxproj(files)})[301]["severity"] == severity

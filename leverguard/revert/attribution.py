@@ -116,6 +116,8 @@ MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whol
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
 MAX_TRANSLATION_LIKENESS = 0.5  # a value written over a placeholder this much like it is an edit, no translation
+XCODE_PROJECT = b".xcodeproj/"  # an Xcode project's folder, and the specs XcodeGen writes one from
+XCODEGEN_SPECS = (b"project.yml", b"project.yaml")
 MAX_SIBLING_FILES = 400  # catalogs of a translation folder read for copies of entries; more: none are
 MAX_SIBLING_BYTES = 16 << 20
 MIN_CATALOG_KEY = 6  # a catalog key this long is named on purpose where code uses it (`EstimatedFilament`)
@@ -229,7 +231,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = _generated_as_built(_generated_by_bot(_platform_export(hits, landed), commits, landed), landed, ctx)
     hits = _catalogs_recreated(_kept_in_siblings(hits, landed, ctx), landed)
     hits = _rollbacks_seen_whole(hits, commits, landed, ctx)
-    hits = _untracked_as_built(hits, commits, landed, ctx)
+    hits = _project_generated(_untracked_as_built(hits, commits, landed, ctx), landed, ctx)
     hits = _unused_imports(_swept(_empty_recreated(hits, landed), landed, commits), landed, ctx)
     hits = _taken_from_mainline(hits, commits, landed, ctx)
     # several recent commits rolled back at once: a stale tree at work, so age and size excuse nothing
@@ -741,6 +743,28 @@ def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: 
             for position in {h.position for h in ignored}}  # the rules when each commit added its files
     untracked = {id(h) for h in ignored if not then[h.position](h.path)}
     return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else h for h in hits]
+
+
+def _project_generated(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
+    """Hits inside an Xcode project that XcodeGen writes from the `project.yml` beside it (element-x-ios'
+    `ElementX.xcodeproj/project.pbxproj`, re-run by each release step and feature) weigh as built files do:
+    the spec carries the work, and the next run writes the project from it."""
+    projects = {h.path[:h.path.index(XCODE_PROJECT) + len(XCODE_PROJECT)] for h in hits
+                if XCODE_PROJECT in h.path and h.kind in GENERATED_KINDS and not h.quiet}
+    if not projects or not landed.head:
+        return hits
+    generated = {project for project in projects
+                 if any(ctx.reader.info(f"{landed.head}:{git.fsdecode(_spec_beside(project, name))}") is not None
+                        for name in XCODEGEN_SPECS)}
+    return [h._replace(quiet="an Xcode project XcodeGen writes from its spec") if not h.quiet and h.kind in GENERATED_KINDS
+            and XCODE_PROJECT in h.path and h.path[:h.path.index(XCODE_PROJECT) + len(XCODE_PROJECT)] in generated
+            else h for h in hits]
+
+
+def _spec_beside(project: bytes, name: bytes) -> bytes:
+    """The path of NAME in the folder holding PROJECT (`App/App.xcodeproj/` -> `App/project.yml`)."""
+    folder = project.rstrip(b"/").rpartition(b"/")[0]
+    return folder + b"/" + name if folder else name
 
 
 def _ignored(ctx: Context, revision: str, paths: list[bytes]) -> Callable[[bytes], bool]:
