@@ -770,3 +770,31 @@ def test_a_fixup_naming_the_pull_request_rebased_in_just_before_it(repo: Repo, t
          author=CAROL)
     (found,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["subject"].startswith("Validate")]
     assert found["severity"] == severity, found["reason"]
+
+
+FLAGS = "// temp file to hide open source pipelines and secrets\n\nconst featureFlags = {{\n{}}}\n\nexport default featureFlags\n"
+
+
+def _flags(on: bool, extra: str = "") -> str:
+    value = "true" if on else "false"
+    return FLAGS.format(f"  OPEN_SOURCE_PIPELINES: {value},\n  OPEN_SOURCE_SECRETS: {value},\n{extra}")
+
+
+@pytest.mark.parametrize(("messages", "extra", "severity"), [
+    # (gitness' `toggle_off_ff` branch, its commit saying `disable feature flags that were enabled by mistake`)
+    (["Pipelines: hide the unfinished pages\n\nTurn them off until the pages ship."], "", "notice"),
+    (["Update Istio e2e to v1.2.2\n\nDisable galley and MCP"], "", "notice"),  # flagger's, in the body
+    (["Update the pipelines page"], "", "error"),  # says nothing of it: a stale tree's
+    (["Update Istio e2e to v1.2.2\n\nDisable galley and MCP"], "  PIPELINE_TEMPLATES: 'v2',\n", "error"),  # and more
+])
+def test_settings_switched_back_off_as_the_change_says(repo: Repo, messages: list[str], extra: str, severity: str) -> None:
+    seed(repo)
+    path = "web/src/hooks/useFeatureFlag.ts"
+    land(repo, "web: flags", {path: _flags(False)})
+    land(repo, "Merge branch 'executions_skeleton' (#301)", {path: _flags(True, extra), "src/mod1.py": body("run", 4)},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    for i, message in enumerate(messages):
+        land(repo, message, {path: _flags(False), "kernel.c": f"int t{i};\n"}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]

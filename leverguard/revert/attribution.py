@@ -14,7 +14,7 @@ from leverguard.revert.context import Context
 from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
-                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
+                                       says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, syncs_translations, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
@@ -1429,6 +1429,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and lines_only and toggles_skips(
             titles, [(u.removed, u.added) for h in hits if h.undo for u in h.undo.undone]):
         return NOTICE, reason + "; only tests switched between skipped and run, as the change's title says"
+    if level > NOTICE and not stale and switches_back_off(landed.message, _undone_pairs(hits)):
+        return NOTICE, reason + "; only settings the undone commit switched on, switched back off as the change says"
     if level > NOTICE and not stale and _only_takes_out(hits) and skips_only(_added_and_taken_out(hits)):
         # a skip taken out is no work lost: the test runs again and a failure is loud (axolotl's `rmv skip`,
         # rolldown's `#[ignore = "Flaky test"]` gone with its race fix, narwhals' xfails once a backend has it)

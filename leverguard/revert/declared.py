@@ -1168,6 +1168,28 @@ def toggles_skips(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], 
         any(TESTS_WORD.search(title) or DISABLES.search(title) or ENABLES.search(title) for title in titles if title)
 
 
+def switches_back_off(message: str, pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Every one of PAIRS (a hunk's removed and added lines) a setting switched on that the change switches back
+    off, the same lines but for `true` and `false` (`enabled`, `yes`, `on`), in a change whose message says it
+    disables (gitness' `disable feature flags that were enabled by mistake`, flagger's `Disable galley and MCP`
+    in its branch's commit): a choice made on purpose. A stale tree that switches one back says nothing of it."""
+    found = list(pairs)
+    return bool(found) and all(removed and len(removed) == len(added) and
+                               [line.lower() for line in removed] == [_switched_off(line) for line in added] and
+                               any(ON_VALUE.search(line) for line in added) for removed, added in found) and \
+        SWITCHES_OFF.search(message) is not None
+
+
+def _switched_off(line: bytes) -> bytes:
+    """LINE (lower-cased) with each switch in it set off: `enabled: true` as `enabled: false`."""
+    return ON_VALUE.sub(lambda found: OFF_VALUES[found.group(0)], line.lower())
+
+
+ON_VALUE = lazy(rb"\b(true|yes|on|enabled?)\b", re.IGNORECASE)
+OFF_VALUES = {b"true": b"false", b"yes": b"no", b"on": b"off", b"enabled": b"disabled", b"enable": b"disable"}
+SWITCHES_OFF = lazy(r"\bdisabl\w*|\b(turn|switch)\w* (it |them )?off\b|\btoggle[_ -]?off\b", re.IGNORECASE)
+
+
 def _unskipped(line: bytes) -> bytes:
     """LINE without its test skip mark: `xdescribe(` as `describe(`, `it.skip(` as `it(`."""
     return SKIP_TOGGLE.sub(rb"\1(", line)
