@@ -238,3 +238,21 @@ def test_a_runtime_version_condition_set_back_is_work_not_a_release(repo: Repo) 
     land(repo, "Support Ruby 2.7 (#301)", {"lib/wrapper.rb": wrapper.format("2.7.0") + body("wrap", 8)}, author=DAVE)
     code, found = _topic(repo, "Tidy the wrapper", {"lib/wrapper.rb": wrapper.format("3.0.0") + body("wrap", 8) + "TIDY = 1\n"})
     assert found[301]["severity"] == "warning", found[301]["reason"]
+
+
+ZENCART = "<?php\ndefine('PROJECT_VERSION_NAME', 'Zen Cart');\ndefine('PROJECT_VERSION_MAJOR', '{}');\n" \
+    "define('PROJECT_VERSION_MINOR', '{}');\ndefine('PROJECT_VERSION_PATCH1', '');\n"
+
+
+@pytest.mark.parametrize(("major", "minor", "reported"), [
+    ("3", "0.0-dev", False),  # zencart's `3.0.0-dev`: the major moved on, the minor starts again
+    ("2", "2.0", True),  # the minor alone set back: a stale copy's
+    ("1", "0.0", True),  # the major set back too
+])
+def test_a_major_version_moved_on_starts_the_minor_again(repo: Repo, major: str, minor: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "2.2.0", {"includes/version.php": ZENCART.format("2", "2.0")}, author=DAVE)
+    land(repo, "Prepare 2.2.1 (#301)", {"includes/version.php": ZENCART.format("2", "2.1")}, author=DAVE)
+    code, found = _topic(repo, "Add to 650fca89a", {"includes/version.php": ZENCART.format(major, minor),
+                                                     "kernel.c": "int t;\n"})
+    assert (found.get(301, {}).get("severity") in ("warning", "error")) is reported, found.get(301)

@@ -713,6 +713,8 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     `@v3`), against the candidate that moved each on: a stale file or a one-sided merge resolution writes
     an old value that need not equal any recorded line. Patch-level moves and dev markers are left to the
     exact signals, since releases write `8.3.dev` after `8.3.1` on purpose."""
+    if _major_moved_on(head):  # the lower parts start again from zero
+        return []
     # (a line HEAD writes again elsewhere in the file was moved, not set back: msgpack's reordered matrix)
     written = {line for hunk in head.hunks for line in hunk.added}
     # (nor is a caret range taken to its major's floor, `^15.7.2` to `^15.0.0`: widened, still met by the newer)
@@ -733,6 +735,21 @@ def _versions_set_back(head: FilePatch, path: bytes, entries: list[tuple[int, Ch
     return [PathHit(position, path, "version-set-back", len(moves), len(moves), True,
                     text_undone=tuple(line for line, _ in moves), moves=tuple(move for _, move in moves))
             for position, moves in found.items()]
+
+
+def _major_moved_on(head: FilePatch) -> bool:
+    """Whether HEAD moves a major version on in a line of its own (zencart's `PROJECT_VERSION_MAJOR` from '2' to
+    '3', `PROJECT_VERSION_MINOR` from '2.1' to '0.0-dev' beside it): the same line but for a higher number."""
+    for hunk in head.hunks:
+        for old in (line for line in hunk.removed if MAJOR_KEY.search(line)):
+            shape, before = NUMBER.sub(b"#", old), [int(n) for n in NUMBER.findall(old)]
+            if any(NUMBER.sub(b"#", new) == shape and [int(n) for n in NUMBER.findall(new)] > before for new in hunk.added):
+                return True
+    return False
+
+
+MAJOR_KEY = lazy(rb"(?i)major")
+NUMBER = lazy(rb"\d+")
 
 
 def _moved_on(patch: FilePatch, line: bytes) -> bool:
