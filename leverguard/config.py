@@ -101,6 +101,9 @@ LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-loc
               # Gradle's dependency verification (talk-android's), written by `--write-verification-metadata`
               # and `--export-keys` at every dependency update
               "verification-metadata.xml", "verification-keyring.keys", "verification-keyring.gpg",
+              # any `.lock` file: a lock under a name of the project's own (orocommerce's `dev.lock`, Composer's
+              # for `COMPOSER=dev.json`), and Meteor's (reaction's `.meteor/versions`, rewritten by `meteor update`)
+              "*.lock", ".meteor/versions", "**/.meteor/versions",
               # Julia's resolved environment (Oceananigans' `Manifest.toml`), written by `Pkg.resolve()`
               "Manifest.toml", "JuliaManifest.toml", "Manifest-v*.toml",
               # esy's lock folder (fnm's `esy.lock/index.json` and `opam/*/opam`), rewritten by `esy install`
