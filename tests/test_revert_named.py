@@ -695,6 +695,9 @@ def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside:
     ("Updated JWT-CPP", "error"),  # no restore wording
     ("Move JWT-CPP back into the tree", "notice"),  # minetest_game's `Move all common mods back to minetest_game`
     ("Move JWT-CPP into the tree", "error"),  # a move, nothing said to come back
+    ("add back JWT-CPP", "notice"),
+    ("add back jwtcpp", "notice"),  # croc's `add back testingdata` for `testing_data/`: the name run together
+    ("add back jwt", "error"),  # part of the name only
 ])
 def test_a_library_restored_by_its_folders_name(repo: Repo, subject: str, severity: str) -> None:
     seed(repo)

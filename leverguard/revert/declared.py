@@ -54,7 +54,7 @@ REVERT_BRANCH_TITLE = lazy(r"^Revert (\d+) (?!(?:commits?|changes?|lines?|files?
 REVERTED_PR = lazy(r"^" + ISSUE_PREFIX + r"Revert\b[^#\n]*#(\d+)\b|/revert-(\d+)\b", re.IGNORECASE)
 SHA_RANGE = lazy(r"\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\b", re.IGNORECASE)
 SQUASH_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
-BRINGS_BACK = lazy(r"^\W*(re-?add\w*|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*|"
+BRINGS_BACK = lazy(r"^\W*(re-?add\w*|add\w* back|restor\w*|bring\w* back|put\w* back|re-?introduc\w*|re-?enabl\w*|re-?appl\w*|re-?land\w*|"
                    r"mov(e|es|ed|ing)(\s+[\w.-]+){0,3}\s+back)\b",  # (minetest_game's `Move all common mods back to ...`)
                    re.IGNORECASE)
 GOES_AWAY = lazy(
@@ -611,8 +611,15 @@ def restores_folders(message: str, paths: Iterable[bytes]) -> bool:
     lines = [line.lower() for line in message.splitlines() if BRINGS_BACK.match(line)]
     folders = [path.decode("utf-8", "replace").lower().split("/")[:-1] for path in paths]
     return bool(lines) and bool(folders) and all(
-        any(len(folder) >= MIN_FOLDER_NAME and re.search(rf"(?<![\w./-]){re.escape(folder)}(?![\w/-])", line)
+        any(len(folder) >= MIN_FOLDER_NAME and any(re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])", line)
+                                                   for name in _spellings(folder))
             for folder in path for line in lines) for path in folders)
+
+
+def _spellings(folder: str) -> set[str]:
+    """A folder's name as a message may write it: as it is, or run together (croc's `add back testingdata` for
+    `testing_data/`)."""
+    return {folder, folder.replace("_", "").replace("-", "")}
 
 
 def _words(text: str) -> set[str]:
