@@ -102,23 +102,24 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         return not later.is_merge and 0 < later.authored < index.commits[older].time
 
     added_anywhere = Written(_added_lines(landing), _added_lines(landing, "removed"))
-    outside: dict[int, Counter[bytes]] = {}
+    outside: dict[int, tuple[Counter[bytes], dict[bytes, Counter[bytes]]]] = {}
 
-    written_back: dict[int, dict[bytes, Counter[bytes]]] = {}
-
-    def added_outside(position: int, path: bytes) -> Counter[bytes]:
-        """Lines the landing adds to files other than PATH: the files the candidate did not change (once per
-        candidate: a stale tree puts back hundreds of one commit's files), and those it did, less what it
-        took out of each: a release moving its entries from one file into another, both changed by the
-        commit that wrote them (NuGet's `PublicAPI.Unshipped.txt` into `PublicAPI.Shipped.txt`), where a
-        stale copy of a move only puts lines back where that commit took them from."""
+    def added_outside(position: int, path: bytes | None) -> Counter[bytes]:
+        """Lines the landing adds to files other than PATH (None: to any file): the files the candidate did not
+        change (once per candidate: a stale tree puts back hundreds of one commit's files), and those it did,
+        less what it took out of each: a release moving its entries from one file into another, both changed
+        by the commit that wrote them (NuGet's `PublicAPI.Unshipped.txt` into `PublicAPI.Shipped.txt`), where
+        a stale copy of a move only puts lines back where that commit took them from."""
         if position not in outside:
             touched = {c.path for c in index.commits[position].changes}
-            outside[position] = _added_lines(p for p in landing if p.change.path not in touched)
-            written_back[position] = {p.change.path: _written_over(p, patch_of(position, p.change.path))
-                                      for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
-        others = [lines for other, lines in written_back[position].items() if other != path and lines]
-        return sum(others, outside[position]) if others else outside[position]
+            written = {p.change.path: _written_over(p, patch_of(position, p.change.path))
+                       for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
+            everywhere = _added_lines(p for p in landing if p.change.path not in touched)
+            for lines in written.values():
+                everywhere.update(lines)
+            outside[position] = everywhere, written
+        everywhere, written = outside[position]
+        return everywhere - written[path] if path is not None and written.get(path) else everywhere
 
     # (a renamed file's old content leaves its old path as a deleted file's does)
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and
@@ -516,7 +517,7 @@ def _written_over(landed: FilePatch, theirs: FilePatch | None) -> Counter[bytes]
 
 
 def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
-               added_outside: Callable[[int, bytes], Counter[bytes]]) -> bool:
+               added_outside: Callable[[int, bytes | None], Counter[bytes]]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
     the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
     have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
@@ -526,14 +527,17 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
         return False
     added = [line for h in patch.hunks for line in h.added]
     taken = [line for h in head.hunks for line in h.removed]
-    elsewhere = added_outside(hit.position, hit.path)
-    if (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)):
-        return True
-    # release notes moved into the version's own file, their list markers dropped on the way (envoy gateway's
-    # `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
-    unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()})
-    return bool(added) and any(_BULLET.match(line) for line in added) and \
-        moved([_unbulleted(line) for line in added], unlisted)
+    listed = bool(added) and any(_BULLET.match(line) for line in added)
+
+    def moved_into(elsewhere: Counter[bytes]) -> bool:
+        if (bool(added) and moved(added, elsewhere)) or (len(taken) >= MIN_MOVED_BLOCK and moved(taken, elsewhere)):
+            return True
+        # release notes moved into the version's own file, their list markers dropped on the way (envoy
+        # gateway's `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
+        unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()}) if listed else Counter()
+        return listed and moved([_unbulleted(line) for line in added], unlisted)
+    # (what the landing adds anywhere first: fewer lines move less, and a stale tree's rollbacks move nowhere)
+    return moved_into(added_outside(hit.position, None)) and moved_into(added_outside(hit.position, hit.path))
 
 
 _BULLET = lazy(rb"[-*+](?![-*+\d])")  # a list item's marker, as a squeezed line opens with it (not `---`, `-1`)
