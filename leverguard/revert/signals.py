@@ -102,24 +102,21 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         return not later.is_merge and 0 < later.authored < index.commits[older].time
 
     added_anywhere = Written(_added_lines(landing), _added_lines(landing, "removed"))
-    outside: dict[int, tuple[Counter[bytes], dict[bytes, Counter[bytes]]]] = {}
+    outside: dict[int, Elsewhere] = {}
 
-    def added_outside(position: int, path: bytes | None) -> Counter[bytes]:
-        """Lines the landing adds to files other than PATH (None: to any file): the files the candidate did not
-        change (once per candidate: a stale tree puts back hundreds of one commit's files), and those it did,
-        less what it took out of each: a release moving its entries from one file into another, both changed
-        by the commit that wrote them (NuGet's `PublicAPI.Unshipped.txt` into `PublicAPI.Shipped.txt`), where
-        a stale copy of a move only puts lines back where that commit took them from."""
+    def added_outside(position: int) -> Elsewhere:
+        """What the landing adds to files other than the candidate's (once per candidate: a stale tree puts back
+        hundreds of one commit's files), and to its files, less what it had taken out of each."""
         if position not in outside:
             touched = {c.path for c in index.commits[position].changes}
             written = {p.change.path: _written_over(p, patch_of(position, p.change.path))
                        for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
-            everywhere = _added_lines(p for p in landing if p.change.path not in touched)
+            untouched = _added_lines(p for p in landing if p.change.path not in touched)
+            everywhere = untouched.copy()
             for lines in written.values():
                 everywhere.update(lines)
-            outside[position] = everywhere, written
-        everywhere, written = outside[position]
-        return everywhere - written[path] if path is not None and written.get(path) else everywhere
+            outside[position] = Elsewhere(untouched, everywhere, written)
+        return outside[position]
 
     # (a renamed file's old content leaves its old path as a deleted file's does)
     deleted_oids = frozenset(p.change.old.oid for p in landing if p.change.old is not None and
@@ -510,19 +507,34 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
+class Elsewhere(NamedTuple):
+    """The lines a landing adds outside one candidate's files, and into them less what it had taken out there."""
+
+    untouched: Counter[bytes]  # added to files the candidate did not change
+    everywhere: Counter[bytes]  # and to those it did, less what it took out of each
+    written_back: dict[bytes, Counter[bytes]]  # per file it changed: what the landing adds there that it had not taken out
+
+    def besides(self, path: bytes) -> Counter[bytes]:
+        """EVERYWHERE but for PATH's own lines."""
+        own = self.written_back.get(path)
+        return self.everywhere - own if own else self.everywhere
+
+
 def _written_over(landed: FilePatch, theirs: FilePatch | None) -> Counter[bytes]:
     """The lines LANDED adds to a file that the candidate (THEIRS, its patch there) had not taken out of it."""
     taken = Counter(line for h in theirs.hunks for line in h.removed) if theirs is not None else Counter()
     return _added_lines([landed]) - taken
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
-               added_outside: Callable[[int, bytes | None], Counter[bytes]]) -> bool:
+def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_outside: Callable[[int], Elsewhere]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
     the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
     have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
     into `patcher.py`). Lines put back into a file the undone commit took them out of do not count: that is
-    the same commit undone there too (a stale copy of a refactoring puts its code back where it came from)."""
+    the same commit undone there too (a stale copy of a refactoring puts its code back where it came from).
+    Into another file the commit changed, only a block moves (NuGet's release moving `PublicAPI.Unshipped.txt`
+    entries into `PublicAPI.Shipped.txt`): a line or two written there again (`if (result?.confirmed)`) is that
+    commit's own pattern, found anywhere it wrote."""
     if hit.kind != "rollback" or patch is None:
         return False
     added = [line for h in patch.hunks for line in h.added]
@@ -536,8 +548,10 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch,
         # gateway's `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
         unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()}) if listed else Counter()
         return listed and moved([_unbulleted(line) for line in added], unlisted)
-    # (what the landing adds anywhere first: fewer lines move less, and a stale tree's rollbacks move nowhere)
-    return moved_into(added_outside(hit.position, None)) and moved_into(added_outside(hit.position, hit.path))
+    found = added_outside(hit.position)
+    # (the larger pool first: fewer lines move less, and a stale tree's rollbacks move nowhere)
+    return moved_into(found.untouched) or (len(added) >= MIN_MOVED_BLOCK and moved_into(found.everywhere) and
+                                           moved_into(found.besides(hit.path)))
 
 
 _BULLET = lazy(rb"[-*+](?![-*+\d])")  # a list item's marker, as a squeezed line opens with it (not `---`, `-1`)
