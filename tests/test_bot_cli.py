@@ -44,7 +44,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for(predicate: Any, timeout: float = 15.0) -> None:
+def wait_for(predicate: Any, timeout: float = 60.0) -> None:  # (generous: a loaded CI machine starts processes slowly)
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
