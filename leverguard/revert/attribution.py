@@ -749,16 +749,19 @@ def _project_generated(hits: list[PathHit], landed: Landed, ctx: Context) -> lis
     """Hits inside an Xcode project that XcodeGen writes from the `project.yml` beside it (element-x-ios'
     `ElementX.xcodeproj/project.pbxproj`, re-run by each release step and feature) weigh as built files do:
     the spec carries the work, and the next run writes the project from it."""
-    projects = {h.path[:h.path.index(XCODE_PROJECT) + len(XCODE_PROJECT)] for h in hits
-                if XCODE_PROJECT in h.path and h.kind in GENERATED_KINDS and not h.quiet}
+    projects = {_xcode_project(h.path) for h in hits if h.kind in GENERATED_KINDS and not h.quiet} - {None}
     if not projects or not landed.head:
         return hits
-    generated = {project for project in projects
-                 if any(ctx.reader.info(f"{landed.head}:{git.fsdecode(_spec_beside(project, name))}") is not None
-                        for name in XCODEGEN_SPECS)}
+    generated = {project for project in projects if project is not None and any(
+        ctx.reader.info(f"{landed.head}:{git.fsdecode(_spec_beside(project, name))}") is not None for name in XCODEGEN_SPECS)}
     return [h._replace(quiet="an Xcode project XcodeGen writes from its spec") if not h.quiet and h.kind in GENERATED_KINDS
-            and XCODE_PROJECT in h.path and h.path[:h.path.index(XCODE_PROJECT) + len(XCODE_PROJECT)] in generated
-            else h for h in hits]
+            and _xcode_project(h.path) in generated else h for h in hits]
+
+
+def _xcode_project(path: bytes) -> bytes | None:
+    """The Xcode project folder PATH lies in (`App/App.xcodeproj/`), if any."""
+    at = path.find(XCODE_PROJECT)
+    return path[:at + len(XCODE_PROJECT)] if at >= 0 else None
 
 
 def _spec_beside(project: bytes, name: bytes) -> bytes:
