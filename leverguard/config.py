@@ -102,8 +102,9 @@ LOCK_FILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-loc
               # and `--export-keys` at every dependency update
               "verification-metadata.xml", "verification-keyring.keys", "verification-keyring.gpg",
               # any `.lock` file: a lock under a name of the project's own (orocommerce's `dev.lock`, Composer's
-              # for `COMPOSER=dev.json`), and Meteor's (reaction's `.meteor/versions`, rewritten by `meteor update`)
-              "*.lock", ".meteor/versions", "**/.meteor/versions",
+              # for `COMPOSER=dev.json`). Not Meteor's `.meteor/versions`: a stale checkout's old pins land in it
+              # with unrelated commits (reaction's, six of them judged real), and its lines are that evidence
+              "*.lock",
               # Julia's resolved environment (Oceananigans' `Manifest.toml`), written by `Pkg.resolve()`
               "Manifest.toml", "JuliaManifest.toml", "Manifest-v*.toml",
               # esy's lock folder (fnm's `esy.lock/index.json` and `opam/*/opam`), rewritten by `esy install`

@@ -16,7 +16,7 @@ from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WOR
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       runs_go_tool, says_generates, says_regenerates, syncs_translations, skips_only, titled_after, removes_debug_output)
+                                       runs_go_tool, says_generates, says_regenerates, syncs_translations, speaks_of_translation, skips_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -228,7 +228,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     gone |= {id(h) for h in _copies_kept([h for h in deletions if id(h) not in gone], landed, ctx)}
     hits = [h for h in hits if id(h) not in gone]
     hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
-    hits = _generated_as_built(_generated_by_bot(_platform_export(hits, landed), commits, landed), landed, ctx)
+    hits = _generated_as_built(_generated_by_bot(_platform_export(hits, commits, landed), commits, landed), landed, ctx)
     hits = _catalogs_recreated(_kept_in_siblings(hits, landed, ctx), landed)
     hits = _rollbacks_seen_whole(hits, commits, landed, ctx)
     hits = _project_generated(_untracked_as_built(hits, commits, landed, ctx), landed, ctx)
@@ -936,16 +936,23 @@ def _generated_by_bot(hits: list[PathHit], commits: Sequence[Commit], landed: La
     return [h._replace(quiet="a bot's generated output") if generated(h) else h for h in hits]
 
 
-def _platform_export(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+def _platform_export(hits: list[PathHit], commits: Sequence[Commit], landed: Landed) -> list[PathHit]:
     """Hits on a language's texts in a translation platform's export (commons-app's `Localisation updates from
     https://translatewiki.net.` bringing back a locale folder someone deleted; wire-android's `update
     localization strings via Crowdin` dropping strings a feature had typed into `values-de/strings.xml`) weigh
     as a bot's generated output: the platform owns the catalogs and writes them from its own state, where a
-    lost string is set right. Its other files are judged like any."""
+    lost string is set right. Not a translator's own work (frappe/lms' `Add Chinese locale`, its 824 strings
+    blanked by the next Crowdin sync and never restored): that is what the platform lost. Its other files are
+    judged like any."""
     if not any(syncs_translations(title) for title in (landed.subject, landed.title) if title):
         return hits
     return [h._replace(quiet="a translation platform's export") if not h.quiet and translated_resource(h.path) and
-            h.kind in (*GENERATED_KINDS, "resurrected") else h for h in hits]
+            h.kind in (*GENERATED_KINDS, "resurrected") and not _translators_own(commits[h.position]) else h for h in hits]
+
+
+def _translators_own(commit: Commit) -> bool:
+    """COMMIT's subject, or its merged PR's title, is about translating (`Add Chinese locale`)."""
+    return any(speaks_of_translation(title) for title in (commit.subject, pr_title(commit)) if title)
 
 
 def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:

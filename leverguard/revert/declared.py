@@ -1259,6 +1259,14 @@ def says_temporary(subject: str) -> bool:
                 DEBUGGING.search(subject))
 
 
+def speaks_of_translation(subject: str) -> bool:
+    """A subject about translating (`Add Chinese locale`, `Update German translation`, `i18n: fr`)."""
+    return TRANSLATING.search(subject) is not None
+
+
+TRANSLATING = lazy(r"(?<![a-z])(locales?|locali[sz]\w*|translat\w*|l10n|i18n)(?![a-z])", re.IGNORECASE)
+
+
 def syncs_translations(title: str) -> bool:
     """A title saying it commits a translation platform's export (`Localisation updates from https://translatewiki.net.`)."""
     return all(word.search(title) for word in (TRANSLATION_PLATFORM, TRANSLATED, SYNC_WORD))
