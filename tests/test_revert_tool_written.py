@@ -369,20 +369,23 @@ def test_a_translation_platforms_export_owns_the_catalogs(repo: Repo, subject: s
     assert (found["severity"] in ("warning", "error")) is reported, found
 
 
-def test_a_translators_own_work_blanked_by_the_platforms_export_still_fails(repo: Repo) -> None:
-    # frappe/lms' Crowdin sync blanking the 824 strings of `Add Chinese locale`, never restored
-    found = _exported(repo, "chore: sync translations from crowdin (#302)", "locales/zh/messages.json",
-                      "Add Chinese locale (#301)")
+@pytest.mark.parametrize(("undone", "code"), [
+    ("Add Chinese locale (#301)", True),  # frappe/lms' Crowdin sync blanking its 824 strings, never restored
+    ("update cs,sv,de,pt (#301)", False),  # amethyst's: language files alone, deleted by the next sync
+])
+def test_a_translators_own_work_taken_out_by_the_platforms_export_still_fails(repo: Repo, undone: str, code: bool) -> None:
+    found = _exported(repo, "chore: sync translations from crowdin (#302)", "locales/zh/messages.json", undone, code)
     assert found["severity"] in ("warning", "error"), found
 
 
-def _exported(repo: Repo, subject: str, path: str, undone: str) -> dict:
-    """#301 (UNDONE, Carol's) adds two strings to PATH; the export titled SUBJECT writes PATH without them."""
+def _exported(repo: Repo, subject: str, path: str, undone: str, code: bool = True) -> dict:
+    """#301 (UNDONE, Carol's) adds two strings to PATH (and code, with CODE); the export titled SUBJECT writes
+    PATH without them."""
     seed(repo)
     keys = [f"label_{i}" for i in range(6)]
     land(repo, "i18n: labels", {path: _strings(keys)})
     land(repo, undone, {path: _strings(keys + ["missing_backend_title", "missing_backend_body"]),
-                        "src/mod1.py": body("backend", 4)}, author=CAROL)
+                        **({"src/mod1.py": body("backend", 4)} if code else {})}, author=CAROL)
     land(repo, subject, {path: _strings(keys)}, author=CROWDIN_BOT)
     return by_pr(check(repo, "HEAD^..HEAD")[1]).get(301, {"severity": "none"})
 

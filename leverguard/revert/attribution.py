@@ -951,8 +951,11 @@ def _platform_export(hits: list[PathHit], commits: Sequence[Commit], landed: Lan
 
 
 def _translators_own(commit: Commit) -> bool:
-    """COMMIT's subject, or its merged PR's title, is about translating (`Add Chinese locale`)."""
-    return any(speaks_of_translation(title) for title in (commit.subject, pr_title(commit)) if title)
+    """COMMIT is a translator's: its subject or merged PR's title is about translating (`Add Chinese locale`), or
+    it changed language files and nothing else (amethyst's `update cs,sv,de,pt`, deleted again minutes later by
+    a Crowdin sync that did not have the strings yet)."""
+    return any(speaks_of_translation(title) for title in (commit.subject, pr_title(commit)) if title) or \
+        bool(commit.changes) and all(translated_resource(change.path) for change in commit.changes)
 
 
 def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
