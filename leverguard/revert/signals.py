@@ -129,7 +129,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             continue  # a submodule pointer moved on undoes nothing
         regenerated = rules.regenerated(path)
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
-                 if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
+                 if not _moved_out(h, patch_of(h.position, path), head, added_anywhere, added_outside)]
         if exact and _reformats_only(head):  # the file was that text already, formatting aside
             exact = [h._replace(quiet=h.quiet or _formatting_only(path)) for h in exact]
         hits += exact
@@ -532,7 +532,8 @@ def _removed_lines(patch: FilePatch | None) -> Counter[bytes]:
     return Counter(line for h in patch.hunks for line in h.removed) if patch is not None else Counter()
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_outside: Callable[[int], Elsewhere]) -> bool:
+def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_anywhere: Counter[bytes],
+               added_outside: Callable[[int], Elsewhere]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
     the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
     have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
@@ -554,9 +555,11 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_out
         # gateway's `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
         unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()}) if listed else Counter()
         return listed and moved([_unbulleted(line) for line in added], unlisted)
+    # (the larger pools first: fewer lines move less, and a stale tree's rollbacks move nowhere, asked once of
+    # all the landing writes, no candidate's pools built nor its patches read)
+    if not moved_into(added_anywhere):
+        return False
     found = added_outside(hit.position)
-    # (the larger pool first, read from the landing alone: fewer lines move less, and a stale tree's rollbacks
-    # move nowhere, its candidates' patches unread)
     return moved_into(found.untouched) or (len(added) >= MIN_MOVED_BLOCK and moved_into(found.anywhere) and
                                            moved_into(found.besides(hit.path)))
 
