@@ -67,18 +67,18 @@ def _named(patterns: Sequence[str]) -> Callable[[bytes], bool]:
 
 def gitignore_matcher(patterns: list[str]) -> Callable[[bytes], bool]:
     """git wildmatch through pathspec, imported (~20 ms) only for a path that could match at all:
-    a match needs the longest literal run of some pattern ("CHANGES/", "requirements/", ...)."""
+    a match needs every literal run of some pattern ("CHANGES/", both "tests/" and ".wat" of `**/tests/**/*.wat`)."""
     if not patterns:
         return lambda path: False
-    needles = [_literal(p).encode() for p in patterns]
-    if any(not needle for needle in needles):  # a pattern of wildcards only: any path may match
-        needles = [b""]
+    needles = [[run.encode() for run in _literals(p)] for p in patterns]
+    if any(not runs for runs in needles):  # a pattern of wildcards only: any path may match
+        needles = [[]]
     cache: dict[bytes, bool] = {}
     specs: list[Any] = []
 
     def match(path: bytes) -> bool:
         if path not in cache:
-            if not any(needle in path for needle in needles):
+            if not any(all(run in path for run in runs) for runs in needles):
                 cache[path] = False
             else:
                 if not specs:
@@ -91,8 +91,9 @@ def gitignore_matcher(patterns: list[str]) -> Callable[[bytes], bool]:
     return match
 
 
-def _literal(pattern: str) -> str:
-    """The longest run of a pattern without wildcards that every matching path contains: a leading `!` and
-    leading slashes (anchors) dropped, a trailing one kept (`CHANGES/*` needs `CHANGES/`, not `CHANGES.md`)."""
-    runs = re.split(r"[*?\[\]\\]", pattern.lstrip("!"))
-    return max((run.lstrip("/") for run in runs), key=len, default="")
+def _literals(pattern: str) -> list[str]:
+    """The runs of a pattern without wildcards that every matching path contains: a leading `!`, bracket
+    classes and leading slashes (anchors) dropped, a trailing one kept (`CHANGES/*` needs `CHANGES/`, not
+    `CHANGES.md`)."""
+    runs = re.split(r"[*?\\]|\[[^\]]*\]", pattern.lstrip("!"))
+    return [run.lstrip("/") for run in runs if run.lstrip("/")]
