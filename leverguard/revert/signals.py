@@ -106,13 +106,16 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
 
     def added_outside(position: int) -> Elsewhere:
         """What the landing adds to files other than the candidate's (once per candidate: a stale tree puts back
-        hundreds of one commit's files), and to its files."""
+        hundreds of one commit's files), and to its files, less what it had taken out of each."""
         if position not in outside:
             touched = {c.path for c in index.commits[position].changes}
-            outside[position] = Elsewhere(
-                _added_lines(p for p in landing if p.change.path not in touched),
-                {p.change.path: _added_lines([p]) for p in landing if p.change.path in touched and any(h.added for h in p.hunks)},
-                lambda path: patch_of(position, path))
+            written = {p.change.path: _written_over(p, patch_of(position, p.change.path))
+                       for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
+            untouched = _added_lines(p for p in landing if p.change.path not in touched)
+            everywhere = untouched.copy()
+            for lines in written.values():
+                everywhere.update(lines)
+            outside[position] = Elsewhere(untouched, everywhere, written)
         return outside[position]
 
     # (a renamed file's old content leaves its old path as a deleted file's does)
@@ -129,7 +132,7 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
             continue  # a submodule pointer moved on undoes nothing
         regenerated = rules.regenerated(path)
         exact = [h for h in _exact(head, path, entries, patch_of, regenerated, relands, deleted_oids, rules.built(path))
-                 if not _moved_out(h, patch_of(h.position, path), head, added_anywhere, added_outside)]
+                 if not _moved_out(h, patch_of(h.position, path), head, added_outside)]
         if exact and _reformats_only(head):  # the file was that text already, formatting aside
             exact = [h._replace(quiet=h.quiet or _formatting_only(path)) for h in exact]
         hits += exact
@@ -504,36 +507,26 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
-class Elsewhere:
-    """The lines a landing adds outside one candidate's files, and into them: less, when asked, what the candidate
-    had taken out of each (its patches there are read then, once)."""
+class Elsewhere(NamedTuple):
+    """The lines a landing adds outside one candidate's files, and into them less what it had taken out there."""
 
-    def __init__(self, untouched: Counter[bytes], written: dict[bytes, Counter[bytes]],
-                 theirs: Callable[[bytes], FilePatch | None]) -> None:
-        self.untouched = untouched  # added to files the candidate did not change
-        self.anywhere = untouched.copy()  # and to those it did, all of it
-        for lines in written.values():
-            self.anywhere.update(lines)
-        self._written, self._theirs = written, theirs
-        self._net: dict[bytes, Counter[bytes]] | None = None
+    untouched: Counter[bytes]  # added to files the candidate did not change
+    everywhere: Counter[bytes]  # and to those it did, less what it took out of each
+    written_back: dict[bytes, Counter[bytes]]  # per file it changed: what the landing adds there that it had not taken out
 
     def besides(self, path: bytes) -> Counter[bytes]:
-        """What the landing adds to files other than PATH, less what the candidate had taken out of each of its."""
-        if self._net is None:
-            self._net = {other: lines - _removed_lines(self._theirs(other)) for other, lines in self._written.items()}
-        found = self.untouched.copy()
-        for other, lines in self._net.items():
-            if other != path:
-                found.update(lines)
-        return found
+        """EVERYWHERE but for PATH's own lines."""
+        own = self.written_back.get(path)
+        return self.everywhere - own if own else self.everywhere
 
 
-def _removed_lines(patch: FilePatch | None) -> Counter[bytes]:
-    return Counter(line for h in patch.hunks for line in h.removed) if patch is not None else Counter()
+def _written_over(landed: FilePatch, theirs: FilePatch | None) -> Counter[bytes]:
+    """The lines LANDED adds to a file that the candidate (THEIRS, its patch there) had not taken out of it."""
+    taken = Counter(line for h in theirs.hunks for line in h.removed) if theirs is not None else Counter()
+    return _added_lines([landed]) - taken
 
 
-def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_anywhere: Counter[bytes],
-               added_outside: Callable[[int], Elsewhere]) -> bool:
+def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_outside: Callable[[int], Elsewhere]) -> bool:
     """A rollback whose removed lines HEAD adds in another file: code moved out, not undone. The lines are
     the commit's own, or the block HEAD takes out of the file (3 lines or more), which later commits may
     have edited since (LLaMA-Factory's generation-config check, renamed after its PR and then moved whole
@@ -555,12 +548,9 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_any
         # gateway's `release-notes/current.yaml` emptied into `v1.6.0.yaml`)
         unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()}) if listed else Counter()
         return listed and moved([_unbulleted(line) for line in added], unlisted)
-    # (the larger pools first: fewer lines move less, and a stale tree's rollbacks move nowhere, asked once of
-    # all the landing writes, no candidate's pools built nor its patches read)
-    if not moved_into(added_anywhere):
-        return False
     found = added_outside(hit.position)
-    return moved_into(found.untouched) or (len(added) >= MIN_MOVED_BLOCK and moved_into(found.anywhere) and
+    # (the larger pool first: fewer lines move less, and a stale tree's rollbacks move nowhere)
+    return moved_into(found.untouched) or (len(added) >= MIN_MOVED_BLOCK and moved_into(found.everywhere) and
                                            moved_into(found.besides(hit.path)))
 
 
