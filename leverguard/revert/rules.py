@@ -70,15 +70,17 @@ def gitignore_matcher(patterns: list[str]) -> Callable[[bytes], bool]:
     a match needs every literal run of some pattern ("CHANGES/", both "tests/" and ".wat" of `**/tests/**/*.wat`)."""
     if not patterns:
         return lambda path: False
-    needles = [[run.encode() for run in _literals(p)] for p in patterns]
-    if any(not runs for runs in needles):  # a pattern of wildcards only: any path may match
-        needles = [[]]
+    runs = [sorted((run.encode() for run in _literals(p)), key=len, reverse=True) for p in patterns]
+    if any(not pattern_runs for pattern_runs in runs):  # a pattern of wildcards only: any path may match
+        runs = [[b""]]
+    longest = [pattern_runs[0] for pattern_runs in runs]  # (one test each first: most paths hold none)
     cache: dict[bytes, bool] = {}
     specs: list[Any] = []
 
     def match(path: bytes) -> bool:
         if path not in cache:
-            if not any(all(run in path for run in runs) for runs in needles):
+            if not any(needle in path for needle in longest) or \
+                    not any(all(run in path for run in pattern_runs) for pattern_runs in runs):
                 cache[path] = False
             else:
                 if not specs:
