@@ -109,13 +109,10 @@ def collect(landing: Sequence[FilePatch], index: PathIndex, lo: int, hi: int, pa
         hundreds of one commit's files), and to its files, less what it had taken out of each."""
         if position not in outside:
             touched = {c.path for c in index.commits[position].changes}
-            written = {p.change.path: _written_over(p, patch_of(position, p.change.path))
-                       for p in landing if p.change.path in touched and any(h.added for h in p.hunks)}
-            untouched = _added_lines(p for p in landing if p.change.path not in touched)
-            everywhere = untouched.copy()
-            for lines in written.values():
-                everywhere.update(lines)
-            outside[position] = Elsewhere(untouched, everywhere, written)
+            outside[position] = Elsewhere(
+                _added_lines(p for p in landing if p.change.path not in touched),
+                [p for p in landing if p.change.path in touched and any(h.added for h in p.hunks)],
+                lambda path: patch_of(position, path))
         return outside[position]
 
     # (a renamed file's old content leaves its old path as a deleted file's does)
@@ -507,17 +504,41 @@ def _moved_in(head: FilePatch, deleted_oids: frozenset[str]) -> bool:
     return head.change.new is not None and head.change.new.oid in deleted_oids
 
 
-class Elsewhere(NamedTuple):
-    """The lines a landing adds outside one candidate's files, and into them less what it had taken out there."""
+class Elsewhere:
+    """The lines a landing adds outside one candidate's files, and into them less what it had taken out there
+    (built when first asked: the candidate's patches are read then)."""
 
-    untouched: Counter[bytes]  # added to files the candidate did not change
-    everywhere: Counter[bytes]  # and to those it did, less what it took out of each
-    written_back: dict[bytes, Counter[bytes]]  # per file it changed: what the landing adds there that it had not taken out
+    def __init__(self, untouched: Counter[bytes], theirs: list[FilePatch],
+                 patch_of: Callable[[bytes], FilePatch | None]) -> None:
+        self.untouched = untouched  # added to files the candidate did not change
+        self._theirs, self._patch_of = theirs, patch_of
+        self._raw: set[bytes] | None = None
+        self._written: dict[bytes, Counter[bytes]] | None = None
+        self._everywhere: Counter[bytes] | None = None
+
+    def block_into_its_files(self, lines: Sequence[bytes]) -> bool:
+        """Whether most of LINES, 3 or more, are written into the candidate's own files at all (before anything
+        is subtracted): a block can have moved there."""
+        if self._raw is None:
+            self._raw = {line for patch in self._theirs for h in patch.hunks for line in h.added}
+        raw = self._raw
+        return len(lines) >= MIN_MOVED_BLOCK and sum(1 for line in lines if line in raw) >= MOVED_SHARE * len(lines)
+
+    @property
+    def everywhere(self) -> Counter[bytes]:
+        """UNTOUCHED, and what the landing adds to the candidate's files less what it took out of each."""
+        if self._everywhere is None:
+            self._written = {p.change.path: _written_over(p, self._patch_of(p.change.path)) for p in self._theirs}
+            self._everywhere = self.untouched.copy()
+            for lines in self._written.values():
+                self._everywhere.update(lines)
+        return self._everywhere
 
     def besides(self, path: bytes) -> Counter[bytes]:
         """EVERYWHERE but for PATH's own lines."""
-        own = self.written_back.get(path)
-        return self.everywhere - own if own else self.everywhere
+        everywhere = self.everywhere
+        own = self._written.get(path) if self._written is not None else None
+        return everywhere - own if own else everywhere
 
 
 def _written_over(landed: FilePatch, theirs: FilePatch | None) -> Counter[bytes]:
@@ -549,8 +570,9 @@ def _moved_out(hit: PathHit, patch: FilePatch | None, head: FilePatch, added_out
         unlisted = Counter({_unbulleted(line): n for line, n in elsewhere.items()}) if listed else Counter()
         return listed and moved([_unbulleted(line) for line in added], unlisted)
     found = added_outside(hit.position)
-    # (the larger pool first: fewer lines move less, and a stale tree's rollbacks move nowhere)
-    return moved_into(found.untouched) or (len(added) >= MIN_MOVED_BLOCK and moved_into(found.everywhere) and
+    # (the larger pools first: fewer lines move less; a stale tree's rollbacks move nowhere, and its candidates'
+    # patches stay unread)
+    return moved_into(found.untouched) or (found.block_into_its_files(added) and moved_into(found.everywhere) and
                                            moved_into(found.besides(hit.path)))
 
 
