@@ -264,6 +264,41 @@ def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject:
     assert finding["severity"] == severity, finding["reason"]
 
 
+ICON = "[Button] Add support for a secondary icon.\n\nPiperOrigin-RevId: 859123237\n"
+
+
+@pytest.mark.parametrize(("changelist", "declared"), [
+    ("859123237", True),  # material-components-android's Copybara export: the changelist the commit recorded
+    ("859000000", False),  # another changelist rolled back: this one is not declared
+])
+def test_a_rollback_of_a_mirrored_changelist_declares_the_commit_that_recorded_it(repo: Repo, changelist: str,
+                                                                                  declared: bool) -> None:
+    old = seed(repo)
+    land(repo, ICON, {"src/mod1.py": old["src/mod1.py"] + body("icon", 5)}, author=BOB)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, f"Automated g4 rollback of changelist {changelist}\n\nPiperOrigin-RevId: 859205893\n",
+         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    (finding,) = check(repo, "main..topic")[1]["findings"]
+    assert finding["declared"] is declared, finding["reason"]
+    assert (finding["severity"] in ("warning", "error")) is not declared
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    (ICON, "info"),  # rolled forward under the original's subject: a re-land
+    ("kernel: tune", "error"),  # a stale tree from before the rollback
+])
+def test_a_re_land_of_a_mirrored_changelist_rolled_back(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("icon", 5)
+    land(repo, ICON, {"src/mod1.py": new}, author=BOB)
+    land(repo, "Automated g4 rollback of changelist 859123237\n\nPiperOrigin-RevId: 859205893\n",
+         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "rollback" in f["subject"]]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 def _reverted_file_back(repo: Repo, subject: str) -> dict:
     old = seed(repo)
     land(repo, "docs: ad script (#301)", {"docs/_static/native.js": body("ads", 6)})

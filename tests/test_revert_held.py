@@ -1155,3 +1155,111 @@ def test_a_stale_copy_of_a_move_puts_the_lines_back_where_they_were_taken_from(r
                                           "kernel.c": old["kernel.c"] + "int tuned;\n"})
     assert by_pr(check(repo, "HEAD^..HEAD")[1])[301]["severity"] == "error"
 
+
+
+def _qt(units: dict[str, str | None], moved: int = 0) -> str:
+    """A Qt Linguist catalog: each source text with its translation (None: left to translate,
+    `type="unfinished"`); MOVED shifts the source lines lupdate writes down."""
+    body_ = "".join(f'    <message>\n        <location filename="../config.ui" line="{20 * i + moved}"/>\n'
+                    f"        <source>{source}</source>\n"
+                    + ('        <translation type="unfinished"></translation>\n' if text is None
+                       else f"        <translation>{text}</translation>\n")
+                    + "    </message>\n" for i, (source, text) in enumerate(units.items()))
+    return ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n'
+            f"    <name>Config</name>\n{body_}</context>\n</TS>\n")
+
+
+QT_UNITS = {"Mount the device": "Das Gerät einhängen", "Eject the device": "Das Gerät auswerfen",
+            "When a device is connected :": "Wenn ein Gerät verbunden ist:"}
+
+
+@pytest.mark.parametrize(("undone", "reported"), [
+    # lxqt-panel's lupdate run: a source text lost its space, so its translation was left to do again; the
+    # translator's Weblate commit filled it in as it was
+    ({**QT_UNITS, "When a device is connected :": None}, False),
+    # a translation corrected, set back by the topic: a translator's fix lost
+    ({**QT_UNITS, "When a device is connected :": "Wenn ein Gerät angeschlossen ist:"}, True),
+])
+def test_qt_translations_filled_in_again_lose_nothing(repo: Repo, undone: dict[str, str | None], reported: bool) -> None:
+    seed(repo)
+    path = "plugin-mount/translations/mount_de.ts"
+    land(repo, "i18n: German", {path: _qt(QT_UNITS)})
+    spaced = {key.replace(" :", ":") if value is None else key: value for key, value in undone.items()}
+    land(repo, "Translation update (#301)", {path: _qt(spaced), "src/mod1.py": body("i18n", 4)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    filled = {key: QT_UNITS.get(key, QT_UNITS.get(key.replace(":", " :"))) for key in spaced}
+    land(repo, "Translated using Weblate (German)", {path: _qt(filled)}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
+@pytest.mark.parametrize(("topic", "reported"), [
+    # lxqt-panel's `Updated *.ts files`: a source text rewritten, lupdate leaving its new translation to do
+    # again, and writing its no-break spaces as `&#xa0;` where Weblate had written the character
+    ({"Mount the device": "Das Gerät einhängen", "Eject the medium": None,
+      "When a device is connected:": "Wenn ein Gerät verbunden ist&#xa0;:"}, False),
+    # the same translation left to do again with its source text unchanged: a stale copy's
+    ({**QT_UNITS, "Eject the device": None}, True),
+])
+def test_qt_units_left_to_translate_again_lose_nothing(repo: Repo, topic: dict[str, str | None], reported: bool) -> None:
+    seed(repo)
+    path = "translations/panel_fr.ts"
+    blank = {**QT_UNITS, "Eject the device": None, "When a device is connected:": "Wenn ein Gerät verbunden ist&#xa0;:"}
+    del blank["When a device is connected :"]
+    land(repo, "i18n: French", {path: _qt(blank)})
+    land(repo, "Weblate commit (#301)",
+         {path: _qt({**blank, "Eject the device": "Das Gerät auswerfen",
+                     "When a device is connected:": "Wenn ein Gerät verbunden ist\u00a0:"})}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    if reported:
+        topic = blank  # (its own no-break space written back as a reference, as the stale copy had it)
+    land(repo, "Updated *.ts files", {path: _qt(topic, moved=2), "src/mod1.py": body("lupdate", 4)}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
+def _po(entries: list[tuple[str, str, str]], obsolete: tuple[tuple[str, str], ...] = ()) -> str:
+    """A gettext catalog: (flags, source text, translation) per entry, then obsolete (source, translation) ones."""
+    live = "".join(f"#: src/screenshot.vala:{10 * i}\n" + (f"#, {flags}\n" if flags else "") +
+                   f'msgid "{source}"\nmsgstr "{text}"\n\n' for i, (flags, source, text) in enumerate(entries))
+    return live + "".join(f'#~ msgid "{source}"\n#~ msgstr "{text}"\n\n' for source, text in obsolete)
+
+
+SHOTS = [("", "Screenshot taken", "Képernyőkép elkészült"), ("c-format", "Screenshot from %s", "Képernyőkép %s"),
+         ("", "Save to Pictures", "Mentés a Képekbe")]
+OPEN = ("c-format", "Open in %s", "Megnyitás ebben: %s")
+
+
+@pytest.mark.parametrize(("topic", "reported"), [
+    # gala's `Update translation files`: `Open in %s` left the sources, so msgmerge kept its translation as an
+    # obsolete entry
+    (_po(SHOTS, obsolete=(OPEN[1:],)), False),
+    (_po([*SHOTS, OPEN[:2] + ("",)]), True),  # the translation blanked where it stood: a stale copy's
+])
+def test_a_translation_kept_in_an_obsolete_entry_is_no_loss(repo: Repo, topic: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "i18n: Hungarian", {"po/hu.po": _po([*SHOTS, OPEN[:2] + ("",)])})
+    land(repo, "Translated using Weblate (Hungarian) (#301)", {"po/hu.po": _po([*SHOTS, OPEN])}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Update translation files", {"po/hu.po": topic, "src/mod1.py": body("pot", 4)}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)
+
+
+@pytest.mark.parametrize(("stale", "reported"), [
+    # gala's Polish translator confirming `Show in %s` (`#, fuzzy, c-format` made `#, c-format`) the day after a
+    # template update took `Open in %s` with its `#, c-format` out: a format flag is xgettext's
+    (False, False),
+    (True, True),  # and a translation the update took out put back: a stale copy's
+])
+def test_a_format_flag_written_again_is_no_translators_work(repo: Repo, stale: bool, reported: bool) -> None:
+    seed(repo)
+    shown, untranslated = ("fuzzy, c-format", "Show in %s", "Pokaż w Plikach"), OPEN[:2] + ("",)
+    land(repo, "i18n: Polish", {"po/pl.po": _po([*SHOTS, shown, untranslated])})
+    land(repo, "Update translation files (#301)", {"po/pl.po": _po([*SHOTS[:2], shown])}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    confirmed = ("c-format", "Show in %s", "Pokaż w %s")
+    land(repo, "Translated using Weblate (Polish)",
+         {"po/pl.po": _po([*SHOTS, confirmed, untranslated] if stale else [*SHOTS[:2], confirmed])}, author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1]).get(301, {"severity": "none"})
+    assert (found["severity"] in ("warning", "error")) is reported, found.get("reason", found)

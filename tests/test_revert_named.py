@@ -77,8 +77,15 @@ def _stale_tree_titled(repo: Repo, title: str) -> dict:
     return {"exit": code, **{str(pr): f["severity"] for pr, f in by_pr(report).items()}}
 
 
-def test_inside_a_stale_tree_a_code_shaped_name_excuses_only_what_it_names(repo: Repo) -> None:
-    assert _stale_tree_titled(repo, "Remove retry_budget") == {"exit": 1, "301": "notice", "302": "error"}
+@pytest.mark.parametrize("title", ["Remove retry_budget",
+                                   "Backing out `retry_budget` as discussed",  # fyne's `Backing out `InfiniteAnimation``
+                                   "CI: backtrack and build without retry_budget"])  # imgui's `CI: backtrack and ...`
+def test_inside_a_stale_tree_a_code_shaped_name_excuses_only_what_it_names(repo: Repo, title: str) -> None:
+    assert _stale_tree_titled(repo, title) == {"exit": 1, "301": "notice", "302": "error"}
+
+
+def test_back_alone_is_no_removal_wording(repo: Repo) -> None:
+    assert _stale_tree_titled(repo, "Back retry_budget with a file")["301"] == "error"
 
 
 @pytest.mark.parametrize(("title", "severity"), [

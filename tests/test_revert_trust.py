@@ -1676,6 +1676,39 @@ def test_test_files_deleted_under_a_title_that_says_so(repo: Repo, title: str, e
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("items", "written", "reported"), [
+    # GRDB's `TODO.md`: a release's checklist taken out once its items were done
+    ("- [ ] v1.0\n    - [x] Bump SQLite to 3.16.2\n    - Document the cursors\n", "", False),
+    ("- [ ] v1.0\n    - [x] Bump SQLite to 3.16.2\n", "- [ ] Check the cipher at runtime again\n", True),  # and edited
+    ("- Bumped SQLite to 3.16.2\n- Documented the cursors\n", "", True),  # a list, no task in it
+])
+def test_a_to_do_lists_items_taken_out_are_done(repo: Repo, items: str, written: str, reported: bool) -> None:
+    seed(repo)
+    todo = "- [ ] Check the cipher at runtime\n- [ ] Share the cache between readers\n"
+    land(repo, "docs: to-do", {"TODO.md": todo})
+    land(repo, "Plan the release (#301)", {"TODO.md": items + todo}, author=DAVE)
+    _topic(repo, {"TODO.md": written + todo, "src/mod1.py": body("cursors", 4)})
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert (found["severity"] in ("warning", "error")) is reported, found
+
+
+@pytest.mark.parametrize(("title", "written", "severity"), [
+    ("Remove failing test", "", "notice"),  # nerves': the test its fix had added, taken out days later
+    ("Remove failing test", "LIMIT_KERNEL = compute_limit(9)\n", "warning"),  # a line written there too
+    ("Tidy up", "", "error"),  # no word of removing tests
+])
+def test_lines_taken_out_of_test_files_under_a_title_that_says_so(repo: Repo, title: str, written: str,
+                                                                 severity: str) -> None:
+    old = seed(repo)
+    tests = "def test_kernel():\n    assert kernel(1)\n"
+    land(repo, "tests: kernel", {"tests/test_kernel.py": tests})
+    probe_test = "def test_probe():\n" + "".join(f"    assert probe({i}) == {i * 7}\n" for i in range(3))
+    land(repo, "Fix the probe and add a test (#301)", {"src/mod1.py": old["src/mod1.py"] + body("probe", 3),
+                                                       "tests/test_kernel.py": tests + probe_test})
+    _topic(repo, {"tests/test_kernel.py": tests + written}, subject=title)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("branch", "trailer", "severity"), [
     ("issue/269", "", "notice"),  # mkdocs' #983 from d0ugal/issue/269, after #975 from lorengordon/issue-269
     ("issue/270", "", "error"),  # another issue

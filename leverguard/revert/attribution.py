@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (TODO_MARK, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (TODO_MARK, mirrored_revision, reverted_revisions, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -23,7 +23,7 @@ from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTI
 from leverguard.revert.identity import Identities, is_bot, is_dependency_bot
 from leverguard.revert.rules import gitignore_matcher
 from leverguard.revert.model import Change, Commit, State, display
-from leverguard.revert.patch import (FilePatch, Hunk, translation_catalog, translated_resource, bound_names, import_language, import_list_items, imported_names, imports_only, compared_letters, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
+from leverguard.revert.patch import (FilePatch, Hunk, prose, translation_catalog, translated_resource, bound_names, import_language, import_list_items, imported_names, imports_only, compared_letters, compared_lines, moves_versions_back, names_one_import, own_version_only, prerelease, set_back, squeeze, version_pairs, widens_to_major, written_on,
                                      versions_move_on, SEMVER_MANIFESTS)
 from leverguard.revert.signals import PathHit, moved_away, required_module
 
@@ -1486,6 +1486,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; the fragment brought back is the change's own release note"
     if level > NOTICE and landed.merge and says_ours_strategy(landed.message):
         return NOTICE, reason + "; a merge of the change says it kept its own side (the ours strategy)"
+    if level > NOTICE and not stale and says_deletes_tests(titles, paths) and _takes_tests_out(landed, hits):
+        # nerves' `Remove failing test` taking a test out of the file where a fix had added it, days before
+        return NOTICE, reason + "; the change says it removes tests, and only takes tests out of those files"
     if level == WARNING and not stale and all(h.kind in ("deleted-added", "deleted-changed") for h in hits):  # ENTRIES: all fragments
         if says_deletes_tests(titles, paths):
             return NOTICE, reason + "; the change says it deletes those tests"
@@ -1571,6 +1574,9 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level == WARNING and not stale and not dropped and lines_only and _todo_note_only(undone):
         # (pip-tools' `Whitelist dependencies of whitelisted modules` deleting the `# TODO:` block it carries out)
         return NOTICE, reason + "; only a to-do note, comments with no code, taken out (done or dropped)"
+    if level > NOTICE and not stale and not dropped and _tasks_only(hits, undone, landed):
+        # GRDB's `TODO.md` taking out a release's checklist once its items were done
+        return NOTICE, reason + "; only items of a to-do list taken out (done or dropped)"
     if level == WARNING and not stale and not dropped and says_adds_missing(titles) and \
             sum(h.lines for h in hits) <= MISSING_LINES and \
             all(h.kind == "inverse-hunk" and h.undo is not None and all(u.kind == "restored" for u in h.undo.undone)
@@ -1738,6 +1744,20 @@ def _marked_to_go(hits: list[PathHit]) -> bool:
     # (in a comment: a deprecation warning's text, `will be removed in a future version`, is the program's output)
     marked = [any(COMMENTED.match(line) and MARKED_TO_GO.search(line) for line in taken_out(h)) for h in hits]
     return any(marked) and all(mark or deletes_only(h) for mark, h in zip(marked, hits))
+
+
+# a Markdown task list's item, squeezed (`- [x] Bump to SQLite 3.16.2`, `* [ ] v0.100.0`)
+TASK_ITEM = lazy(rb"[-*+]\[[ xX]?\]")
+
+
+def _tasks_only(hits: list[PathHit], undone: list[bytes], landed: Landed) -> bool:
+    """Every undone line an item of a to-do list in a document (its tasks, `- [x] ...`, and the plain items under
+    them), which the change only takes lines out of: items done or given up, deleted as people do (a line of
+    new text there is an edit, judged as such)."""
+    lines = [line for line in undone if line]
+    return bool(lines) and all(prose(h.path) for h in hits) and all(line[:1] in b"-*+" for line in lines) and \
+        any(TASK_ITEM.match(line) for line in lines) and \
+        _writes_nothing_into(landed, hits)
 
 
 def _todo_note_only(undone: list[bytes]) -> bool:
@@ -2211,6 +2231,27 @@ def _stale_copy(hit: PathHit, recent: bool, stale_tree: bool, merge: bool, lates
         recent and undo.groups_undone >= STALE_SHARE * undo.groups) or latest
 
 
+# a test case's opening line, squeezed: `test "release app" do`, `it('fills', ...`, `def test_x(`, `func TestX(`,
+# `fn test_x(`, `#[test]`, `@Test`
+TEST_CASE = lazy(rb"(?:test|it|specify|scenario)\(?[\"'`]|(?:async)?deftest|fntest|funcTest|#\[test\]|@Test\b|(?:public)?voidtest")
+
+
+def _takes_tests_out(landed: Landed, hits: list[PathHit]) -> bool:
+    """Whether the change only takes lines out of the files of HITS, a test case's opening line among them (a
+    print or an assertion taken out alone is no test removed)."""
+    wanted = {h.path for h in hits}
+    return _writes_nothing_into(landed, hits) and any(
+        TEST_CASE.match(line) for p in landed.patches if p.change.path in wanted for h in p.hunks for line in h.removed)
+
+
+def _writes_nothing_into(landed: Landed, hits: list[PathHit]) -> bool:
+    """Whether the change writes no line into the files of HITS (each still a file after it): it only takes lines out."""
+    wanted = {h.path for h in hits}
+    patches = [p for p in landed.patches if p.change.path in wanted]
+    return len(patches) == len(wanted) and all(p.change.new is not None and p.text and p.hunks and
+                                               not any(h.added for h in p.hunks if not h.cosmetic) for p in patches)
+
+
 def _formatting_kept(undo: PathUndo) -> bool:
     """Every hunk of the commit's content undone there and its re-formatting kept: that content taken out by
     someone whose file held the commit. With some of its content kept too, the formatting tells nothing more (a
@@ -2310,13 +2351,16 @@ def _reverted_titles(commit: Commit, commits: Sequence[Commit], ctx: Context) ->
 
 
 def _reverted_in_window(commit: Commit, commits: Sequence[Commit]) -> list[Commit]:
-    """The window's commits a revert names: by PR number (`Revert #13829`), by hash, or by quoting its subject."""
+    """The window's commits a revert names: by PR number (`Revert #13829`), by hash, by quoting its subject, or
+    by the revision of a mirrored repository it rolls back (`Automated g4 rollback of changelist N`)."""
     number = reverted_pr(commit)
     shas = reverted_shas(commit)
     quoted = PR_SUFFIX.sub("", reverted_subject(pr_title(commit)))  # (the quote may carry the `(#N)` or not)
+    revisions = reverted_revisions(commit)  # (a mirrored repository's change, by the revision it recorded)
     return [c for c in commits if c is not commit and (
         number is not None and pr_number(c) == number or any(c.sha.startswith(sha) for sha in shas) or
-        bool(quoted) and quoted == PR_SUFFIX.sub("", pr_title(c)))]
+        bool(quoted) and quoted == PR_SUFFIX.sub("", pr_title(c)) or
+        bool(revisions) and mirrored_revision(c.body) in revisions)]
 
 
 def _relands_own_work(commit: Commit, commits: Sequence[Commit], landed: Landed, ctx: Context) -> bool:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Iterable, Sequence
 
 REVERT_WORDS = lazy(
-    r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|"
+    r"\b(revert\w*|undo(es|ne|ing)?|undid|roll(s|ed|ing)?[ -]?back|rollback|back(s|ed|ing)?[ -]out|backtrack\w*|"
     r"restor(e|es|ed|ing)|reland\w*|reappl(y|ies|ied|ying)|roll(s|ed|ing)?[ -]?forward)\b", re.IGNORECASE)
 # whose change a revert takes back, by first name: Kavita's `Reverted Robbie's change to GA`
 REVERTED_AUTHOR = lazy(r"\b(?i:revert\w*|undo(?:es|ne|ing)?|undid|roll(?:s|ed|ing)?[ -]?back|back(?:s|ed|ing)?[ -]out)\s+"
@@ -60,6 +60,7 @@ BRINGS_BACK = lazy(r"^\W*(re-?add\w*|add\w* back|restor\w*|bring\w* back|put\w* 
 GOES_AWAY = lazy(
     r"\b(remov\w*|rm|delet\w*|drop\w*|retir\w*|trim(s|med|ming)?|prun(e|es|ed|ing)|mov(e|es|ed|ing)|renam\w*|replac\w*|extract\w*|migrat\w*|downgrad\w*|deprecat\w*|"
     r"clean(s|ed|ing)?[ -]?up|blank(s|ed|ing)?|get rid of|restor\w*|revert\w*|revers|undo\w*|roll\w*[ -]?back|split\w*|merg(e|es|ed|ing) into|"
+    r"back(s|ed|ing)?[ -]out|backtrack\w*|"  # (fyne's `Backing out `InfiniteAnimation``, imgui's `CI: backtrack and ...`)
     r"don'?t|do not|stop\w*|(turn|switch)\w*\s+off|no more|no longer|disabl\w*|un(ignore|pin|skip|mark|do)\w*|go(es|ing)? back|back to|"
     r"instead|without|avoid\w*|again|pin(s|ned|ning)?|bring(s|ing)? back|brought back|(add|put)(s|ed|ing)? back|re-?(add|enabl|introduc)\w*|"
     r"gone|yank\w*|unnecessary|unneeded|obsolete|redundant|superfluous|too many)\b",
@@ -178,7 +179,8 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  re.IGNORECASE)
 # scaffolding for a hunt, taken out once it ends (kotest's `revert changes and add debug lines`)
 DEBUGGING = lazy(r"\badd(s|ed|ing)?\s+((some|more|extra|temporary)\s+)?(debug(ging)?|diagnostic)\s+(lines?|logs?|logging|prints?|"
-                 r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?investigat\w*", re.IGNORECASE)
+                 r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?(investigat\w*|debug(ging)?\s+(?!mode\b))",
+                 re.IGNORECASE)  # (babashka's `debug windows`, its prints taken out a month later; not `Debug mode: ...`)
 TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp: manual 0.0.0` (not `template`)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\[[^\]]*\]\s*|\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)  # (`[WX-1108] Disable ...`)
@@ -354,30 +356,35 @@ PROSE_WORDS = frozenset(  # message words that name no code, however long
 class Declarations:
     """References that a text declares as reverted (SHA prefixes, PR numbers, quoted subjects)."""
 
-    __slots__ = ("shas", "prs", "subjects", "reasons", "ranges", "authors")
+    __slots__ = ("shas", "prs", "subjects", "reasons", "ranges", "authors", "revisions")
 
     def __init__(self, shas: frozenset[str] = frozenset(), prs: frozenset[int] = frozenset(),
                  subjects: frozenset[str] = frozenset(), reasons: dict[str, str] | None = None,
-                 ranges: frozenset[tuple[str, str]] = frozenset(), authors: frozenset[str] = frozenset()) -> None:
+                 ranges: frozenset[tuple[str, str]] = frozenset(), authors: frozenset[str] = frozenset(),
+                 revisions: frozenset[str] = frozenset()) -> None:
         self.shas = shas
         self.prs = prs
         self.subjects = subjects
         self.reasons: dict[str, str] = reasons if reasons is not None else {}  # ref -> why (ack file)
         self.ranges = ranges  # "reverts the commit range A..B": resolved to commits by the engine
         self.authors = authors  # "reverted Robbie's change": whose change, by first name (lower case)
+        # "rollback of changelist 894235853": the revision a mirrored commit records (`PiperOrigin-RevId: N`)
+        self.revisions = revisions
 
     def with_shas(self, shas: set[str]) -> Declarations:
-        return Declarations(self.shas | shas, self.prs, self.subjects, self.reasons, self.ranges, self.authors)
+        return Declarations(self.shas | shas, self.prs, self.subjects, self.reasons, self.ranges, self.authors,
+                            self.revisions)
 
     def __eq__(self, other: object) -> bool:  # the reasons are commentary: not compared
-        return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects, self.authors) == (
-            other.shas, other.prs, other.subjects, other.authors)
+        return isinstance(other, Declarations) and (self.shas, self.prs, self.subjects, self.authors, self.revisions) == (
+            other.shas, other.prs, other.subjects, other.authors, other.revisions)
 
     def __hash__(self) -> int:
-        return hash((self.shas, self.prs, self.subjects, self.authors))
+        return hash((self.shas, self.prs, self.subjects, self.authors, self.revisions))
 
     def __repr__(self) -> str:
-        return f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r}, authors={self.authors!r})"
+        return (f"Declarations(shas={self.shas!r}, prs={self.prs!r}, subjects={self.subjects!r}, "
+                f"authors={self.authors!r}, revisions={self.revisions!r})")
 
     def matches(self, commit: Commit, inner: Iterable[str] = (), inner_subjects: Iterable[str] = ()) -> str | None:
         """The reference that declares COMMIT (or a commit inside it, by id or quoted subject), or None."""
@@ -394,6 +401,8 @@ class Declarations:
         found = titles & self.subjects
         if found:
             return f'"{found.pop()}"'
+        if self.revisions and (recorded := mirrored_revision(commit.body)) in self.revisions:
+            return f"changelist {recorded}"
         name = commit.author_name.split(" ", 1)[0].lower()
         return f"{commit.author_name}'s change" if name in self.authors else None
 
@@ -411,6 +420,7 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
     subjects: set[str] = set()
     ranges: set[tuple[str, str]] = set()
     authors: set[str] = set()
+    revisions: set[str] = set()
     for ref in extra:
         found_shas, found_prs = parse_refs(ref)
         shas |= found_shas
@@ -436,8 +446,22 @@ def from_texts(texts: Iterable[str], extra: Iterable[str] = ()) -> Declarations:
                 subjects.update(SQUASH_SUFFIX.sub("", q.strip().lower()) for q in QUOTED.findall(line))
                 ranges.update((a.lower(), b.lower()) for a, b in SHA_RANGE.findall(line))
                 authors.update(name.lower() for name in REVERTED_AUTHOR.findall(line))
+                revisions.update(CHANGELIST.findall(line))
     return Declarations(frozenset(shas), frozenset(prs), frozenset(subjects), ranges=frozenset(ranges),
-                        authors=frozenset(authors))
+                        authors=frozenset(authors), revisions=frozenset(revisions))
+
+
+# a revision of the repository a history is mirrored from, named in a revert: Copybara's `Automated g4 rollback of
+# changelist 894235853` (material-components-android: 22 rollbacks in 1,500 commits), recorded by the commit it
+# takes back as `PiperOrigin-RevId: 894235853`
+CHANGELIST = lazy(r"\bchangelist\s+(\d{5,})\b", re.IGNORECASE)
+PIPER_REVISION = lazy(r"^PiperOrigin-RevId:\s*(\d+)\s*$", re.MULTILINE)
+
+
+def mirrored_revision(body: str) -> str | None:
+    """The revision of the mirrored repository BODY's commit records (Copybara's `PiperOrigin-RevId`), if any."""
+    found = PIPER_REVISION.search(body) if "PiperOrigin-RevId" in body else None
+    return found.group(1) if found else None
 
 
 def _clauses(text: str) -> list[str]:
@@ -1254,7 +1278,7 @@ def says_deletes(titles: Iterable[str]) -> bool:
 def says_temporary(subject: str) -> bool:
     """`Stop testing Python 3.6 until 3.6b4 is out`, `Pin tox for now`, `Work around a cffi bug`, `Comment
     out X`, `Try if X`, `accept wip`, `Disable all crates except tower-service`, `temp: manual 0.0.0`, `add debug
-    lines`, `Investigate flaky upload`: a change meant to be undone or reworked."""
+    lines`, `Investigate flaky upload`, `debug windows`: a change meant to be undone or reworked."""
     return bool(TEMPORARY.search(subject) or DISABLES.match(subject) or TEMP_PREFIX.match(subject) or
                 DEBUGGING.search(subject))
 
@@ -1592,5 +1616,13 @@ def title_of(subject: str, body: str) -> str:
 def is_revert(commit: Commit) -> bool:
     """A commit that itself reverts something: undoing it re-lands the original (not a silent revert)."""
     # a squash body lists its inner commits, reverts of its own work included: only the opening counts
-    return bool(REVERT_SUBJECT.match(pr_title(commit)) or ROLLBACK_OF.match(commit.subject)) or \
-        commit.body.lstrip().startswith("This reverts commit")
+    return bool(REVERT_SUBJECT.match(pr_title(commit)) or ROLLBACK_OF.match(commit.subject) or
+                CHANGELIST_ROLLBACK.match(commit.subject)) or commit.body.lstrip().startswith("This reverts commit")
+
+
+CHANGELIST_ROLLBACK = lazy(r"\s*(?:automated\s+)?(?:g4\s+)?rollback of changelist\s+(\d+)", re.IGNORECASE)
+
+
+def reverted_revisions(commit: Commit) -> list[str]:
+    """The mirrored repository's revisions a revert's subject rolls back (`Automated g4 rollback of changelist N`)."""
+    return CHANGELIST_ROLLBACK.findall(commit.subject)

@@ -384,7 +384,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             groups = _groups(hunks)
             # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
             # kamal's reworded `say` taken out with the block around it, no rollback)
-            formatting_kept = keeps_formatting and any(h.cosmetic for h in patches[position].hunks)
+            # (a hunk of a catalog's tool-written lines alone, emptied, is no formatting of anyone's)
+            formatting_kept = keeps_formatting and any(h.cosmetic and (h.removed or h.added)
+                                                       for h in patches[position].hunks)
             # (and a file the commit added has no version before it to be rolled back to: pychess' `api.html`,
             # emptied of every line but its tags, is its lines deleted)
             whole = complete and len(undone) == count and position not in unseen and \

@@ -947,7 +947,7 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
     files = []
     for change, source, status in records:
         hunks, text, oversized = _section(cursor, change.path.endswith(CATALOGS), change.path.endswith(PATCH_FILES),
-                                          change.path.endswith(XLIFF))
+                                          xml_catalog(change.path))
         hunks = _imports_sorted(hunks, import_language(change.path))
         if status == b"T":  # a type change (file <-> symlink) is patched as a deletion and an addition
             _section(cursor)
@@ -961,12 +961,12 @@ def _files(cursor: _Cursor) -> list[FilePatch]:
 
 
 def _section(cursor: _Cursor, catalog: bool = False, patch_file: bool = False,
-             xliff: bool = False) -> tuple[tuple[Hunk, ...], bool, bool]:
+             xml: bool = False) -> tuple[tuple[Hunk, ...], bool, bool]:
     """One `diff --git` section: extended headers, then hunks read by their line counts; (hunks, text,
     oversized): past MAX_PATCH_LINES changed lines the rest is passed over, and no line of it kept. CATALOG:
     a gettext catalog's, whose tool-written lines are left out (`_catalog_lines`); PATCH_FILE: a committed
-    patch's, whose diff headers are left out (`_PATCH_HEADER`); XLIFF: an XLIFF catalog's, read as its text
-    says, however a tool escapes it (`_xliff_lines`)."""
+    patch's, whose diff headers are left out (`_PATCH_HEADER`); XML: an XML catalog's, read as its text
+    says, however a tool escapes it (`_xml_catalog_lines`)."""
     if not cursor.peek(b"diff --git ") and not cursor.peek(b"diff --cc "):
         return (), False, False
     cursor.line()
@@ -995,22 +995,22 @@ def _section(cursor: _Cursor, catalog: bool = False, patch_file: bool = False,
         # (a catalog hunk opening inside an entry's text: git names the keyword line before it, `@@ ... @@ msgid ""`)
         in_source = catalog and _SOURCE_KEYWORD.match(header.rpartition(b"@@")[2].strip()) is not None
         hunks.append(_read_hunk(cursor, old_start, old_count, new_start, new_count, catalog, in_source, patch_file,
-                                xliff))
+                                xml))
     if changed > MAX_PATCH_LINES:
         return (), False, True
     return tuple(hunks), text, False
 
 
 def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, new_count: int,
-               catalog: bool = False, in_source: bool = False, patch_file: bool = False, xliff: bool = False) -> Hunk:
+               catalog: bool = False, in_source: bool = False, patch_file: bool = False, xml: bool = False) -> Hunk:
     """Lines by their counts (a context line, if any, counts on both sides)."""
     removed, added = cursor.hunk_lines(old_count, new_count)
     if cursor.peek(b"\\ "):
         cursor.line()
     if catalog:
-        removed, added = _catalog_lines(removed, in_source), _catalog_lines(added, in_source)
-    if xliff:
-        removed, added = _xliff_lines(removed), _xliff_lines(added)
+        removed, added = _catalog_lines(removed, in_source), _catalog_lines(added, in_source, obsolete=True)
+    if xml:
+        removed, added = _xml_catalog_lines(removed), _xml_catalog_lines(added)
     if patch_file:  # (its hunk headers and index lines move whenever the patched source does)
         removed = [line for line in removed if not _PATCH_HEADER.match(line)]
         added = [line for line in added if not _PATCH_HEADER.match(line)]
@@ -1019,23 +1019,50 @@ def _read_hunk(cursor: _Cursor, old_start: int, old_count: int, new_start: int, 
 
 CATALOGS = (b".po", b".pot")  # gettext's translation catalogs
 XLIFF = (b".xlf", b".xliff")
-# how a tool serializes an XLIFF unit: a translation platform writes `<segment state="translated">` and escapes
-# markup (`&lt;b&gt;`), Symfony's `translation:extract` drops the state and wraps it in CDATA (Part-DB's
-# Crowdin merges and extractor runs rewriting each other's catalogs): the same text either way
-_XLIFF_STATE = lazy(rb'\s+state="[^"]*"')
-_XLIFF_ENTITIES = ((b"<![CDATA[", b""), (b"]]>", b""), (b"&lt;", b"<"), (b"&gt;", b">"), (b"&quot;", b'"'),
-                   (b"&apos;", b"'"), (b"&amp;", b"&"))
 
 
-def _xliff_lines(lines: list[bytes]) -> list[bytes]:
-    """An XLIFF catalog's LINES as their text reads: no unit state, no CDATA wrapper, entities decoded."""
+def xml_catalog(path: bytes) -> bool:
+    """An XML translation catalog: XLIFF, or Qt Linguist's `.ts` in a translation folder (`translations/app_de.ts`;
+    elsewhere `.ts` is TypeScript)."""
+    return path.endswith(XLIFF) or path.endswith(b".ts") and TRANSLATION_FOLDER.search(path) is not None
+
+
+# how a tool serializes a unit: a translation platform writes `<segment state="translated">` and escapes markup
+# (`&lt;b&gt;`), Symfony's `translation:extract` drops the state and wraps it in CDATA (Part-DB's Crowdin merges
+# and extractor runs rewriting each other's catalogs); Qt's lupdate marks a translation `type="unfinished"` and
+# writes `&#xa0;` where Weblate writes the no-break space itself (lxqt-panel's `après&#xa0;:`): the same text
+_XML_STATE = lazy(rb'\s+(?:state="[^"]*"|type="unfinished")')
+_XML_ENTITIES = ((b"<![CDATA[", b""), (b"]]>", b""), (b"&lt;", b"<"), (b"&gt;", b">"), (b"&quot;", b'"'),
+                 (b"&apos;", b"'"), (b"&amp;", b"&"))
+_CHARACTER_REFERENCE = lazy(rb"&#(x[0-9a-fA-F]{1,6}|[0-9]{1,7});")
+# what lupdate writes of the sources (`<location filename="../main.cpp" line="94"/>`, moving with every edit of
+# them, as gettext's `#:` references) and a unit with no translation yet (`<translation type="unfinished"></translation>`,
+# written for every new or changed source text: no translator's work)
+_XML_TOOL_LINE = lazy(rb"\s*(?:<location\s[^>]*/>|<(translation|target)\s*(?:/>|></\1>))\s*")
+
+
+def _xml_catalog_lines(lines: list[bytes]) -> list[bytes]:
+    """An XML catalog's LINES as their text reads: no unit state, no CDATA wrapper, entities and character
+    references decoded; without the lines its tools write (`_XML_TOOL_LINE`)."""
     found = []
     for line in lines:
-        line = _XLIFF_STATE.sub(b"", line)
-        for escaped, plain in _XLIFF_ENTITIES:
+        line = _XML_STATE.sub(b"", line)
+        if b"&#" in line:
+            line = _CHARACTER_REFERENCE.sub(_character, line)
+        for escaped, plain in _XML_ENTITIES:
             line = line.replace(escaped, plain)
-        found.append(line)
+        if not _XML_TOOL_LINE.fullmatch(line):
+            found.append(line)
     return found
+
+
+def _character(reference: re.Match[bytes]) -> bytes:
+    """A character reference's character in UTF-8 (`&#xa0;`, `&#160;`), the reference itself where it names none."""
+    code = reference.group(1)
+    number = int(code[1:], 16) if code.startswith(b"x") else int(code)
+    if number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+        return reference.group(0)
+    return chr(number).encode("utf-8")
 
 
 # a translation folder's catalogs (`app/assets/i18n/strings_fr.json`), data files a tool may keep copies of
@@ -1083,19 +1110,27 @@ _CATALOG_TOOL_LINE = lazy(rb'#[:~|.]|#(\s|$)|"(POT-Creation-Date|PO-Revision-Dat
 _CATALOG_FIELD = lazy(rb'"[\w-]+: ')  # a header field's first line; its wrapped rest follows as plain strings
 
 
-def _catalog_lines(lines: list[bytes], in_source: bool = False) -> list[bytes]:
+def _catalog_lines(lines: list[bytes], in_source: bool = False, obsolete: bool = False) -> list[bytes]:
     """A gettext catalog's changed LINES without the ones its tools write (`_CATALOG_TOOL_LINE`), a header
     field's wrapped continuation lines included (`"Language-Team: Basque <https://.../penpot/"` `"frontend/eu/>\n"`),
     and the source texts msgmerge copies from the template (a translation platform's older copy of the template
     puts old ones back until the next merge: easyeffects' Weblate merges); each translation as one line: a
     msgstr's text is its strings' concatenation, however a tool wraps it (`msgmerge` and Weblate wrap at
     different columns). IN_SOURCE: LINES open inside a source text, continuing its strings (easyeffects' wrapped
-    msgid, set back by Weblate's older template)."""
+    msgid, set back by Weblate's older template). OBSOLETE: the translations of obsolete entries (`#~ msgstr
+    "..."`) count as translations, as lines written: msgmerge keeps a translation there when its source text
+    leaves the sources (gala's `Update translation files` after `Open in %s` went), nothing lost."""
     kept: list[bytes] = []
     field = joined = False
     source = in_source
     for line in lines:
-        if _CATALOG_TOOL_LINE.match(line):
+        if obsolete and line.startswith(b"#~ "):
+            line = line[3:]
+        if line.startswith(b"#,"):  # flags: a format's (`c-format`) is xgettext's, `fuzzy` the entry's state
+            field = joined = False
+            if b"fuzzy" in line:
+                kept.append(b"#, fuzzy")
+        elif _CATALOG_TOOL_LINE.match(line):
             field, joined = line.startswith(b'"'), False
         elif not (field and line.startswith(b'"') and not _CATALOG_FIELD.match(line)):
             field = False

@@ -16,7 +16,7 @@ from leverguard.revert.declared import cites_commit, is_revert, repairs_the_last
 from leverguard.revert.hunks import MIN_MOVED_BLOCK, MOVED_SHARE, RELAND_COMMITS, TEXT_LINE, HunkUndo, PathUndo, Written, judge, moved  # one re-land rule for files and hunks
 from leverguard.revert.index import PathIndex
 from leverguard.revert.model import Change
-from leverguard.revert.patch import (CATALOGS, FilePatch, translation_catalog, reading_views, debug_only, modifiers_reordered, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
+from leverguard.revert.patch import (CATALOGS, FilePatch, translation_catalog, xml_catalog, reading_views, debug_only, modifiers_reordered, imports_only, lint_markers_only, names_pruned, prose, reordered_only, set_back, widens_to_major,
                                      unpunctuated, version_pairs)
 from leverguard.revert.remerge import Resolutions
 from leverguard.revert.rules import Rules
@@ -619,6 +619,8 @@ MODE_ONLY = "its file mode only, the content never changed"
 # (archivesspace's Weblate `Remove blank strings`), squeezed as the patches hold them
 EMPTY_ENTRY = lazy(rb"[\"']?[\w.@-]+[\"']?[:=](''|\"\")?,?")
 EMPTY_TRANSLATIONS = "empty translations only (entries with no text yet)"
+TRANSLATIONS_BLANKED = "translations taken out only (their units left to translate again)"
+_TRANSLATION_UNIT = (b"<translation", b"<target")  # (squeezed, the unit's state left out)
 
 
 def _mode_only(change: Change) -> bool:
@@ -650,12 +652,29 @@ def _weak_change(patch: FilePatch) -> str:
     if translation_catalog(patch.change.path) and \
             all(EMPTY_ENTRY.fullmatch(line) for h in patch.hunks for line in h.removed + h.added):
         return EMPTY_TRANSLATIONS
+    if xml_catalog(patch.change.path) and _translations_blanked(patch):
+        return TRANSLATIONS_BLANKED
     if prose(patch.change.path) and reordered_only(patch):  # fastify's maintainers list sorted again
         return "lines reordered only"
     one_sided = all(not h.removed or not h.added or names_pruned(h.removed, h.added) for h in patch.hunks)
     # (a document's import lines are an example's, for readers to copy: `Add missing import` fixes it)
     return "imports only" if one_sided and not prose(patch.change.path) and \
         imports_only([line for h in patch.hunks for line in h.removed + h.added]) else ""
+
+
+def _translations_blanked(patch: FilePatch) -> bool:
+    """Whether PATCH, an XML catalog's, only takes translations out, writing nothing new: Qt's lupdate leaving
+    a unit to translate again when its source text changed (lxqt-panel's `Translation update`, after `When a
+    device is connected :` lost its space). Putting them back is a translator filling the units in, no work lost."""
+    live = [h for h in patch.hunks if not h.cosmetic]
+    return bool(live) and all(_blanks(h.added, h.removed) for h in live)
+
+
+def _blanks(added: tuple[bytes, ...], removed: tuple[bytes, ...]) -> bool:
+    """Whether a catalog hunk (squeezed, its empty units left out) takes translations out and writes nothing new."""
+    taken_out = Counter(removed) - Counter(added)
+    return bool(taken_out) and not Counter(added) - Counter(removed) and \
+        all(line.startswith(_TRANSLATION_UNIT) for line in taken_out)
 
 
 def _gitlink(change: Change) -> bool:
@@ -670,6 +689,8 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     patches = [(p, found) for p, _ in entries if (found := patch_of(p, path)) is not None and found.text]
     undos = judge(head, patches, added_anywhere, relands, dropped, placed=len(patches) == len(entries),
                   written_before=written_before)
+    if xml_catalog(path):  # translations a tool left to do again, filled in
+        undos = _units_dropped(undos, lambda _, u: _blanks(u.added, u.removed))
     if path.endswith(CATALOGS):
         undos = _moves_undone(_confirmations_dropped(undos), dict(patches))
         # its header's fields: the tool that last wrote it (Weblate, pybabel), dates, the team (ihatemoney's
