@@ -408,6 +408,9 @@ MATRIX = "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [
     (BOB, ".gitlab-ci.yml", 14, True),
     (BOB, ".azure-pipelines.yml", 1, True),  # geos' hidden name for Azure's pipeline
     (BOB, "ci/azure-pipelines-notes.md", 1, False),
+    (BOB, "Build/Azure/pipelines/default.yml", 1, True),  # linq2db's `fix ci` taking back its own parameters
+    (BOB, "eng/pipelines/templates/build.yml", 1, True),
+    (BOB, "src/pipelines/etl.py", 1, False),  # a data pipeline's code
     (CAROL, ".github/workflows/ci.yml", 1, False),  # another's setting undone: judged as any file
     (BOB, ".github/workflows/ci.yml", 15, False),  # weeks on: no trial and error
     (BOB, "deploy/app.yml", 1, False),  # no CI service's file

@@ -57,7 +57,10 @@ FAR_COMMITS = 50  # line-level undos of work landed this many commits before the
 # a CI service's configuration: its author tries a setting, sees the run, and takes it back ("fix ci")
 CI_CONFIG = lazy(rb"^(\.github/(workflows|actions)/|\.gitlab-ci\.yml$|\.gitlab/ci/|\.circleci/|\.?azure-pipelines[^/]*\.ya?ml$|"
                  rb"\.azure-pipelines/|\.travis\.yml$|appveyor\.yml$|\.appveyor\.yml$|\.buildkite/|\.drone\.yml$|"
-                 rb"\.woodpecker(\.yml$|/)|Jenkinsfile$|\.cirrus\.yml$)")
+                 rb"\.woodpecker(\.yml$|/)|Jenkinsfile$|\.cirrus\.yml$)|"
+                 # Azure DevOps' pipelines kept in a folder of their own at any depth (linq2db's
+                 # `Build/Azure/pipelines/default.yml`, dotnet's `eng/pipelines/`)
+                 rb"([^/]+/)*(\.?[Aa]zure[-_]?[Pp]ipelines|\.?[Pp]ipelines)/([^/]+/)*[^/]+\.ya?ml$")
 OWN_DIRECT_HOURS = 24  # an author's direct push taken back by their own within this many hours: work in progress
 OWN_CI_DAYS = 14  # its own CI setting taken back within this many days: trial and error, not a stale copy
 FIXUP_SECONDS = 86400  # an author's follow-ups of their commit (`fix build`, `fix test`) land within a day
