@@ -322,7 +322,8 @@ def test_undoing_a_change_that_said_it_was_temporary_is_a_notice(repo: Repo, sub
     assert finding["severity"] == "notice" and "temporary" in finding["reason"]
 
 
-@pytest.mark.parametrize("subject", ["Debug mode: the 3.6 job (#301)", "Fix the debug output of the 3.6 job (#301)"])
+@pytest.mark.parametrize("subject", ["Debug mode: the 3.6 job (#301)", "Fix the debug output of the 3.6 job (#301)",
+                                     "feat: debug dump of the 3.6 job (#301)"])  # a feature
 def test_a_change_about_debugging_is_not_said_to_be_temporary(repo: Repo, subject: str) -> None:
     assert _rollback_with_subjects(repo, subject, "ci: matrix refresh")["severity"] in ("warning", "error")
 

@@ -179,8 +179,8 @@ TEMPORARY = lazy(r"\b(until|temporar\w*|for now|work(s|ing|ed)?[ -]?arounds?|com
                  re.IGNORECASE)
 # scaffolding for a hunt, taken out once it ends (kotest's `revert changes and add debug lines`)
 DEBUGGING = lazy(r"\badd(s|ed|ing)?\s+((some|more|extra|temporary)\s+)?(debug(ging)?|diagnostic)\s+(lines?|logs?|logging|prints?|"
-                 r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?(investigat\w*|debug(ging)?\s+(?!mode\b))",
-                 re.IGNORECASE)  # (babashka's `debug windows`, its prints taken out a month later; not `Debug mode: ...`)
+                 r"statements?|output)\b|\bfor\s+debugging\b|^\s*(\w+(\([^)]*\))?!?:\s*)?investigat\w*|^\s*debug(ging)?\s+(?!mode\b)",
+                 re.IGNORECASE)  # (babashka's `debug windows`, its prints taken out a month later; not `feat: debug dump`)
 TEMP_PREFIX = lazy(r"^\s*temp\b", re.IGNORECASE)  # dom-testing-library's `temp: manual 0.0.0` (not `template`)
 # a subject that opens by switching something off, to be switched on again (tower's staged 0.3 migration)
 DISABLES = lazy(r"^\s*(\[[^\]]*\]\s*|\w+(\([^)]*\))?!?:\s*)?(temporar\w* )?disabl\w*\b", re.IGNORECASE)  # (`[WX-1108] Disable ...`)
