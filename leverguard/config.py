@@ -144,8 +144,10 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # whenever the UI changes: back to an older image when the UI goes back
                "**/expected-screenshots/**", "**/__screenshots__/**", "**/__image_snapshots__/**", "**/__Snapshots__/**",
                "**/*-snapshots/*.png", "**/snapshots/images/**", "**/screenshots/**/*.png",
-               # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update
-               "vendor/**", "**/vendor/**",
+               # vendored dependencies (`go mod vendor`, a copied package): rewritten whole at each update; CocoaPods'
+               # `Pods/` (its project, support files and sources), which every `pod install` writes (lottie-ios'
+               # `Example/Pods/Pods.xcodeproj`: 10 false findings in one history)
+               "vendor/**", "**/vendor/**", "Pods/**", "**/Pods/**",
                # binary-compatibility dumps (Kotlin's validator: `apiDump` writes `api/<module>.api`, `.klib.api`)
                "api/*.api", "**/api/*.api",
                # expected outputs (trybuild's `tests/ui/*.stderr`, trycmd's and snapbox's `*.stdout`: eza's powertests),
@@ -161,6 +163,8 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # Idris' `tests/.../expected`, AssemblyScript's `tests/compiler/*.debug.wat`, the WebAssembly text its
                # compiler wrote for each test)
                "*.expect", "*.expected", "**/expected", "**/tests/**/*.wat", "**/test/**/*.wat",
+               # a conformance suite's expected failures (protobuf's `failure_list_<language>.txt`), pruned as tests pass
+               "failure_list*.txt", "**/failure_list*.txt",
                # the Compose stability analyzer's dump of every composable's signature (wire-android's
                # `app/stability/app-devDebug.stability`), rewritten by the build
                "*.stability",

@@ -264,6 +264,23 @@ def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject:
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("subject", "severity"), [
+    # facebook-ios-sdk's Phabricator backout, and its redo once the server side was fixed
+    ("Redo [PKCE] Add code verifier to loginButton", "info"),
+    ("kernel: tune", "error"),  # a stale tree from before the backout
+])
+def test_a_phabricator_backout_is_a_revert_and_its_redo_a_re_land(repo: Repo, subject: str, severity: str) -> None:
+    old = seed(repo)
+    new = old["src/mod1.py"] + body("pkce", 5)
+    land(repo, "Add code verifier to loginButton", {"src/mod1.py": new}, author=BOB)
+    land(repo, 'Back out "Add code verifier to loginButton"\n\nOriginal commit changeset: 65efa17bf74d\n',
+         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "Back out" in f["subject"]]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 ICON = "[Button] Add support for a secondary icon.\n\nPiperOrigin-RevId: 859123237\n"
 
 

@@ -107,6 +107,11 @@ def test_a_screenshot_tests_recorded_images_are_written_by_the_run(repo: Repo, p
     ("tests/compiler/std/array.optimized.wat", "notice"),  # AssemblyScript's: the WebAssembly its compiler wrote
     ("tests/cfgs/default/result/synscan.pcap.out", "notice"),  # nDPI's, one per capture
     ("app/stability/app-devDebug.stability", "notice"),  # wire-android's Compose stability dump, written by its plugin
+    ("Sources/Conformance/failure_list_swift.txt", "notice"),  # swift-protobuf's expected conformance failures
+    ("Example/Pods/Pods.xcodeproj/project.pbxproj", "notice"),  # lottie-ios' CocoaPods project, written by `pod install`
+    ("Example/Pods/Target Support Files/Lottie/Lottie-umbrella.h", "notice"),
+    ("Example/Podfile", "error"),  # what a person asks CocoaPods for
+    ("Sources/Conformance/failures.md", "error"),
     ("src/runtime/memory.wat", "error"),  # WebAssembly text written by hand
     ("tests/expected_values.py", "error"),  # a test's own code
     ("docs/result/overview.md", "error"),

@@ -45,7 +45,8 @@ GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
 REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 # (after the issue it answers, as some projects open subjects: `#1066: Revert #967 which breaks API`)
 ISSUE_PREFIX = r"(?:#\d+\s*:\s*)?"
-REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:)", re.IGNORECASE)
+# (and Phabricator's backout, Meta's exports: `Back out "Add code verifier to loginButton"`)
+REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:|Back(ed)? out\s+\")", re.IGNORECASE)
 REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
 # its branch's name as a squash's title (openboxes' `Revert 5924 bug/obpih 7830 (#5941)`, GitHub's title for a PR
 # from `revert-5924-bug/obpih-7830`): a number, then the branch's words, never a count of commits or lines
