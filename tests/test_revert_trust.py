@@ -132,6 +132,27 @@ def test_a_commit_whose_own_reformatting_is_kept_was_not_copied_over(repo: Repo,
     assert finding["severity"] == severity, finding["reason"]
 
 
+PATCHER = "fn relocate(x: u64) -> u64 {\n    let base = compute_base(x);\n        }\nfn symbols(table: &Table) {\n" \
+    "    table.visit_all();\n}\n"
+TLS_FIX = "    if symbol.is_tls() { return SymbolKind::Text; }\n    let kind = classify_symbol(symbol);\n"
+
+
+@pytest.mark.parametrize(("braced", "severity"), [
+    # dioxus' `fix: symbol mismatch`: the TLS fix taken out, the commit's re-indented closing brace (a line too
+    # short to compare: formatting all the same) kept by someone whose file held the commit
+    ("}\n", "notice"),
+    ("        }\n", "error"),  # the brace back as it was too: a copy from before the commit
+])
+def test_a_commit_whose_own_reindented_brace_is_kept_was_not_copied_over(repo: Repo, braced: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "cli: patcher", {"src/patch.rs": PATCHER})
+    fixed = PATCHER.replace("        }\n", "}\n").replace("    table.visit_all();\n", "    table.visit_all();\n" + TLS_FIX)
+    land(repo, "fixes the ADRP violation bugs by treating TLS as Text (#301)", {"src/patch.rs": fixed}, author=DAVE)
+    _topic(repo, {"src/patch.rs": PATCHER.replace("        }\n", braced), "kernel.c": "int t;\n"})
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 TRAVIS = "language: go\n\ngo:\n  - 1.4\n  - 1.5\n  - 1.6\n  - tip\n\nenv:\n  global:\n    - PGUSER=postgres\n"
 DROPPED = TRAVIS.replace("  - 1.4\n", "").replace("  - tip\n", "  - 1.7\n")
 

@@ -17,7 +17,7 @@ from functools import partial
 
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
-from leverguard.revert.patch import FilePatch, Hunk, imports_only, prose
+from leverguard.revert.patch import CATALOGS, FilePatch, Hunk, imports_only, prose, xml_catalog
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,6 +251,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     hold every later change to the path, so where a line sits can be told within what they moved.
     """
     changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
+    catalog = head.change.path.endswith(CATALOGS) or xml_catalog(head.change.path)
     # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
     taken_out = Counter(line for hunk in head.hunks for line in hunk.removed) if prose(head.change.path) else None
 
@@ -384,8 +385,8 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
             groups = _groups(hunks)
             # (each hunk inverted whole: a replaced line only deleted leaves the file short of its old text,
             # kamal's reworded `say` taken out with the block around it, no rollback)
-            # (a hunk of a catalog's tool-written lines alone, emptied, is no formatting of anyone's)
-            formatting_kept = keeps_formatting and any(h.cosmetic and (h.removed or h.added)
+            # (a catalog's hunk of tool-written lines alone, emptied, is no formatting of anyone's)
+            formatting_kept = keeps_formatting and any(h.cosmetic and (h.removed or h.added or not catalog)
                                                        for h in patches[position].hunks)
             # (and a file the commit added has no version before it to be rolled back to: pychess' `api.html`,
             # emptied of every line but its tags, is its lines deleted)
