@@ -281,6 +281,26 @@ def test_a_phabricator_backout_is_a_revert_and_its_redo_a_re_land(repo: Repo, su
     assert finding["severity"] == severity, finding["reason"]
 
 
+@pytest.mark.parametrize(("subject", "text", "severity"), [
+    # Symfony's merge tool: `bug #51157 [Contracts] Revert changes with 3.4 (nicolas-grekas)`, a revert by its title,
+    # there of four commits at once
+    ("bug #303 [Kernel] Revert the tuning (alice)", "This PR was merged into the 7.0 branch.", "notice"),
+    ("bug #303 [Kernel] Fix the tuning (alice)", "This PR was merged into the 7.0 branch.", "error"),
+    ("bug #303 [Kernel] Revert the tuning (alice)", "", "error"),  # not that tool's merge: no title read
+])
+def test_a_symfony_merge_subject_is_read_as_its_prs_title(repo: Repo, subject: str, text: str, severity: str) -> None:
+    old = seed(repo)
+    land(repo, "[Kernel] Tune the scales (#301)", {"src/mod1.py": old["src/mod1.py"] + body("tune", 4)})
+    land(repo, "[Kernel] Tune the limits (#302)", {"src/mod2.py": old["src/mod2.py"] + body("limit", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "kernel: tune", {"src/mod1.py": old["src/mod1.py"], "src/mod2.py": old["src/mod2.py"],
+                                "kernel.c": "int t;\n"}, author=CAROL)
+    repo.git("checkout", "-q", "-b", "landing", "main")
+    repo.git("merge", "--no-ff", "-q", "topic", "-m", subject + ("\n\n" + text if text else ""))
+    found = by_pr(check(repo, "main..landing")[1])
+    assert (found[301]["severity"], found[302]["severity"]) == (severity, severity)
+
+
 ICON = "[Button] Add support for a secondary icon.\n\nPiperOrigin-RevId: 859123237\n"
 
 

@@ -39,6 +39,10 @@ QUOTED = lazy(r"[\"\u201c]([^\"\u201d]{4,})[\"\u201d]")
 # (Gitea's and Forgejo's merge button: `Merge pull request 'TITLE' (#N) from BRANCH into BASE`, trailers below)
 PR_SUBJECT = lazy(r"^Merge pull request #(\d+)\b|\(#(\d+)\)\s*$|^Merge #(\d+)\b|^Merge pull request '.*' \(#(\d+)\) from ")
 GITEA_MERGE = lazy(r"^Merge pull request '(.*)' \(#\d+\) from \S+ into \S+\s*$")
+# Symfony's merge tool (Symfony, Sylius, API Platform): `bug #51157 [Contracts] Revert changes with 3.4 (nicolas-grekas)`,
+# its body opening `This PR was merged into the 7.0 branch.`
+SYMFONY_MERGE = lazy(r"^(?:bug|feature|minor|security|hotfix|docs?) #\d+ (.+?) \([^()]+\)\s*$")
+SYMFONY_BODY = lazy(r"\s*This PR was (?:squashed before being )?merged into ")
 GERRIT_MERGE = lazy(r'^Merge "(.+)"(?: into \S+)?\s*$')  # Gerrit's submit: `Merge "TITLE"`, `Merge "TITLE" into stable-6.1`
 BORS_TITLE = lazy(r"^(\d+):\s*(.*?)(?:\s+[ra]=\S+)*\s*$")
 GITLAB_BODY = lazy(r"^See merge request \S+!(\d+)\s*$", re.MULTILINE)
@@ -1607,6 +1611,9 @@ def title_of(subject: str, body: str) -> str:
     gerrit = GERRIT_MERGE.match(subject)
     if gerrit is not None:
         return gerrit.group(1)
+    symfony = SYMFONY_MERGE.match(subject)
+    if symfony is not None and SYMFONY_BODY.match(body):
+        return symfony.group(1)
     if subject.startswith("Merge #") and body.strip():
         bors = BORS_TITLE.match(body.lstrip().splitlines()[0])
         if bors is not None and int(bors.group(1)) == subject_pr(subject):
