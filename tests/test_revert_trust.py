@@ -132,45 +132,6 @@ def test_a_commit_whose_own_reformatting_is_kept_was_not_copied_over(repo: Repo,
     assert finding["severity"] == severity, finding["reason"]
 
 
-EXCLUSIONS = "object BinaryIncompatibilities {\n  val IR = Seq(\n  )\n  val Linker = Seq(\n  )\n}\n"
-EXCLUDED = '    ProblemFilters.exclude[DirectMissingMethodProblem]("org.scalajs.ir.Trees#ClassDef.jsSuperClass"),\n'
-
-
-@pytest.mark.parametrize(("title", "written", "severity"), [
-    # scala-js' `Towards 1.1.1.`: the exclusions each change added since the last release, emptied after it
-    ("Towards 1.1.1.", "", "notice"),
-    ("Towards 1.1.1.", "    linkerThreadLimit(cores = 4),\n", "warning"),  # a line written there too
-    ("kernel: tune", "", "error"),  # no release step
-])
-def test_a_release_step_clearing_what_accumulated_since_the_last_release(repo: Repo, title: str, written: str,
-                                                                         severity: str) -> None:
-    seed(repo)
-    land(repo, "Version 1.1.0.", {"project/BinaryIncompatibilities.scala": EXCLUSIONS})
-    land(repo, "IRCheck ClassDef.jsSuperClass (#301)", {"project/BinaryIncompatibilities.scala": EXCLUSIONS.replace(
-        "  val IR = Seq(\n", "  val IR = Seq(\n" + EXCLUDED)}, author=DAVE)
-    _topic(repo, {"project/BinaryIncompatibilities.scala": EXCLUSIONS.replace("  val Linker = Seq(\n",
-                                                                              "  val Linker = Seq(\n" + written),
-                  "kernel.c": "int t;\n"}, subject=title)
-    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
-
-
-def test_a_release_branch_merged_is_no_release_step_clearing_lines(repo: Repo) -> None:
-    # node-postgres' `7.0` branch merged with its stale CHANGELOG.md, the 6.3.0 entries dropped: real
-    seed(repo)
-    land(repo, "Version 1.1.0.", {"project/BinaryIncompatibilities.scala": EXCLUSIONS})
-    land(repo, "IRCheck ClassDef.jsSuperClass (#301)", {"project/BinaryIncompatibilities.scala": EXCLUSIONS.replace(
-        "  val IR = Seq(\n", "  val IR = Seq(\n" + EXCLUDED)}, author=DAVE)
-    repo.git("checkout", "-q", "-b", "7.0", "main~1")
-    land(repo, "kernel: tune", {"kernel.c": "int t;\n"}, author=CAROL)
-    repo.git("checkout", "-q", "-b", "landing", "main")
-    repo.git("merge", "-q", "-s", "ours", "--no-commit", "7.0")
-    repo.write("project/BinaryIncompatibilities.scala", EXCLUSIONS)
-    repo.write("kernel.c", "int t;\n")
-    repo.git("add", "-A")
-    repo.git("commit", "-q", "-m", "Merge pull request #1369 from team/7.0", "-m", "7.0")
-    assert by_pr(check(repo, "main..landing")[1])[301]["severity"] in ("warning", "error")
-
-
 PATCHER = "fn relocate(x: u64) -> u64 {\n    let base = compute_base(x);\n        }\nfn symbols(table: &Table) {\n" \
     "    table.visit_all();\n}\n"
 TLS_FIX = "    if symbol.is_tls() { return SymbolKind::Text; }\n    let kind = classify_symbol(symbol);\n"

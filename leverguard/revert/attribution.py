@@ -1497,12 +1497,6 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
             return NOTICE, reason + "; the change says it deletes those tests"
         if entries and says_deletes_entries(titles):
             return NOTICE, reason + "; the change says it deletes those changelog entries"
-    if level > NOTICE and not landed.merge and any(release_step(title) for title in titles if title) and \
-            _only_takes_out(hits) and _writes_nothing_into(landed, hits):
-        # scala-js' `Towards 1.1.1.` emptying the binary-compatibility exclusions each change had added since the
-        # last release: a release resets what accumulates between releases. Not a release branch merged, which
-        # carries its own stale copies (node-postgres' `7.0` dropping the 6.3.0 changelog entries: real)
-        return NOTICE, reason + "; a release step only taking out lines added since, writing nothing there"
     if level > NOTICE and _clears_changelog(landed):
         return NOTICE, reason + "; the change only takes entries out of the changelog, under a title that speaks of it or of a release"
     if level > NOTICE and not stale and removes_debug_output(titles, undone):
