@@ -555,6 +555,8 @@ def test_a_change_titled_move_back_to_calls_itself_a_revert(repo: Repo) -> None:
     ("CB-2667 fix(build): revert lozalization changes", "notice"),  # cloudbeaver's: a tracker's key, then the prefix
     ("CB-2667: Revert lozalization changes", "notice"),
     ("CB-2667 fix(build): the revert button", "error"),  # the word, not the act
+    ("quickly revert changes", "notice"),  # terser's, over its own walk() series
+    ("quickly fix the build", "error"),
 ])
 def test_a_tracker_key_before_revert_wording_calls_itself_a_revert(repo: Repo, subject: str, severity: str) -> None:
     assert _moved_back(repo, subject)["severity"] == severity
