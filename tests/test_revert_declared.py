@@ -270,15 +270,23 @@ def test_googles_rollback_and_roll_forward_forms(repo: Repo, form: str, subject:
     ("kernel: tune", "error"),  # a stale tree from before the backout
 ])
 def test_a_phabricator_backout_is_a_revert_and_its_redo_a_re_land(repo: Repo, subject: str, severity: str) -> None:
+    finding = _reverted_then_put_back(repo, "Add code verifier to loginButton",
+                                      'Back out "Add code verifier to loginButton"\n\nOriginal commit changeset: 65efa17bf74d\n',
+                                      subject)
+    assert finding["severity"] == severity, finding["reason"]
+
+
+def _reverted_then_put_back(repo: Repo, original: str, revert: str, subject: str) -> dict:
+    """ORIGINAL lands, a commit under the message REVERT takes it back, and a topic under SUBJECT puts it back:
+    the topic's finding on the revert."""
     old = seed(repo)
-    new = old["src/mod1.py"] + body("pkce", 5)
-    land(repo, "Add code verifier to loginButton", {"src/mod1.py": new}, author=BOB)
-    land(repo, 'Back out "Add code verifier to loginButton"\n\nOriginal commit changeset: 65efa17bf74d\n',
-         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
+    new = old["src/mod1.py"] + body("relanded", 5)
+    land(repo, original, {"src/mod1.py": new}, author=BOB)
+    reverting = land(repo, revert, {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
     repo.git("checkout", "-q", "-b", "topic")
     land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
-    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "Back out" in f["subject"]]
-    assert finding["severity"] == severity, finding["reason"]
+    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if f["commit"] == reverting]
+    return finding
 
 
 @pytest.mark.parametrize(("subject", "text", "severity"), [
@@ -325,14 +333,8 @@ def test_a_rollback_of_a_mirrored_changelist_declares_the_commit_that_recorded_i
     ("kernel: tune", "error"),  # a stale tree from before the rollback
 ])
 def test_a_re_land_of_a_mirrored_changelist_rolled_back(repo: Repo, subject: str, severity: str) -> None:
-    old = seed(repo)
-    new = old["src/mod1.py"] + body("icon", 5)
-    land(repo, ICON, {"src/mod1.py": new}, author=BOB)
-    land(repo, "Automated g4 rollback of changelist 859123237\n\nPiperOrigin-RevId: 859205893\n",
-         {"src/mod1.py": old["src/mod1.py"]}, author=DAVE)
-    repo.git("checkout", "-q", "-b", "topic")
-    land(repo, subject, {"src/mod1.py": new, "kernel.c": "int t;\n"}, author=CAROL)
-    (finding,) = [f for f in check(repo, "main..topic")[1]["findings"] if "rollback" in f["subject"]]
+    finding = _reverted_then_put_back(repo, ICON, "Automated g4 rollback of changelist 859123237\n\n"
+                                      "PiperOrigin-RevId: 859205893\n", subject)
     assert finding["severity"] == severity, finding["reason"]
 
 

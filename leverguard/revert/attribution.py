@@ -2242,17 +2242,22 @@ TEST_CASE = lazy(rb"(?:test|it|specify|scenario)\(?[\"'`]|(?:async)?deftest|fnte
 def _takes_tests_out(landed: Landed, hits: list[PathHit]) -> bool:
     """Whether the change only takes lines out of the files of HITS, a test case's opening line among them (a
     print or an assertion taken out alone is no test removed)."""
-    wanted = {h.path for h in hits}
-    return _writes_nothing_into(landed, hits) and any(
-        TEST_CASE.match(line) for p in landed.patches if p.change.path in wanted for h in p.hunks for line in h.removed)
+    patches = _deletions_only(landed, hits)
+    return bool(patches) and any(TEST_CASE.match(line) for p in patches for h in p.hunks for line in h.removed)
 
 
 def _writes_nothing_into(landed: Landed, hits: list[PathHit]) -> bool:
     """Whether the change writes no line into the files of HITS (each still a file after it): it only takes lines out."""
+    return bool(_deletions_only(landed, hits))
+
+
+def _deletions_only(landed: Landed, hits: list[PathHit]) -> list[FilePatch]:
+    """The change's patches of the files of HITS when each still is a file it only takes lines out of, else none."""
     wanted = {h.path for h in hits}
     patches = [p for p in landed.patches if p.change.path in wanted]
-    return len(patches) == len(wanted) and all(p.change.new is not None and p.text and p.hunks and
+    only = len(patches) == len(wanted) and all(p.change.new is not None and p.text and p.hunks and
                                                not any(h.added for h in p.hunks if not h.cosmetic) for p in patches)
+    return patches if only else []
 
 
 def _formatting_kept(undo: PathUndo) -> bool:

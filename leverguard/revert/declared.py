@@ -469,6 +469,16 @@ def mirrored_revision(body: str) -> str | None:
     return found.group(1) if found else None
 
 
+CHANGELIST_ROLLBACK = lazy(r"\s*(?:automated\s+)?(?:g4\s+)?rollback of changelist\s+(\d+)", re.IGNORECASE)
+
+
+def reverted_revisions(commit: Commit) -> list[str]:
+    """The mirrored repository's revisions a revert's subject opens by rolling back (`Automated g4 rollback of
+    changelist N`): its commit is a revert, and undoing it re-lands the commit that recorded N."""
+    found = CHANGELIST_ROLLBACK.match(commit.subject)
+    return [found.group(1)] if found else []
+
+
 def _clauses(text: str) -> list[str]:
     """TEXT's lines, and each line that ends in a comma joined to the next (no list item): one sentence
     wrapped there (sqlalchemy's `some scratch tests got merged in 456727df50c7,` / `revert that part`); and
@@ -1625,12 +1635,4 @@ def is_revert(commit: Commit) -> bool:
     """A commit that itself reverts something: undoing it re-lands the original (not a silent revert)."""
     # a squash body lists its inner commits, reverts of its own work included: only the opening counts
     return bool(REVERT_SUBJECT.match(pr_title(commit)) or ROLLBACK_OF.match(commit.subject) or
-                CHANGELIST_ROLLBACK.match(commit.subject)) or commit.body.lstrip().startswith("This reverts commit")
-
-
-CHANGELIST_ROLLBACK = lazy(r"\s*(?:automated\s+)?(?:g4\s+)?rollback of changelist\s+(\d+)", re.IGNORECASE)
-
-
-def reverted_revisions(commit: Commit) -> list[str]:
-    """The mirrored repository's revisions a revert's subject rolls back (`Automated g4 rollback of changelist N`)."""
-    return CHANGELIST_ROLLBACK.findall(commit.subject)
+                reverted_revisions(commit)) or commit.body.lstrip().startswith("This reverts commit")
