@@ -120,12 +120,17 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # bagisto's and firefly-iii's `public/build/`, rebuilt and re-committed by every front-end change),
                # Laravel Mix's manifest
                "**/build/assets/**", "**/build/manifest.json", "**/build/.vite/**", "**/mix-manifest.json",
+               # Rails' jsbundling and cssbundling output (administrate's `app/assets/builds/`), rebuilt by `bin/dev`
+               "app/assets/builds/**", "**/app/assets/builds/**",
                # openapi-generator's manifest of the files it wrote (`.openapi-generator/FILES`, `VERSION`)
                "**/.openapi-generator/*",
                # sqlx's offline query cache (`cargo sqlx prepare` writes one file per query the sources hold: martin's)
                "**/.sqlx/query-*.json",
                # protoc's output (Go, gRPC-gateway, Python, C++, nanopb's C), regenerated from the `.proto` beside it
                "*.pb.go", "*.pb.gw.go", "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.cc", "*.pb.h", "*.pb.c",
+               # a generator's output named for it (T4's `Access.generated.cs` in linq2db, GraphQL Code Generator's
+               # `*.generated.ts`, Sourcery's `*.generated.swift`), written again at its next run
+               "*.generated.*",
                # test snapshots (syrupy, jest, vitest, insta), regenerated from the code they record
                "__snapshots__/**", "**/__snapshots__/**", "*.snap", "*.ambr",
                # testthat's snapshots, and the reports R's revdepcheck writes (dplyr's `revdep/problems.md`)

@@ -696,6 +696,31 @@ def test_only_test_skips_taken_out_lose_no_work(repo: Repo, marker: str, beside:
     assert finding["severity"] == severity, finding["reason"]
 
 
+MIMA = "object BinaryIncompatibilities {{\n  val Linker = Seq(\n{0}  )\n\n  val Library = Seq(\n  )\n}}\n"
+FILTERS = ("      // private[linker], not an issue.\n"
+           "      exclude[DirectMissingMethodProblem](\n          \"org.scalajs.linker.backend.Emitter.withTrackAllGlobalRefs\"),\n"
+           "      ProblemFilters.exclude[IncompatibleMethTypeProblem](\"org.scalajs.linker.analyzer.Infos#ClassInfo.this\"),\n")
+
+
+@pytest.mark.parametrize(("filters", "severity"), [
+    (FILTERS, "notice"),  # scala-js' `Towards 1.1.1.`: the release's filters, stale once it is out
+    (FILTERS + "      scalacOptions += \"-Xfatal-warnings\",\n", "error"),  # a setting beside the filters
+    # sbt's dependency exclusions are no compatibility filters: a library comes back on the class path
+    ('      exclude("org.scala-lang.modules", "scala-xml_2.13"),\n      exclude("org.slf4j", "slf4j-simple"),\n',
+     "error"),
+])
+def test_only_binary_compatibility_filters_taken_out_lose_no_work(repo: Repo, filters: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "Towards 1.1.0.", {"project/BinaryIncompatibilities.scala": MIMA.format("")})
+    land(repo, "Fix #301: track global refs in the emitter (#301)",
+         {"project/BinaryIncompatibilities.scala": MIMA.format(filters), "src/mod1.py": body("emitter", 4)})
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Towards 1.1.1.", {"project/BinaryIncompatibilities.scala": MIMA.format(""), "version.txt": "1.1.1-SNAPSHOT\n"},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == severity, finding["reason"]
+
+
 @pytest.mark.parametrize(("subject", "severity"), [
     ("Restored JWT-CPP", "notice"),  # domoticz's: the library's folder named, its morning's update put back
     ("Restored the Windows build", "error"),  # names no folder the files lie in

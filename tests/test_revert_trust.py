@@ -796,6 +796,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "vendor/golang.org/x/sys/cpu/cpu.go",  # lazygit's `go mod vendor` output
                                       "public/themes/shop/default/build/assets/app-BeQXD5ar.js",  # bagisto's Vite build
                                       "public/build/manifest.json",
+                                      "app/assets/builds/administrate/application.js",  # Rails' jsbundling output
                                       "apps/web/next-env.d.ts",  # Next.js rewrites it at each `next dev` (safe-wallet)
                                       "common/api-review/messaging.api.md",  # API Extractor's report (firebase)
                                       "site/.cache/twoslash/4f1c.json",  # a tool's cache folder committed (viem)
@@ -803,6 +804,7 @@ def test_built_files_is_the_whole_list_once_configured(repo: Repo) -> None:
                                       "internal/xds/testdata/out/xds-ir/tracing.clusters.yaml",  # envoy gateway's
                                       "src/test/regress/expected/multi_metadata_sync.out",  # pg_regress' (citus)
                                       "docker/integration_tests/results/baseline1.out",  # zaproxy's
+                                      "Tests/Tests.T4/Databases/Access.generated.cs",  # T4's output (linq2db)
                                       "ro-crate-metadata.json"])  # nf-core's, written at each version bump
 def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: str) -> None:
     assert _snapshot_put_back(repo, snapshot) == (0, "notice")
@@ -813,7 +815,9 @@ def test_a_snapshot_or_vendored_file_put_back_is_a_notice(repo: Repo, snapshot: 
                                     "build/icons/app.svg",  # a `build/` folder of sources: not Vite's `assets/`
                                     "internal/testdata/in/xds-ir/tracing.yaml",  # a golden file's input
                                     "src/test/regress/sql/multi_metadata_sync.out",  # `.out` outside expected/
-                                    "docs/ro-crate-metadata.md"])  # a page about it
+                                    "docs/ro-crate-metadata.md",  # a page about it
+                                    "src/generated.cs", "src/Generated/Access.cs",  # a generator's own sources
+                                    "app/assets/javascripts/builds.js"])  # Rails' hand-written assets
 def test_a_source_named_like_a_built_folder_put_back_fails(repo: Repo, source: str) -> None:
     assert _snapshot_put_back(repo, source) == (1, "error")
 

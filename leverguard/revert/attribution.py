@@ -16,7 +16,7 @@ from leverguard.revert.declared import (TODO_MARK, mirrored_revision, reverted_r
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
-                                       runs_go_tool, says_generates, says_regenerates, syncs_translations, speaks_of_translation, skips_only, titled_after, removes_debug_output)
+                                       runs_go_tool, says_generates, says_regenerates, syncs_translations, speaks_of_translation, skips_only, compat_filters_only, titled_after, removes_debug_output)
 from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
@@ -1451,6 +1451,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # a skip taken out is no work lost: the test runs again and a failure is loud (axolotl's `rmv skip`,
         # rolldown's `#[ignore = "Flaky test"]` gone with its race fix, narwhals' xfails once a backend has it)
         return NOTICE, reason + "; only test skips taken out: those tests run again, and fail loudly if still broken"
+    if level > NOTICE and not stale and _only_takes_out(hits) and compat_filters_only(_added_and_taken_out(hits)):
+        return NOTICE, reason + "; only binary-compatibility filters taken out: the checker runs without them, and fails loudly if still needed"
     if level > NOTICE and not stale and formats(commit.subject) and not comments_toggled(_undone_pairs(hits)):
         # a stale tree undoing it loses formatting, which the formatter writes again: no work. A formatter
         # comments nothing in or out (pychess-variants' `black` commit also commenting out a test toggle)

@@ -1185,6 +1185,19 @@ def skips_only(added: Sequence[bytes]) -> bool:
     return bool(code) and all(SKIP_MARK.search(line) for line in code)
 
 
+# a binary-compatibility filter (whitespace squeezed): MiMa's `exclude[DirectMissingMethodProblem]("a.B.c")`, bare or
+# as `ProblemFilters.exclude[...]`, in a list or a `mimaBinaryIssueFilters ++= Seq(` opening one
+COMPAT_FILTER = lazy(rb"(?:\w+(?:\+\+|:)?=Seq\()?(?:ProblemFilters\.)?exclude\[\w+Problem\]\(")
+
+
+def compat_filters_only(added: Sequence[bytes]) -> bool:
+    """Each of ADDED a binary-compatibility filter, its name on the line or the next, or a comment; one filter
+    at least. Such a filter only excuses a difference from the last release: after the next one it is stale,
+    and the checker fails loudly should one still be needed (scala-js' `Towards 1.1.1.` emptying the list)."""
+    code = _statements([line for line in added if line and not COMMENT_MARK.match(line)])
+    return bool(code) and all(COMPAT_FILTER.match(line) for line in code)
+
+
 def _statements(lines: Sequence[bytes]) -> list[bytes]:
     """LINES joined where a bracket left open takes arguments on the lines below: one call written over
     lines. An argument line ends with a comma or closes the call; any other line stands alone (the lines
