@@ -2330,11 +2330,25 @@ def _own_direct_push_put_back(repo: Repo, author: str = BOB, pushed: str = "prob
     return {"exit": code, "severity": finding["severity"], "reason": finding["reason"]}
 
 
-def test_ones_own_one_file_push_put_back_by_ones_next_push_is_a_warning(repo: Repo) -> None:
-    # fzf's, pylint's, sveltejs/kit's: a maintainer redoing their own pushed fix, no PR on either side
+def test_ones_own_one_file_push_put_back_by_ones_next_push_is_a_notice(repo: Repo) -> None:
+    # fzf's, pylint's, sveltejs/kit's, inertia's: a maintainer taking their own pushed fix out, no PR on either side
     assert _own_direct_push_put_back(repo) == {
-        "exit": 0, "severity": "warning", "reason": "a file put back to its version before it; one file of its "
+        "exit": 0, "severity": "notice", "reason": "a file put back to its version before it; one file of its "
         "author's own direct commit, put back by their own direct commit"}
+
+
+def test_ones_own_one_file_push_undone_amid_new_work_is_a_warning(repo: Repo) -> None:
+    # dcm2niix's maintainer writing a feature into an older copy of the file: its fix undone beside new lines
+    old = seed(repo)
+    fixed = old["src/mod1.py"].replace("scale=14", "scale=retries * 14").replace("scale=21", "scale=retries * 21")
+    land(repo, "probe: retry the read", {"src/mod1.py": fixed})
+    land(repo, "docs: the probe", {"src/mod2.py": body("docs", 4)}, author=DAVE)  # (its next commit is another's)
+    repo._tick += 47
+    cache = "def read_through(cache, key):\n    return cache.get(key) or load_from_disk(key)\n\n"
+    _topic(repo, {"src/mod1.py": cache + old["src/mod1.py"], "kernel.c": old["kernel.c"] + "int t;\n"},
+           subject="probe: read through the cache", author=BOB)
+    (finding,) = check(repo, "main..topic")[1]["findings"]
+    assert finding["severity"] == "warning", finding["reason"]
 
 
 def test_someone_elses_one_file_push_put_back_fails(repo: Repo) -> None:
@@ -2355,7 +2369,7 @@ def test_ones_own_two_file_push_put_back_fails(repo: Repo) -> None:
     (23, 2, BOB, "notice"),  # cvxpy's `experiment failed`, qutip's `RCM still broken, replacing old code`
     (24, 2, BOB, "error"),  # a day or more: their stale checkout of yesterday (requests' `coinbin.org`, two days)
     (23, 1, BOB, "notice"),
-    (25, 1, BOB, "warning"),
+    (25, 1, BOB, "notice"),  # one file put back whole, at any age: their own fix taken out (the test above)
     (2, 2, CAROL, "error"),  # someone else's push, taken back: no iteration of theirs
 ])
 def test_ones_own_direct_push_taken_back_within_hours_is_work_in_progress(
