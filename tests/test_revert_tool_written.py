@@ -364,6 +364,13 @@ def _strings(keys: list[str]) -> str:
     ("Localisation updates from https://translatewiki.net.", "app/src/main/res/values-b+sr+Latn/strings.xml", False),
     ("Enh: Updated Translations (translate.humhub.org)", "protected/humhub/messages/de/base.php", False),
     ("fix(l10n): Update translations from Transifex", "locales/de/messages.json", False),
+    # Crowdin's own pull request title, over a WPF app's language dictionary and a .NET resource of one culture
+    # (Flow.Launcher's `New Crowdin updates`)
+    ("New Crowdin updates (#302)", "Flow.Launcher/Languages/ja.xaml", False),
+    ("New Crowdin updates (#302)", "Plugins/Program/Properties/Resources.de-DE.resx", False),
+    ("New Crowdin updates (#302)", "Plugins/Program/Properties/Resources.resx", True),  # the neutral culture: the source
+    ("New Crowdin updates (#302)", "Flow.Launcher/Themes/Darker.xaml", True),  # a theme, no language's texts
+    ("Fix the Crowdin updates (#302)", "Flow.Launcher/Languages/ja.xaml", True),  # no export: a person's fix
     ("chore: update strings (#302)", "app/src/main/res/values-de/strings.xml", True),  # no platform: a person's
     ("Translated using Weblate (German)", "app/src/main/res/values-de/strings.xml", True),  # a translator's, via Weblate
     ("chore(l10n): update localization strings via Crowdin (#302)", "app/src/main/res/values-night/colors.xml", True),

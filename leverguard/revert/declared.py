@@ -206,6 +206,7 @@ GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|locali[sz]\w*|
 TRANSLATION_PLATFORM = lazy(r"(?<![a-z])(translatewiki|crowdin|transifex|localazy|lokalise|pontoon|poeditor|tolgee)(?![a-z])|"
                             r"\btranslate\.[\w-]+\.\w+", re.IGNORECASE)
 TRANSLATED = lazy(r"(?<![a-z])(locali[sz]ations?|translations?|l10n)(?![a-z])", re.IGNORECASE)
+PLATFORM_UPDATES = lazy(r"\bnew (crowdin|transifex|lokalise|localazy|tolgee) (updates|translations)\b", re.IGNORECASE)
 SYNC_WORD = lazy(r"\b(updat\w*|new|sync\w*|pull(?!\s+request)\w*|download\w*)\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|un-?skip|uncomment|waiting(for|on)|"
@@ -1320,8 +1321,10 @@ TRANSLATING = lazy(r"(?<![a-z])(locales?|locali[sz]\w*|translat\w*|l10n|i18n)(?!
 
 
 def syncs_translations(title: str) -> bool:
-    """A title saying it commits a translation platform's export (`Localisation updates from https://translatewiki.net.`)."""
-    return all(word.search(title) for word in (TRANSLATION_PLATFORM, TRANSLATED, SYNC_WORD))
+    """A title saying it commits a translation platform's export (`Localisation updates from https://translatewiki.net.`),
+    or the platform's own title for one (Crowdin's `New Crowdin updates`)."""
+    return all(word.search(title) for word in (TRANSLATION_PLATFORM, TRANSLATED, SYNC_WORD)) or \
+        PLATFORM_UPDATES.search(title) is not None
 
 
 def says_generates(subject: str) -> bool:
