@@ -198,3 +198,41 @@ def test_how_many_lines_put_back_under_add_missing(repo: Repo, count: int, sever
     land(repo, "Added missing docs", {"src/parser.rs": "".join(flagged) + TAIL + NEW}, author=CAROL)
     finding = by_pr(check(repo, "main..topic")[1])[301]
     assert finding["severity"] == severity, finding["reason"]
+
+
+SPEC = ('      it("rejects an empty list") {{\n'
+        '{body}'
+        '      }}\n')
+CHECKS = ('        e1.failedCodeFileName.get should be ("ListSpec.scala")\n'
+          '        e1.failedCodeLineNumber.get should be (thisLineNumber - 3)\n'
+          '        e1.message should be (Some(Resources.onlyEmpty))\n')
+INTERCEPT = '        val e1 = intercept[NotAllowedException] {{\n          fumList should contain only ()\n        }}\n'
+
+
+def _indented(text: str) -> str:
+    return "".join("  " + line for line in text.splitlines(keepends=True))
+
+
+def _guarded(orelse: str = "") -> str:
+    """The test's body under #301's guard (its old lines indented), with ORELSE as an `else` branch."""
+    inner = _indented(INTERCEPT.format() + CHECKS)
+    return SPEC.format(body='        if (BuiltForScalaVersion != "2.13") {\n' + inner +
+                       ("        } else {\n" + orelse if orelse else "") + "        }\n")
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    # scalatest's `Add 2.13 version of ListShouldContainOnlySpec test`: an `else` branch beside #301's guard, its
+    # lines those #301 only re-indented (git's diff pairs them apart, into hunks of their own)
+    (_guarded(_indented(INTERCEPT.format().replace("only ()", "only.apply()") + CHECKS)), False),
+    (SPEC.format(body=INTERCEPT.format() + CHECKS), True),  # the guard taken out, the old body back: a stale copy
+])
+def test_lines_a_commit_only_re_indented_across_hunks_are_no_work(repo: Repo, written: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "test: the list spec", {"src/ListSpec.scala": SPEC.format(body=INTERCEPT.format() + CHECKS) + TAIL})
+    land(repo, "Get the empty-list test to pass on 2.13 (#301)", {"src/ListSpec.scala": _guarded() + TAIL}, author=BOB)
+    land(repo, "docs: notes (#302)", {"docs/notes.md": "notes\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, "Cover the other compiler too", {"src/ListSpec.scala": written + TAIL, "src/mod1.py": body("new", 6)},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding and finding["reason"]

@@ -283,14 +283,19 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     for index, (position, patch) in enumerate(entries):
         hunks = live_of[position] = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         shared: Counter[bytes] | None = None  # (asked only of hunks sharing a line with the change)
+        moved_lines: frozenset[bytes] = frozenset()
         for hunk in hunks:
             if by_removed.keys().isdisjoint(hunk.added) and by_added.keys().isdisjoint(hunk.removed):
                 continue  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
             if shared is None:
                 shared = Counter(line for h in hunks for line in {*h.removed, *h.added})
+                moved_lines = _moved_within(hunks)
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
-            claim = _match(hunk, pools, by_removed, by_added, drift)
+            own = _without(hunk, moved_lines) if moved_lines else hunk
+            if own is None:
+                continue  # lines the commit only moved within the file, or re-indented across hunks
+            claim = _match(own, pools, by_removed, by_added, drift)
             if claim is None and (edited_later := later.left(index, hunk)) is not None and \
                     not by_removed.keys().isdisjoint(set(edited_later[0].added) - set(hunk.added)):
                 claim = _match(edited_later[0], pools, by_removed, by_added, drift)
@@ -587,6 +592,24 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     kind = "replaced" if gone and back else "deleted" if gone else "restored"
     lines = _claim(gone, back, [pools[k] for k in best])
     return HunkUndo(kind, lines, added=hunk.added, removed=hunk.removed), best
+
+
+def _moved_within(hunks: Sequence[Hunk]) -> frozenset[bytes]:
+    """Lines a commit's patch of a file takes out in one hunk and writes in another: moved, or re-indented where
+    git's diff paired the lines apart (scalatest's `if (... != "2.13") {` wrapped around a test's body: its old
+    lines one hunk, the guard with the same lines indented another). Neither side is work: a landing writing
+    them again beside the kept guard (its `} else {` branch) restores nothing the commit took out."""
+    removed = {line for h in hunks for line in h.removed}
+    return frozenset(removed.intersection(line for h in hunks for line in h.added))
+
+
+def _without(hunk: Hunk, moved: frozenset[bytes]) -> Hunk | None:
+    """HUNK without the lines its commit MOVED within the file (None when nothing else is left)."""
+    if moved.isdisjoint(hunk.removed) and moved.isdisjoint(hunk.added):
+        return hunk
+    removed = tuple(line for line in hunk.removed if line not in moved)
+    added = tuple(line for line in hunk.added if line not in moved)
+    return hunk._replace(removed=removed, added=added) if removed or added else None
 
 
 def _boilerplate_only(hunk: Hunk, shared: Counter[bytes], by_removed: dict[bytes, list[int]],
