@@ -289,7 +289,9 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 continue  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
             if shared is None:
                 shared = Counter(line for h in hunks for line in {*h.removed, *h.added})
-                moved_lines = _moved_within(hunks)
+                # (a move the change makes back, both sides, still undoes it: order is meaning in code)
+                moved_lines = frozenset(line for line in _moved_within(hunks)
+                                        if line not in by_removed or line not in by_added)
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
             own = _without(hunk, moved_lines) if moved_lines else hunk
@@ -597,8 +599,9 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
 def _moved_within(hunks: Sequence[Hunk]) -> frozenset[bytes]:
     """Lines a commit's patch of a file takes out in one hunk and writes in another: moved, or re-indented where
     git's diff paired the lines apart (scalatest's `if (... != "2.13") {` wrapped around a test's body: its old
-    lines one hunk, the guard with the same lines indented another). Neither side is work: a landing writing
-    them again beside the kept guard (its `} else {` branch) restores nothing the commit took out."""
+    lines one hunk, the guard with the same lines indented another). A change writing them again beside the
+    kept copy (scalatest's `} else {` branch) restores nothing the commit took out, nor does one deleting them
+    take out its work; only moving them back (both sides) undoes it."""
     removed = {line for h in hunks for line in h.removed}
     return frozenset(removed.intersection(line for h in hunks for line in h.added))
 
