@@ -283,20 +283,20 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     for index, (position, patch) in enumerate(entries):
         hunks = live_of[position] = [h for h in patch.hunks if not h.cosmetic and (h.removed or h.added)]
         shared: Counter[bytes] | None = None  # (asked only of hunks sharing a line with the change)
-        moved_lines: frozenset[bytes] = frozenset()
+        reindented: frozenset[bytes] = frozenset()
         for hunk in hunks:
             if by_removed.keys().isdisjoint(hunk.added) and by_added.keys().isdisjoint(hunk.removed):
                 continue  # most candidate hunks: no landing hunk shares a line with them (one C-level pass)
             if shared is None:
                 shared = Counter(line for h in hunks for line in {*h.removed, *h.added})
                 # (a move the change makes back, both sides, still undoes it: order is meaning in code)
-                moved_lines = frozenset(line for line in _moved_within(hunks)
+                reindented = frozenset(line for line in _reindented_apart(hunks)
                                         if line not in by_removed or line not in by_added)
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
-            own = _without(hunk, moved_lines) if moved_lines else hunk
+            own = _without(hunk, reindented) if reindented else hunk
             if own is None:
-                continue  # lines the commit only moved within the file, or re-indented across hunks
+                continue  # lines the commit only re-indented, across two hunks
             claim = _match(own, pools, by_removed, by_added, drift)
             if claim is None and (edited_later := later.left(index, hunk)) is not None and \
                     not by_removed.keys().isdisjoint(set(edited_later[0].added) - set(hunk.added)):
@@ -596,18 +596,24 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     return HunkUndo(kind, lines, added=hunk.added, removed=hunk.removed), best
 
 
-def _moved_within(hunks: Sequence[Hunk]) -> frozenset[bytes]:
-    """Lines a commit's patch of a file takes out in one hunk and writes in another: moved, or re-indented where
-    git's diff paired the lines apart (scalatest's `if (... != "2.13") {` wrapped around a test's body: its old
-    lines one hunk, the guard with the same lines indented another). A change writing them again beside the
-    kept copy (scalatest's `} else {` branch) restores nothing the commit took out, nor does one deleting them
-    take out its work; only moving them back (both sides) undoes it."""
-    removed = {line for h in hunks for line in h.removed}
-    return frozenset(removed.intersection(line for h in hunks for line in h.added))
+def _reindented_apart(hunks: Sequence[Hunk]) -> frozenset[bytes]:
+    """Lines a commit's patch of a file takes out in one hunk and writes in the next, the two one edit:
+    re-indented where git's diff paired the lines apart (scalatest's `if (... != "2.13") {` wrapped around a
+    test's body: its old lines one hunk, the guard with the lines indented the one before). A change writing
+    them again beside the kept copy (scalatest's `} else {` branch) restores nothing the commit took out, nor
+    does one deleting them take out its work; moving them back, both sides, undoes it. A block moved far (rq's
+    `requeue` into the base class) is a move of its own: its old place written again counts."""
+    ordered = sorted(hunks, key=lambda h: h.old_start)
+    moved: set[bytes] = set()
+    for first, second in zip(ordered, ordered[1:]):
+        if second.old_start - (first.old_start + first.old_count) <= BESIDE_LINES:  # one edit, split by git's diff
+            moved.update(set(first.removed) & set(second.added))
+            moved.update(set(first.added) & set(second.removed))
+    return frozenset(moved)
 
 
 def _without(hunk: Hunk, moved: frozenset[bytes]) -> Hunk | None:
-    """HUNK without the lines its commit MOVED within the file (None when nothing else is left)."""
+    """HUNK without the lines its commit only re-indented (MOVED), None when nothing else is left."""
     if moved.isdisjoint(hunk.removed) and moved.isdisjoint(hunk.added):
         return hunk
     removed = tuple(line for line in hunk.removed if line not in moved)
