@@ -291,7 +291,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
                 shared = Counter(line for h in hunks for line in {*h.removed, *h.added})
                 # (a move the change makes back, both sides, still undoes it: order is meaning in code)
                 reindented = frozenset(line for line in _reindented_apart(hunks)
-                                        if line not in by_removed or line not in by_added)
+                                       if line not in by_removed or line not in by_added)
             if _boilerplate_only(hunk, shared, by_removed, by_added):
                 continue
             own = _without(hunk, reindented) if reindented else hunk
