@@ -426,3 +426,59 @@ def test_an_xcode_project_xcodegen_writes_from_its_spec_weighs_as_built(repo: Re
           "src/mod1.py": body("map", 4)})
     assert _topic(repo, {"ElementX.xcodeproj/project.pbxproj": _pbxproj(files)})[301]["severity"] == severity
 
+
+
+R_DESCRIPTION = ("Package: mlr3\nTitle: Machine Learning in R\nVersion: 0.14.0\nImports:\n    data.table,\n"
+                 "    mlr3misc\nEncoding: UTF-8\n{stamp}")
+def _r_page(name: str, arg: str) -> str:
+    return f"\\name{{{name}}}\n\\alias{{{name}}}\n\\title{{The {name} learner}}\n\\usage{{{name}(task, {arg})}}\n" + \
+        "".join(f"\\item{{param_{i}}}{{The learner's hyperparameter number {i}.}}\n" for i in range(5))
+PAGES = ("classif.debug", "classif.featureless", "classif.rpart", "regr.debug", "regr.featureless", "regr.rpart")
+
+
+@pytest.mark.parametrize(("stamp", "found"), [
+    ("RoxygenNote: 7.2.3\n", False),  # mlr3's: roxygen2 writes man/ from the sources' comments at every run
+    ("", True),  # no roxygen2 stamp: pages written by hand
+])
+def test_an_r_packages_help_pages_roxygen_writes_are_built_files(repo: Repo, stamp: str, found: bool) -> None:
+    seed(repo)
+    pages = {f"man/mlr_learners_{name}.Rd": _r_page(name, "...") for name in PAGES}
+    land(repo, "docs: the learners", {"DESCRIPTION": R_DESCRIPTION.format(stamp=stamp), **pages})
+    land(repo, "Improve assertions for Measure (#301)",
+         {**{p: text.replace("...", "predict_type = \"response\"") for p, text in pages.items()},
+          "R/Measure.R": body("measure", 6)})
+    findings = _topic(repo, {**pages, "R/Learner.R": body("learner", 6)})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)
+
+
+@pytest.mark.parametrize(("stamp", "found"), [
+    ("RoxygenNote: 7.2.3\n", False),  # the version of roxygen2 that last ran, flipping between developers
+    ("Config/testthat/edition: 3\n", True),  # a setting of the package's own
+])
+def test_the_roxygen_version_stamped_in_description_is_no_work(repo: Repo, stamp: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "build: the package", {"DESCRIPTION": R_DESCRIPTION.format(stamp=stamp)})
+    bumped = stamp.replace("7.2.3", "7.2.3.9000").replace("edition: 3", "edition: 2")
+    land(repo, "fix: reduce the threads (#301)", {"DESCRIPTION": R_DESCRIPTION.format(stamp=bumped),
+                                                  "R/threads.R": body("threads", 6)})
+    own = R_DESCRIPTION.format(stamp=stamp).replace("    mlr3misc\n", "    mlr3misc,\n    paradox\n")  # (its own edit)
+    findings = _topic(repo, {"DESCRIPTION": own, "R/Learner.R": body("learner", 6)})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)
+
+
+KNITTED = "# mlr3\n\nEfficient, object-oriented machine learning.\n\n```r\nlibrary(mlr3)\n" + \
+    "".join(f"#> learner {i}: <LearnerClassifRpart:classif.rpart> with {i} parameters\n" for i in range(6)) + "```\n"
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("README.Rmd", False),  # mlr3's README.md, knitted from README.Rmd: its printed output changes at each render
+    ("README.qmd", False),  # Quarto's
+    ("docs/README.Rmd", True),  # a source elsewhere renders no page here
+])
+def test_a_page_knitted_from_its_r_markdown_source_is_a_built_file(repo: Repo, source: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "docs: the readme", {"README.md": KNITTED, source: "---\noutput: github_document\n---\n"})
+    land(repo, "add favicons (#301)", {"README.md": KNITTED.replace("parameters", "hyperparameters"),
+                                       "man/figures/favicon.svg": body("icon", 6)})
+    findings = _topic(repo, {"README.md": KNITTED, "R/Learner.R": body("learner", 6)})
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)

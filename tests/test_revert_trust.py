@@ -3024,6 +3024,8 @@ LICENSE = "/*\nCopyright 2023 The KEDA Authors\n\n" + "".join(f"Licensed under t
     ("namespace Icons\n{\n    /// ****\n    /// This code is auto generated. Do not amend.\n", "notice"),
     ("namespace Icons\n{\n    /// This code is auto generated.\n", "notice"),
     ("namespace Icons\n{\n    /// Do not amend: mdresgen writes it.\n", "notice"),
+    ("<!-- README.md is generated from README.Rmd. Please edit that file -->\n", "notice"),  # usethis' template
+    ("<!-- Keep the badge list short: nothing here is generated from CI. -->\n", "error"),  # no file named so
     ("namespace Icons\n{\n    /// Auto sizing is generated at run time.\n", "error"),  # no tool writes the file
     ("# This action is synced from https://github.com/prometheus/prometheus\n", "notice"),  # a sync bot's copy
     # rspec's files written from the rspec-dev repository

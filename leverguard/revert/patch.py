@@ -38,7 +38,8 @@ MARKER_COMMENTED = b"#;%/*-"  # and commented out before the clean-up (pi-hole's
 # old project file, Qt Linguist's catalog version, the writer's version on an RTF file's first line (TextEdit's
 # `{\rtf1\ansi\ansicpg1252\cocoartf2577`)
 IDE_STAMPS = (b"VisualStudioVersion=", b"MinimumVisualStudioVersion=", b"#VisualStudio", b"<TSversion=",
-              b"<ProductVersion>", b"{\\rtf1")
+              b"<ProductVersion>", b"{\\rtf1",
+              b"RoxygenNote:")  # (roxygen2 stamps its version into an R package's DESCRIPTION at every run)
 TRIVIAL = frozenset(
     b"else else: pass end fi done then do try: finally: return return; break break; continue continue; "
     b"#else #endif endif end; esac }else{ }else else{ */ /** \"\"\" '''".split()
