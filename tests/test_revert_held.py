@@ -807,6 +807,26 @@ def test_a_release_bump_deleting_the_released_fragments_is_a_release_step(repo: 
     assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported
 
 
+ONE_RUSH_CHANGE = ('{\n    "changes": [\n        {\n            "packageName": "@re-do/node",\n'
+               '            "comment": "Fix the resolver leak.",\n            "type": "patch"\n        }\n    ],\n'
+               '    "packageName": "@re-do/node"\n}\n')
+NODE_PACKAGE = '{\n  "name": "@re-do/node",\n  "version": "0.4.1",\n  "main": "dist/index.js"\n}\n'
+
+
+@pytest.mark.parametrize(("edits", "subject", "reported"), [
+    # arktype's Rush monorepo: `rush version --bump` (`Bump versions.`) consumes the one change file, bumps the package
+    ({"pkgs/node/package.json": NODE_PACKAGE.replace("0.4.1", "0.4.2")}, "Bump versions.", False),
+    ({"pkgs/node/package.json": NODE_PACKAGE.replace("0.4.1", "0.4.2")}, "chore: bump package versions", False),
+    ({"pkgs/node/package.json": NODE_PACKAGE.replace("0.4.1", "0.4.2")}, "Bump versions of the linters", True),  # deps
+    ({"pkgs/node/package.json": NODE_PACKAGE.replace('"main"', '"module"')}, "Bump versions.", True),  # no version moved
+])
+def test_a_release_bump_consuming_one_rush_change_file_is_a_release_step(repo: Repo, edits: dict[str, str | None],
+                                                                          subject: str, reported: bool) -> None:
+    found = _fragments_then(repo, {"common/changes/@re-do/node/leak_2021-12-04-05-23.json": ONE_RUSH_CHANGE}, edits,
+                            subject, older={"pkgs/node/package.json": NODE_PACKAGE})
+    assert (301 in found and found[301]["severity"] in ("warning", "error")) is reported, found.get(301)
+
+
 SKELETON = "Working version changelog, used as a base for the changelog and the release note.\n\n## Global CLI\n\n## Install\n"
 
 

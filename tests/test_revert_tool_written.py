@@ -482,3 +482,24 @@ def test_a_page_knitted_from_its_r_markdown_source_is_a_built_file(repo: Repo, s
                                        "man/figures/favicon.svg": body("icon", 6)})
     findings = _topic(repo, {"README.md": KNITTED, "R/Learner.R": body("learner", 6)})
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)
+
+
+FSM_README = "# @xstate/fsm\n\nA minimal finite state machine library.\n\n" + \
+    "".join(f"- `machine.transition(state, event_{i})` returns the next state of step {i}\n" for i in range(6))
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    # xstate's `docs/packages/xstate-fsm/index.md`, copied from the package's README by its docs script: a fix made
+    # to the copy alone goes at the next copy, which writes both files alike
+    ("packages/xstate-fsm/README.md", False),
+    (None, True),  # the copy written alone, like no other file: the fix lost
+])
+def test_a_copy_of_another_file_the_change_writes_follows_its_source(repo: Repo, source: str | None, found: bool) -> None:
+    seed(repo)
+    copy = "docs/packages/xstate-fsm/index.md"
+    land(repo, "docs: the packages", {copy: FSM_README, "packages/xstate-fsm/README.md": FSM_README})
+    land(repo, "fix: restore a state from its config (#301)",
+         {copy: FSM_README.replace("next state", "next `State`"), "packages/xstate-fsm/src/index.ts": body("fsm", 6)})
+    updated = FSM_README + "\nSee the resources page.\n"
+    findings = _topic(repo, {copy: updated, **({source: updated} if source else {})}, subject="Update docs with resources")
+    assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)

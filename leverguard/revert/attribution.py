@@ -238,6 +238,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     hits = [h for h in hits if id(h) not in gone]
     hits = _replaced_modules(_duplicates_taken_out(_folded_at_release(hits, landed), landed, ctx), landed, ctx)
     hits = _generated_as_built(_generated_by_bot(_platform_export(hits, commits, landed), commits, landed), landed, ctx)
+    hits = _copies_written(hits, landed)
     hits = _catalogs_recreated(_kept_in_siblings(hits, landed, ctx), landed)
     hits = _rollbacks_seen_whole(hits, commits, landed, ctx)
     hits = _project_generated(_untracked_as_built(hits, commits, landed, ctx), landed, ctx)
@@ -846,21 +847,22 @@ def _moves_count(change: Change, key: bytes, ctx: Context) -> bool:
 
 
 def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -> bool:
-    """The change deletes several changelog fragments, edits a changelog, and leaves no fragment in the
+    """The change bumps the project's version under a release title and adds no fragment: a release, however
+    few fragments it deletes. Or it deletes several, edits a changelog, and leaves no fragment in the
     folders they lay in: a release's clean-up. A stale tree deletes the fragments added since its base and
     leaves the changelog alone; one read of those folders in the result. A release may write versions instead
     of a changelog (`yarn version apply`). Or the change deletes fragments and touches nothing but other
-    fragments, adding none, or bumps the project's version under a release title: a release written elsewhere
-    (timescale's `reset .unreleased` after the release branch's changelog, pulp's `Bump minor version`),
-    where a stale tree's change does work of its own and adds its own fragment."""
-    if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS:
-        return False
-    if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
-        return True
+    fragments, adding none: a release written elsewhere (timescale's `reset .unreleased` after the release
+    branch's changelog), where a stale tree's change does work of its own and adds its own fragment."""
     if _bumps_versions(landed) and _titled_release(landed) and \
             not any(c.added and ctx.rules.fragment(c.path) for c in landed.changes):
         # a version bump titled so that deletes the fragments a release branch took, the next ones left for the
-        # next release (pulp's bot `Bump minor version` after branching): no stale tree bumps the version
+        # next release (pulp's bot `Bump minor version` after branching; Rush's `Bump versions.` consuming its one
+        # change file): no stale tree bumps the version
+        return True
+    if len({h.path for h in fragments}) < MIN_CLEARED_FRAGMENTS:
+        return False
+    if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
         return True
     edits_changelog = any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
     if not landed.head or not (edits_changelog or _bumps_versions(landed)):
@@ -1005,6 +1007,33 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
         inside = sections.get(hit.path)
         return "generated section" if inside and undone and all(line in inside for line in undone) else hit.quiet
     return [h._replace(quiet=quiet(h)) for h in hits]
+
+
+COPY_WRITTEN = "a copy of another file the change writes"
+EMPTY_BLOBS = ("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",  # (SHA-1 and SHA-256: empty files are alike everywhere)
+               "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813")
+
+
+def _copies_written(hits: list[PathHit], landed: Landed) -> list[PathHit]:
+    """Hits on a file the change writes byte for byte as another file it writes, that commit's work not being
+    in the other (xstate's `docs/packages/*/index.md`, copied from each package's README by its docs script:
+    a fix made to the copy alone is overwritten at the next copy). A stale tree's copy matches no file it writes."""
+    result = _result_oids(landed)
+    twins: dict[str, list[bytes]] = {}
+    for path, oid in result.items():
+        if oid not in EMPTY_BLOBS:
+            twins.setdefault(oid, []).append(path)
+    copies = {path for paths in twins.values() if len(paths) > 1 for path in paths}
+    if not copies:
+        return hits
+    hit_paths: dict[int, set[bytes]] = {}
+    for h in hits:
+        hit_paths.setdefault(h.position, set()).add(h.path)
+
+    def copied(hit: PathHit) -> bool:
+        return hit.path in copies and hit.kind in GENERATED_KINDS and not hit.quiet and \
+            any(other not in hit_paths[hit.position] for other in twins[result[hit.path]] if other != hit.path)
+    return [h._replace(quiet=COPY_WRITTEN) if copied(h) else h for h in hits]
 
 
 def _roxygen_pages(paths: set[bytes], landed: Landed, ctx: Context) -> set[bytes]:

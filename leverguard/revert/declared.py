@@ -113,6 +113,8 @@ RELEASE_TITLE = lazy(
     r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(release\s+(version\s+)?v?\d|release\s*$|prepare\b.*\brelease|set(ting)?\s+up\b.*\brelease\s*$|(bump|set|start)\w*\b.*\bversion\b|start\w* v?\d|"
     # Sylius' `Change application's version to v2.0.0-ALPHA.3`, and back `to v2.0.0-DEV` after the tag
     r"(change|update)\w*\s+(the\s+)?([\w-]+'s\s+)?version\s+to\s+v?\d|"
+    # Rush's `Bump versions.` (`rush version --bump`), lerna's `chore: bump package versions`: the whole title
+    r"bump\w*\s+(all\s+)?(the\s+)?(package\s+)?versions\W*$|"
     r"version (to )?v?\d|v?\d+\.\d+(\.\d+)*\S*\s*$|(now )?working on (version )?v?\d|[\d.]+, version v?\d+\.\d+\S*( \(\w+\))?\s*$|"
     # Kavita's `v0.8.2 - Theme Overhaul, Smart Collections, & a lot more`: a release by its version and name
     r"[\w.-]+ v?\d+\.\d+(\.\d+)*\S*\s*$|v?\d+\.\d+(\.\d+)*\s+[-–—:]\s+\w|"
