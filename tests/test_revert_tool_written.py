@@ -470,17 +470,21 @@ KNITTED = "# mlr3\n\nEfficient, object-oriented machine learning.\n\n```r\nlibra
     "".join(f"#> learner {i}: <LearnerClassifRpart:classif.rpart> with {i} parameters\n" for i in range(6)) + "```\n"
 
 
-@pytest.mark.parametrize(("source", "found"), [
-    ("README.Rmd", False),  # mlr3's README.md, knitted from README.Rmd: its printed output changes at each render
-    ("README.qmd", False),  # Quarto's
-    ("docs/README.Rmd", True),  # a source elsewhere renders no page here
+@pytest.mark.parametrize(("page", "source", "found"), [
+    ("README.md", "README.Rmd", False),  # mlr3's README.md, knitted from README.Rmd: its printed output changes
+    ("README.md", "README.qmd", False),  # Quarto's
+    ("README.md", "docs/README.Rmd", True),  # a source elsewhere renders no page here
+    ("lalrpop-test/src/expr.rs", "lalrpop-test/src/expr.lalrpop", False),  # lalrpop's parser, from its grammar
+    ("src/parse.c", "src/parse.y", False),  # bison's
+    ("src/parse.c", "src/parse.h", True),  # a header is no source it is written from
+    ("src/expr.rs", "src/expr.pest", True),  # pest derives its parser at compile time: the `.rs` is a person's
 ])
-def test_a_page_knitted_from_its_r_markdown_source_is_a_built_file(repo: Repo, source: str, found: bool) -> None:
+def test_a_file_rendered_from_its_source_beside_it_is_a_built_file(repo: Repo, page: str, source: str, found: bool) -> None:
     seed(repo)
-    land(repo, "docs: the readme", {"README.md": KNITTED, source: "---\noutput: github_document\n---\n"})
-    land(repo, "add favicons (#301)", {"README.md": KNITTED.replace("parameters", "hyperparameters"),
+    land(repo, "docs: the readme", {page: KNITTED, source: "---\noutput: github_document\n---\n"})
+    land(repo, "add favicons (#301)", {page: KNITTED.replace("parameters", "hyperparameters"),
                                        "man/figures/favicon.svg": body("icon", 6)})
-    findings = _topic(repo, {"README.md": KNITTED, "R/Learner.R": body("learner", 6)})
+    findings = _topic(repo, {page: KNITTED, "R/Learner.R": body("learner", 6)})
     assert (findings.get(301, {}).get("severity") in ("warning", "error")) is found, findings.get(301)
 
 

@@ -103,7 +103,9 @@ GO_GENERATED = lazy(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
 GO_GENERATED_BYTES = 4096
 ROXYGEN_PAGE = lazy(rb"(?:^|/)man/[^/]+\.Rd$")  # an R package's help page, and DESCRIPTION's roxygen2 stamp
 ROXYGEN_NOTE = lazy(rb"^RoxygenNote:", re.MULTILINE)
-KNITTED_SOURCES = (".Rmd", ".qmd")  # a Markdown page's source, beside it, that knitr or Quarto renders it from
+# a file's source beside it, of one stem, that a tool renders it from at every build
+RENDERED_FROM = {b"md": (".Rmd", ".qmd"), b"rs": (".lalrpop",), b"c": (".y", ".l"), b"css": (".scss", ".sass", ".less"),
+                 b"js": (".coffee",)}
 # and Java's annotation on a generated class, after the imports (conductor's `@Generated("...protogen")` mapper)
 JAVA_GENERATED = lazy(rb"^@(?:(?:javax|jakarta)\.annotation\.(?:processing\.)?)?Generated\(", re.MULTILINE)
 HTML_PAGE = lazy(rb"\s*(<!doctype html|<html)", re.IGNORECASE)
@@ -982,7 +984,7 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
     have it (a stale tree's)."""
     changes = {p.change.path: p.change for p in landed.patches}
     wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet}  # (quiet ones weigh nothing already)
-    generated = _roxygen_pages(wanted, landed, ctx) | _knitted_pages(wanted, landed, ctx)
+    generated = _roxygen_pages(wanted, landed, ctx) | _rendered_pages(wanted, landed, ctx)
     wanted -= generated
     if len(wanted) > MAX_HEADER_READS:  # a stale tree's hundred files are judged together, not header by header
         wanted = set()
@@ -1050,14 +1052,20 @@ def _roxygen_pages(paths: set[bytes], landed: Landed, ctx: Context) -> set[bytes
             if ROXYGEN_NOTE.search(_blob(ctx, f"{landed.head}:{git.fsdecode(root)}DESCRIPTION")) for path in found}
 
 
-def _knitted_pages(paths: set[bytes], landed: Landed, ctx: Context) -> set[bytes]:
-    """The Markdown pages among PATHS with an R Markdown or Quarto source beside them (`README.md` of
-    `README.Rmd`): knitr renders them, printed output and all, at every build (mlr3's README)."""
-    pages = {path for path in paths if path.endswith(b".md")}
-    if not pages or not landed.head:
+def _rendered_pages(paths: set[bytes], landed: Landed, ctx: Context) -> set[bytes]:
+    """The files among PATHS with their source beside them, of one stem (RENDERED_FROM): knitr's `README.md` of
+    `README.Rmd`, printed output and all (mlr3's), lalrpop's parser `expr.rs` of `expr.lalrpop` (19 false
+    warnings in one history), bison's and flex's C, Sass' CSS, CoffeeScript's JavaScript: the tool writes them
+    again from the source at every build. One object lookup a source name."""
+    if not landed.head:
         return set()
-    return {path for path in pages if any(
-        ctx.reader.info(f"{landed.head}:{git.fsdecode(path[:-3])}{source}") is not None for source in KNITTED_SOURCES)}
+    found = set()
+    for path in paths:
+        stem, dot, extension = path.rpartition(b".")
+        sources = RENDERED_FROM.get(extension) if dot and b"/" not in extension else None
+        if sources and any(ctx.reader.info(f"{landed.head}:{git.fsdecode(stem)}{source}") is not None for source in sources):
+            found.add(path)
+    return found
 
 
 def _kept_in_siblings(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
