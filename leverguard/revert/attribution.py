@@ -981,7 +981,8 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
     rollback are notices; deleting or bringing one back still counts. So do lines undone inside a block a
     comment says a tool writes (fastlane's `<!-- This table is regenerated and resorted on each release -->`).
     Only files with line-level or rollback evidence are read, once each, and none when over MAX_HEADER_READS
-    have it (a stale tree's)."""
+    have it (a stale tree's); an R package's help pages and files rendered from a source beside them are told
+    by a lookup each, however many (a roxygen run rewrites dozens)."""
     changes = {p.change.path: p.change for p in landed.patches}
     wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet}  # (quiet ones weigh nothing already)
     generated = _roxygen_pages(wanted, landed, ctx) | _rendered_pages(wanted, landed, ctx)

@@ -205,10 +205,10 @@ GENERATES = lazy(r"\b(generat\w*|autogen\w*|screen-?(shot|grab)s?|locali[sz]\w*|
 # wire-android's `update localization strings via Crowdin`, `Update translations from Transifex`, humhub's
 # `Updated Translations (translate.humhub.org)`): the platform owns the catalogs and writes them from its own state.
 # Not Weblate's, which commits each translator's work under their name (`Translated using Weblate (Portuguese)`)
-TRANSLATION_PLATFORM = lazy(r"(?<![a-z])(translatewiki|crowdin|transifex|localazy|lokalise|pontoon|poeditor|tolgee)(?![a-z])|"
-                            r"\btranslate\.[\w-]+\.\w+", re.IGNORECASE)
+PLATFORMS = r"(translatewiki|crowdin|transifex|localazy|lokalise|pontoon|poeditor|tolgee)"
+TRANSLATION_PLATFORM = lazy(r"(?<![a-z])" + PLATFORMS + r"(?![a-z])|\btranslate\.[\w-]+\.\w+", re.IGNORECASE)
 TRANSLATED = lazy(r"(?<![a-z])(locali[sz]ations?|translations?|l10n)(?![a-z])", re.IGNORECASE)
-PLATFORM_UPDATES = lazy(r"\bnew (crowdin|transifex|lokalise|localazy|tolgee) (updates|translations)\b", re.IGNORECASE)
+PLATFORM_UPDATES = lazy(r"\bnew " + PLATFORMS + r" (updates|translations)\b", re.IGNORECASE)  # (Crowdin's own title)
 SYNC_WORD = lazy(r"\b(updat\w*|new|sync\w*|pull(?!\s+request)\w*|download\w*)\b", re.IGNORECASE)
 # a to-do note in lines a commit added that says they are to go (normalized text: no whitespace)
 TODO_UNDO = lazy(rb"(todo|fixme|xxx|hack)\W?.*(until|temporar|fornow|backto|revertthis|removethis|re-?enable|un-?skip|uncomment|waiting(for|on)|"
