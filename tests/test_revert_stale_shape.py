@@ -937,7 +937,8 @@ def test_ones_own_lines_deleted_beside_fresh_whole_files_put_back(repo: Repo, fr
 
 @pytest.mark.parametrize(("where", "found"), [
     (10, True),  # the attribute put back where #301 took it out
-    (14, True),  # a few lines off: within an ordinary diff's context of where it was
+    (13, True),  # a few lines off: within an ordinary diff's context (3 lines) of where it was
+    (14, False),  # a line further: written somewhere else
     (40, False),  # hyper's `#[cfg(feature = "client")]` written on other lines: common text, no undo
 ])
 def test_a_one_line_undo_must_sit_where_the_line_was(repo: Repo, where: int, found: bool) -> None:
@@ -949,6 +950,28 @@ def test_a_one_line_undo_must_sit_where_the_line_was(repo: Repo, where: int, fou
     _stale_topic(repo, lines[:where] + [gate] + lines[where:])
     finding = by_pr(check(repo, "main..topic")[1]).get(301)
     assert (finding is not None) is found, finding and finding["reason"]
+
+
+FLAGS = ("<?php\nreturn [\n\t// Post locking\n\t'post-locking' => [\n\t\t'enabled' => FALSE,\n\t],\n\n"
+         "\t// Targeted Surveys\n\t'targeted-surveys' => [\n\t\t'enabled' => TRUE,\n\t],\n];\n")
+
+
+@pytest.mark.parametrize(("flag", "found"), [
+    ("targeted-surveys", True),  # the flag #301 turned off, on again: its change undone
+    # ushahidi's hotfix turning post-locking on, five lines above: the same text, another key's value
+    ("post-locking", False),
+])
+def test_a_value_set_on_a_like_key_nearby_undoes_nothing(repo: Repo, flag: str, found: bool) -> None:
+    seed(repo)
+    land(repo, "feat: feature flags", {"config/features.php": FLAGS})
+    off = FLAGS.replace("TRUE", "FALSE")
+    land(repo, "Turn OFF targeted surveys (#301)", {"config/features.php": off})
+    repo.git("checkout", "-q", "-b", "topic")
+    at = off.index(f"'{flag}'")
+    land(repo, f"fix: enable {flag}", {"config/features.php": off[:at] + off[at:].replace("FALSE", "TRUE", 1)},
+         author=CAROL)
+    finding = by_pr(check(repo, "main..topic")[1]).get(301)
+    assert (finding is not None and finding["severity"] in ("warning", "error")) is found, finding
 
 
 def test_a_line_replaced_back_elsewhere_is_found_by_the_side_left_in_place(repo: Repo) -> None:

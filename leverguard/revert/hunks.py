@@ -32,6 +32,7 @@ BESIDE_LINES = 1  # old lines between two `-U0` hunks that still make one edit: 
 CONTEXT = 3  # git's default context lines: what makes two -U0 hunks one hunk of an ordinary diff
 CODE_NAME = lazy(rb"_|[a-z][A-Z]")  # a name shaped like code (`use_write_str`, `useWriteStr`), not a word
 MIN_RENAMED = 4  # a name this long or longer can be renamed (`use_write_str`); shorter ones are keywords, `i`
+SLIDE = CONTEXT  # lines git's diff may slide a hunk of repeated text: where a small hunk's undo may sit
 SMALL_HUNK = 2  # non-trivial lines: a hunk this small is common text, whose undo must sit where it was
 SHARE = 0.8  # share of a candidate hunk's lines (each side) that must come back undone
 MOVED_SHARE, MOVED_EDITED_SHARE = 0.5, 0.25  # of deleted lines added elsewhere: moved, and moved with edits
@@ -565,7 +566,7 @@ def _match(hunk: Hunk, pools: list[_Pool], by_removed: dict[bytes, list[int]],
     near = {k for line in hunk.added for k in by_removed.get(line, ())} | \
         {k for line in hunk.removed for k in by_added.get(line, ())}
     if near and drift is not None and len(hunk.removed) + len(hunk.added) <= SMALL_HUNK and hunk.new_start:
-        placed = {k for k in near if _sits_at(pools[k], hunk, drift)}
+        placed = {k for k in near if _sits_at(pools[k], hunk, drift, SLIDE)}
         # (a line replaced needs one side where it was: the other may have moved with its region)
         near = (near if placed else set()) if hunk.removed and hunk.added else placed
     if not near:  # none where the hunk left its file
@@ -633,9 +634,9 @@ def _boilerplate_only(hunk: Hunk, shared: Counter[bytes], by_removed: dict[bytes
         not any(line in by_added for line in own_removed) and not any(line in by_removed for line in own_added)
 
 
-def _sits_at(pool: _Pool, hunk: Hunk, drift: int) -> bool:
-    """Whether the landing hunk of POOL lies where HUNK left its file, DRIFT lines give or take."""
-    slack = drift + 2 * CONTEXT
+def _sits_at(pool: _Pool, hunk: Hunk, drift: int, play: int = 2 * CONTEXT) -> bool:
+    """Whether the landing hunk of POOL lies where HUNK left its file, DRIFT lines and PLAY give or take."""
+    slack = drift + play
     return pool.start <= hunk.new_start + hunk.new_count + slack and pool.end >= hunk.new_start - slack
 
 
