@@ -24,7 +24,8 @@ def _settings(extra: str = "", head: str = "class Settings:\n") -> str:
 
 
 def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
-                            message: str = "Merge branch 'main' into topic", merged_title: str = "") -> None:
+                            message: str = "Merge branch 'main' into topic", merged_title: str = "",
+                            tokens: tuple[str, str] | None = None) -> None:
     """main adds two settings at the end of the block (#301, or a PR merged under MERGED_TITLE); the branch
     edits the same spot, merges main in, resolves the conflict as RESOLVED, then rewrites the class around it
     (so the landing hunk is new text)."""
@@ -35,6 +36,8 @@ def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
     main_side = "    reload_interval = configure(seconds=30000)\n    reload_timer = configure(seconds=0)\n" + \
         ("    reload_jitter = configure(seconds=5)\n" if third else "")
     kept = {"src/mod1.py": "reloads = configure(kind='periodic')\n"} if third else {}  # #301 work no merge touches
+    if tokens is not None:  # another file in conflict too, on each side its own line (TOKENS: main's, the branch's)
+        kept["src/a_tokens.txt"] = tokens[0]
     if merged_title:
         repo.git("checkout", "-q", "-b", "reload")
         land(repo, "periodic reload", {"src/settings.py": _settings(main_side), **kept})
@@ -43,10 +46,12 @@ def _branch_with_resolution(repo: Repo, resolved: str, third: bool = False,
     else:
         land(repo, "feat: periodic reload (#301)", {"src/settings.py": _settings(main_side), **kept})
     repo.git("checkout", "-q", "topic")
-    land(repo, "feat: filters", {"src/settings.py": _settings("    filters = configure(kind='relevant')\n")},
-         author=CAROL)
+    land(repo, "feat: filters", {"src/settings.py": _settings("    filters = configure(kind='relevant')\n"),
+                                 **({"src/a_tokens.txt": tokens[1]} if tokens is not None else {})}, author=CAROL)
     repo.git("merge", "-q", "main", "-m", "Merge branch 'main' into topic", check=False)  # conflicts
     repo.write("src/settings.py", resolved)
+    if tokens is not None:
+        repo.write("src/a_tokens.txt", tokens[1])
     repo.commit(message, author=CAROL)  # finishes the merge, dated like the rest
     rewritten = resolved.replace("class Settings:\n", "class Settings(Base):\n    \"\"\"Poll navigation settings.\"\"\"\n")
     land(repo, "refactor: settings derive from Base", {"src/settings.py": rewritten}, author=CAROL)
@@ -58,6 +63,16 @@ def test_a_conflict_resolved_by_dropping_mains_lines_is_a_warning(repo: Repo) ->
     finding = by_pr(report)[301]
     assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"]
     assert "conflict resolution of merge" in finding["evidence"][0]["detail"]
+
+
+@pytest.mark.parametrize("separator", ["\x1e", ":"])
+def test_a_record_separator_in_a_files_text_does_not_split_the_merges_patch(repo: Repo, separator: str) -> None:
+    # Rocket.Chat.Electron's binary asset re-merged: its bytes held git's record separator, which cut the
+    # merge's patch in two (its later conflict notes read as another merge's), or crashed the audit
+    _branch_with_resolution(repo, _settings("    filters = configure(kind='relevant')\n"),
+                            tokens=(f"field{separator}main\n", f"field{separator}topic\n"))
+    finding = by_pr(check(repo, "main..topic")[1])[301]
+    assert finding["severity"] == "warning" and "conflict resolution of merge" in finding["reason"], finding["reason"]
 
 
 def test_lines_a_resolution_dropped_are_lost_whatever_the_merged_prs_title_says(repo: Repo) -> None:

@@ -18,7 +18,7 @@ from leverguard.revert.patch import parse_commits, squeeze
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Mapping, Sequence
+    from typing import Callable, Iterator, Mapping, Sequence
 
 REWRITE_SHARE = 0.5  # of a file's lines at the merge base the merged branch took out: it rewrote the file
 MIN_REWRITTEN_LINES = 10  # a smaller file is rewritten by any edit
@@ -31,6 +31,8 @@ MARKERS = (b"<<<<<<<", b">>>>>>>", b"|||||||")  # conflict markers git writes (n
 CONFLICT_NOTE = b"\nremerge CONFLICT ("
 CONTENT_CONFLICT = b"): Merge conflict in "
 MODIFY_DELETE = b"modify/delete): "
+# each merge's header in the stream (`%x1e%H %P`, NUL-ended): the merge's id, then its parents'
+MERGE_HEADER = lazy(rb"\x1e([0-9a-f]{40}(?:[0-9a-f]{24})?)(?: [0-9a-f]{40,64})+\0")
 
 
 class Resolutions:
@@ -68,8 +70,7 @@ class Resolutions:
             return found
         data = git.remerge_patches(self._range, self._repo, self._isolation)
         conflicted: dict[str, set[bytes] | None] = {}  # per merge: its paths in conflict (None: some note unread)
-        for part in data.split(b"\x1e")[1:]:
-            merge = part[:part.find(b"\0")].decode("ascii", "replace").split()[0]
+        for merge, part in _merges(data):
             conflicted[merge], edited_copies = _conflicts(part)
             for path in edited_copies:
                 self._kept.setdefault(path, merge)
@@ -142,6 +143,14 @@ def _dropped(removed: Sequence[bytes], added: Sequence[bytes]) -> list[bytes]:
     unqualified = {line[:found.start()] + line[found.end():] for line in added if len(line) <= 2 * MAX_QUALIFIED_LINE
                    for found in QUALIFIER.finditer(line) if len(line) - (found.end() - found.start()) in lengths}
     return [line for line in dropped if not (len(line) in lengths and line in unqualified)]
+
+
+def _merges(data: bytes) -> Iterator[tuple[str, bytes]]:
+    """(merge id, its part of the patch stream) per merge of DATA. A part ends at the next header, not at
+    the next record separator: a file's bytes may hold one (a binary asset's re-merge in Rocket.Chat.Electron)."""
+    heads = list(MERGE_HEADER.finditer(data))
+    for head, after in zip(heads, heads[1:] + [None]):
+        yield head.group(1).decode("ascii"), data[head.end():after.start() if after is not None else len(data)]
 
 
 def _conflicts(part: bytes) -> tuple[set[bytes] | None, list[bytes]]:
