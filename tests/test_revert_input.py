@@ -222,3 +222,28 @@ def test_a_version_shaped_line_with_a_long_suffix_is_read_at_once(repo: Repo) ->
     land(repo, "chore: version again", {"setup.py": line.replace("1.2", "1.3")}, author=CAROL)
     code, report = check(repo, "main..topic")
     assert code == 0 and 301 not in by_pr(report)
+
+
+@pytest.mark.parametrize("separator", ["\x1f", "\x1e"])
+def test_names_and_messages_holding_gits_field_separators_are_read_as_text(repo: Repo, separator: str) -> None:
+    # git takes any byte in an author's name and a subject: the log's own separators there must not shift the
+    # dates into the name (a crash) or hide the author (an address holds no control character)
+    evil = f"Ev{separator}il <evil@example.com>"
+    old = seed(repo)
+    fast = land(repo, f"feat: fast{separator}path (#301)", {"src/mod1.py": old["src/mod1.py"] + body("fast", 4)},
+                author=evil)
+    repo.git("checkout", "-q", "-b", "topic", "HEAD~1")
+    land(repo, f"chore: stale{separator}tree", {"src/mod2.py": old["src/mod2.py"] + body("new", 3)}, author=evil)
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "topic", "-m", f"Merge pull request #302 from x/topic{separator}")
+    repo.git("checkout", "-q", "-b", "stale", "HEAD~1")
+    land(repo, "chore: lint", {"src/mod1.py": old["src/mod1.py"], "src/mod3.py": old["src/mod3.py"] + "x = 1\n"},
+         author=CAROL)
+    code, report = check(repo, "main..stale")  # (a subject is read up to a unit separator in it: the rest is body)
+    assert code == 1 and [f["author"] for f in report["findings"] if f["commit"] == fast] == [f"Ev{separator}il"]
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "stale", "-m", "Merge pull request #303 from x/stale")
+    audited = run_leverguard("audit", "--format", "json", cwd=repo.path)
+    assert audited.returncode == 1, audited.stderr
+    landed = {r["pr"]: r for r in json.loads(audited.stdout)["results"]}
+    assert [(f["commit"], f["author"]) for f in landed[303]["findings"]] == [(fast, f"Ev{separator}il")]

@@ -39,9 +39,15 @@ def parse_log(fields: Iterable[bytes]) -> Iterator[Commit]:
 
 
 def _commit(header: list[str], changes: list[Change]) -> Commit:
-    sha, parents, name, email, time, authored, subject, body = header[:8]
-    return Commit(sha, tuple(parents.split()), name, email.lower(), int(time or 0), subject,
-                  body.strip(), tuple(changes), int(authored or 0))
+    """A commit from LOG_FORMAT's fields. A name, an address or a message may hold the unit separator itself
+    (git takes any byte there): the two dates, the first pair of numeric fields after the name, anchor the rest."""
+    at = next((i for i in range(3, len(header) - 1) if header[i].isdigit() and header[i + 1].isdigit()), 4)
+    header = [*header, "", "", "", ""]  # (a header cut short reads as empty fields)
+    sha, parents, name, email = header[0], header[1], "\x1f".join(header[2:at - 1]), header[at - 1]
+    time, authored, subject = header[at], header[at + 1], header[at + 2]
+    body = "\x1f".join(header[at + 3:]).strip("\x1f")
+    return Commit(sha, tuple(parents.split()), name, email.lower(), int(time) if time.isdigit() else 0, subject,
+                  body.strip(), tuple(changes), int(authored) if authored.isdigit() else 0)
 
 
 def window(repo: str, base: str, size: int, since: str | None) -> list[Commit]:

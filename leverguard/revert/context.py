@@ -66,7 +66,7 @@ class Context:
         if commit.sha not in self._inner:
             if commit.is_merge:
                 records = git.range_log(f"{commit.parents[0]}..{commit.sha}", "%H%x1f%aE%x1f%aN%x1f%s", self.repo)
-                rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f")) for r in records]
+                rows = [tuple(r.decode("utf-8", "replace").strip().split("\x1f", 3)) for r in records]
                 # the merge itself is left out: its author merged the work, did not write it
                 rows = [r for r in rows if len(r) == 4 and r[0] != commit.sha]
                 self._inner[commit.sha] = [(r[0], r[1].lower(), r[2]) for r in rows]

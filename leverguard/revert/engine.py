@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from leverguard.config import Config
     from leverguard.session import Session
 
-RANGE_FORMAT = "%H%x1f%P%x1f%aE%x1f%aN%x1f%at%x1f%B"
+RANGE_FORMAT = "%H%x1f%P%x1f%at%x1f%aE%x1f%aN%x1f%B"  # (the fields git takes any byte in, last)
 
 
 class RevertOptions(NamedTuple):
@@ -142,7 +142,7 @@ def range_commits(repo: str, rev_range: str) -> list[RangeCommit]:
     """Every commit in REV_RANGE (a merge with no e-mail: it names no author)."""
     records = git.range_log(rev_range, RANGE_FORMAT, repo)
     rows = [r.decode("utf-8", "replace").lstrip("\n").split("\x1f", 5) for r in records]
-    return [RangeCommit(r[0], "" if " " in r[1].strip() else r[2].lower(), r[3], r[5], int(r[4] or 0),
+    return [RangeCommit(r[0], "" if " " in r[1].strip() else r[3].lower(), r[4], r[5], int(r[2]) if r[2].isdigit() else 0,
                         tuple(r[1].split())) for r in rows if len(r) == 6]
 
 
