@@ -120,9 +120,11 @@ SECTION_MARK = lazy(COMMENT_LINE + rb".*(\bre-?generated\b|\bauto-?generated\b|\
                     rb"\bauto[- ]?updated?\b|\bdo\s*n[o']?t\s+(remove\s+or\s+)?(edit|modify)\s+this\s+"
                     rb"(section|block|table|list|part)\b|\b(start|begin)\b.*\bgenerated\b|== schema info(rmation)?\b)",
                     re.IGNORECASE)
+SECTION_HINT = lazy(rb"generated|auto|do\s*n|schema info", re.IGNORECASE)  # a word each of SECTION_MARK's needs
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
-MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each); more: none is
+MAX_HEADER_READS = 4  # files of one commit's with evidence whose headers are read (a blob each); more: none is
+MAX_HEADER_PATHS = 12  # files whose headers are read in all, those of the commits undone in fewest files first
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
@@ -981,14 +983,12 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
     rollback are notices; deleting or bringing one back still counts. So do lines undone inside a block a
     comment says a tool writes (fastlane's `<!-- This table is regenerated and resorted on each release -->`).
     Only files with line-level or rollback evidence are read, once each, and none when over MAX_HEADER_READS
-    have it (a stale tree's); an R package's help pages and files rendered from a source beside them are told
-    by a lookup each, however many (a roxygen run rewrites dozens)."""
+    have it for one commit (a stale tree's); an R package's help pages and files rendered from a source beside
+    them are told by a lookup each, however many (a roxygen run rewrites dozens)."""
     changes = {p.change.path: p.change for p in landed.patches}
     wanted = {h.path for h in hits if h.kind in GENERATED_KINDS and not h.quiet}  # (quiet ones weigh nothing already)
     generated = _roxygen_pages(wanted, landed, ctx) | _rendered_pages(wanted, landed, ctx)
-    wanted -= generated
-    if len(wanted) > MAX_HEADER_READS:  # a stale tree's hundred files are judged together, not header by header
-        wanted = set()
+    wanted = _header_asked(hits, wanted - generated)
     sections = {}
     for path in wanted & changes.keys():
         change = changes[path]
@@ -1010,6 +1010,24 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
         inside = sections.get(hit.path)
         return "generated section" if inside and undone and all(line in inside for line in undone) else hit.quiet
     return [h._replace(quiet=quiet(h)) for h in hits]
+
+
+def _header_asked(hits: list[PathHit], wanted: set[bytes]) -> set[bytes]:
+    """The files of WANTED whose headers are read: those of each commit undone in at most MAX_HEADER_READS of
+    them, fewest first, up to MAX_HEADER_PATHS in all. A commit undone in more is a stale tree's, its files judged
+    together (rspec-rails' branch with its own copies of five generated build scripts); one undone in a file or two
+    is asked about however many files the change touches (spacedrive's Specta `types.ts`, written in the order of
+    the day, beside other work)."""
+    by_commit: dict[int, set[bytes]] = {}
+    for hit in hits:
+        if hit.path in wanted:
+            by_commit.setdefault(hit.position, set()).add(hit.path)
+    asked: set[bytes] = set()
+    for position, paths in sorted(by_commit.items(), key=lambda item: (len(item[1]), item[0])):
+        if len(paths) > MAX_HEADER_READS or len(asked | paths) > MAX_HEADER_PATHS:
+            break
+        asked |= paths
+    return asked
 
 
 COPY_WRITTEN = "a copy of another file the change writes"
@@ -1387,6 +1405,8 @@ def _header_lines(text: bytes) -> list[bytes]:
 def _marked_blocks(text: bytes) -> set[bytes]:
     """The lines of TEXT inside blocks marked as a tool's (squeezed): from a marking comment to its end
     marker (`<!-- ALL-CONTRIBUTORS-LIST:END -->`) when it opens one, else to the next blank line."""
+    if not SECTION_HINT.search(text):  # (one pass in C over most files, instead of a search per line)
+        return set()
     lines, inside = text.split(b"\n"), set[bytes]()
     i = 0
     while i < len(lines):
