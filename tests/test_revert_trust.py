@@ -587,7 +587,11 @@ def test_a_title_opening_with_emoji_is_read_past_them(repo: Repo, subject: str, 
     ("Revent", True),  # hapi's typo, two minutes after a release it set back
     ("Prevent a double release", False),
     ("reverse engineering the format changes everything", False),
-    ("Reverse the order of the setup hooks", False)])  # reversing something else
+    ("Reverse the order of the setup hooks", False),  # reversing something else
+    ("previous commit breaks tests, pulling out", True),  # Dancer2's, the PodWeaver commit before it
+    ("backing the previous commit out until the docs build", True),
+    ("previous commit breaks tests, fixing them", False),  # the commit named, nothing taken out
+    ("pulling out the parser into its own module", False)])  # no commit named: a refactor
 def test_reversing_the_last_commit_calls_itself_a_revert(repo: Repo, subject: str, calls: bool) -> None:
     assert ("calls itself a revert" in _moved_back(repo, subject)["reason"]) is calls
 

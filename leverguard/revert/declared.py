@@ -83,6 +83,9 @@ SVN_ID = lazy(r"^git-svn-id: \S+@(\d+) ", re.MULTILINE)  # a git-svn commit's re
 FOLLOWS_UP_PR = lazy(r"\s*(fix-?ups?|follow[- ]?ups?|(apply|appli\w+|address\w*)\s+(the\s+)?(review\s+)?(feedback|comments|review))\s+"
                      r"(for|to|of|on|from)\s+(the\s+)?(pr|pull request)?\s*#\d+\b", re.IGNORECASE)
 LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
+# taking something out again, said anywhere: Dancer2's `previous commit breaks tests, pulling out`
+TAKES_OUT = lazy(r"\b((pull|back|take|took|rip|yank)(s|ed|ing|en)?\s+([\w-]+\s+){0,3}?out|"
+                 r"roll(s|ed|ing)?\s+([\w-]+\s+){0,3}?back|revert\w*|undo\w*|undid)\b", re.IGNORECASE)
 # anywhere in a subject: uvicorn's `Install script back to where it was and same as httpx`
 AS_IT_WAS = lazy(r"\bback (to (where|how|what) (it|they) (was|were)|(to )?the way (it|they) (was|were))\b", re.IGNORECASE)
 MERGED_BRANCH = lazy(r"^Merge pull request #\d+ from (\S+)")
@@ -340,7 +343,6 @@ ACTION_FILLER = frozenset("config configuration ci job jobs check checks warning
 CLEANS = lazy(r"\bclean(s|ed|ing)?\b", re.IGNORECASE)  # `Clean changelog_unreleased`: said of entries, a removal
 BAD_MERGE = lazy(r"\b(fix\w*|repair\w*|correct\w*)\b.*\b(bad|incorrect|wrong|broken|faulty|botched) merge\b",
                  re.IGNORECASE)
-LAST_COMMIT = lazy(r"\b(last|previous|prior|preceding) commit\b", re.IGNORECASE)
 TESTS_WORD = lazy(r"\b(tests?|suites?|specs?|e2e|fixtures?)\b", re.IGNORECASE)
 # a test file by its folder (`tests/`, `__tests__/`, `e2e/`) or its name (`test_x.py`, `x.test.ts`, `x_spec.rb`)
 TEST_PATH = lazy(r"(^|/)(tests?|testing|specs?|__tests__|e2e|fixtures)(/|$)|(^|/)test_[^/]*$|[._-](test|spec)s?\.\w+$",
@@ -751,7 +753,8 @@ def calls_itself_a_revert(subject: str) -> bool:
     packaging's `move back to setuptools` after `Move from setuptools to flit`), or that says it puts
     something back as it was: not silent, though it names no commit, so not a declaration either."""
     subject = without_emoji(subject).strip()
-    return bool(SELF_REVERT.match(subject) or REVERT_BRANCH_NAME.match(subject) or AS_IT_WAS.search(subject))
+    return bool(SELF_REVERT.match(subject) or REVERT_BRANCH_NAME.match(subject) or AS_IT_WAS.search(subject) or
+                (LAST_COMMIT.search(subject) and TAKES_OUT.search(subject)))
 
 
 # a sentence of a message's body that says the change reverts, naming nothing (paperclip's `Gem dependency fixes`:
