@@ -833,3 +833,23 @@ def test_settings_switched_back_off_as_the_change_says(repo: Repo, messages: lis
         land(repo, message, {path: _flags(False), "kernel.c": f"int t{i};\n"}, author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])[301]
     assert found["severity"] == severity, found["reason"]
+
+
+@pytest.mark.parametrize(("subject", "severity"), [
+    ("disable treeless for git #5507", "notice"),  # xmake's, minutes after the PR: the feature named, turned off
+    ("Remove treeless clones again", "notice"),
+    ("disable shallow clones for git", "error"),  # something else taken out: the PR's files put back silently
+    ("Improve treeless clones", "error"),  # the topic named, nothing said to go
+    ("Remove the clone flags", "error"),  # short, common words: no topic
+])
+def test_a_title_removing_what_the_undone_prs_title_names_says_it_goes(repo: Repo, subject: str, severity: str) -> None:
+    # inside a stale tree's change (another PR's file put back too) only this says anything of #301
+    old = seed(repo)
+    land(repo, "use treeless instead of depth1 (#301)", {p: old[p].replace("scale", "filter") for p in ("src/mod1.py", "src/mod2.py")},
+         author=DAVE)
+    land(repo, "feat: statistics (#302)", {"src/mod3.py": old["src/mod3.py"] + body("stats", 3)}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, subject, {p: old[p] for p in ("src/mod1.py", "src/mod2.py", "src/mod3.py")} | {"kernel.c": "int t;\n"},
+         author=CAROL)
+    found = by_pr(check(repo, "main..topic")[1])
+    assert (found[301]["severity"], found[302]["severity"]) == (severity, "error"), found[301]["reason"]

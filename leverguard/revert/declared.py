@@ -1101,6 +1101,21 @@ def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     return False
 
 
+def removes_its_topic(titles: Iterable[str], undone_title: str) -> bool:
+    """A title saying what it removes or turns off, the distinctive words of that (long, or shaped like code)
+    all in UNDONE_TITLE, the undone commit's own: that work named and taken out on purpose, however many files
+    go with it (xmake's `disable treeless for git #5507`, minutes after the PR `use treeless instead of depth1`;
+    mojo's `Remove once_p method again` with the fix `Allow once_p to be cancelled`). A stale tree names none of
+    what it undoes."""
+    theirs = _words(undone_title)
+    for title in titles:
+        named = {w for w in OBJECT_WORD.findall(_removal_object(title or "")) if w not in OBJECT_FILLER and
+                 w not in COMMON_WORDS and (len(w) >= MIN_TOPIC or CODE_SHAPED.search(w))}
+        if named and named <= theirs:
+            return True
+    return False
+
+
 def _removal_object(title: str) -> str:
     """What a title with removal wording says it removes (`remove Python 3.11 from CI` gives `python 3.11`)."""
     found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", title))
