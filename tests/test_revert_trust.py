@@ -1103,6 +1103,27 @@ def test_a_version_reset_orders_by_its_ecosystem(repo: Repo, path: str, reset: s
     assert found["severity"] == severity, found["reason"]
 
 
+VERSION_H = ("#define QISKIT_VERSION_MAJOR 2\n#define QISKIT_VERSION_MINOR {minor}\n#define QISKIT_VERSION_PATCH 0\n"
+             "#define QISKIT_RELEASE_LEVEL QISKIT_RELEASE_LEVEL_{level}\n// For the final release, set the below to 0.\n"
+             "#define QISKIT_RELEASE_SERIAL {serial}\n\n#define QISKIT_VERSION \"2.{minor}.0-{tag}\"\n")
+
+
+@pytest.mark.parametrize(("minor", "tag", "severity"), [
+    (6, "dev", "notice"),  # Qiskit's `Open development for 2.6`: the release fields start the next cycle
+    (6, "rc1", "notice"),
+    (5, "dev", "error"),  # 2.5.0-dev, before 2.5.0-rc1: the release set back, as a stale tree does
+])
+def test_release_fields_beside_a_version_moved_on_are_a_release_cycle(repo: Repo, minor: int, tag: str,
+                                                                      severity: str) -> None:
+    seed(repo)
+    land(repo, "Open development for 2.5", {"include/version.h": VERSION_H.format(minor=5, level="DEV", serial=0, tag="dev")})
+    land(repo, "Prepare 2.5.0rc1 (#301)", {"include/version.h": VERSION_H.format(minor=5, level="RC", serial=1, tag="rc1")})
+    _topic(repo, {"include/version.h": VERSION_H.format(minor=minor, level="DEV", serial=0, tag=tag), "kernel.c": "int t;\n"},
+           subject="kernel: tune")
+    found = by_pr(check(repo, "main..topic")[1])[301]
+    assert found["severity"] == severity, found["reason"]
+
+
 def test_a_version_moved_on_to_a_value_it_held_before_is_a_notice_under_any_title(repo: Repo) -> None:
     found = _version_moved_on(repo, "8.4.dev0")
     assert found["exit"] == 0 and found["severity"] == "notice"
