@@ -445,7 +445,7 @@ def _release_fields(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tu
     if not removed or len(removed) != len(added):
         return None
     for old, new in zip(removed, added):
-        key = os.path.commonprefix([old, new])
+        key = bytes(os.path.commonprefix([old, new]))
         if not RELEASE_KEY.search(key) or not RELEASE_VALUE.fullmatch(old[len(key):]) or \
                 not RELEASE_VALUE.fullmatch(new[len(key):]):
             return None
