@@ -8,7 +8,6 @@ dropped, because they prove nothing.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 
@@ -445,9 +444,9 @@ def _release_fields(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tu
     if not removed or len(removed) != len(added):
         return None
     for old, new in zip(removed, added):
-        key = bytes(os.path.commonprefix([old, new]))
-        if not RELEASE_KEY.search(key) or not RELEASE_VALUE.fullmatch(old[len(key):]) or \
-                not RELEASE_VALUE.fullmatch(new[len(key):]):
+        size = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        if not RELEASE_KEY.search(old[:size]) or not RELEASE_VALUE.fullmatch(old[size:]) or \
+                not RELEASE_VALUE.fullmatch(new[size:]):
             return None
     return []
 
