@@ -168,6 +168,12 @@ BUILT_FILES = ("dist/**", "**/dist/**", "*.min.js", "*.min.css", "*.js.map", "*.
                # Idris' `tests/.../expected`, AssemblyScript's `tests/compiler/*.debug.wat`, the WebAssembly text its
                # compiler wrote for each test)
                "*.expect", "*.expected", "**/expected", "**/tests/**/*.wat", "**/test/**/*.wat",
+               # (and Creusot's, the Coma and MLCFG it wrote for each test: `tests/should_succeed/*.coma`)
+               "**/tests/**/*.coma", "**/tests/**/*.mlcfg",
+               # a prover's session, written by Why3 as it replays the proofs (`why3session.xml`, `why3shapes.gz`)
+               "why3session.xml", "why3shapes.gz",
+               # Sphinx's HTML output, committed (cryptol's `docs/RefMan/_build/html/`), rebuilt from the sources
+               "**/_build/html/**",
                # a conformance suite's expected failures (protobuf's `failure_list_<language>.txt`), pruned as tests pass
                "failure_list*.txt", "**/failure_list*.txt",
                # the Compose stability analyzer's dump of every composable's signature (wire-android's

@@ -108,6 +108,11 @@ def test_a_screenshot_tests_recorded_images_are_written_by_the_run(repo: Repo, p
     ("tests/cfgs/default/result/synscan.pcap.out", "notice"),  # nDPI's, one per capture
     ("app/stability/app-devDebug.stability", "notice"),  # wire-android's Compose stability dump, written by its plugin
     ("Sources/Conformance/failure_list_swift.txt", "notice"),  # swift-protobuf's expected conformance failures
+    ("tests/should_succeed/union_find.coma", "notice"),  # Creusot's Coma for each test, written by its `--bless`
+    ("tests/creusot-contracts/creusot-contracts/why3session.xml", "notice"),  # Why3's proof session
+    ("docs/RefMan/_build/html/Expressions.html", "notice"),  # cryptol's committed Sphinx output
+    ("src/prelude/list.coma", "error"),  # Coma written by hand, no test's output
+    ("docs/RefMan/_build/Expressions.rst", "error"),
     ("Example/Pods/Pods.xcodeproj/project.pbxproj", "notice"),  # lottie-ios' CocoaPods project, written by `pod install`
     ("Example/Pods/Target Support Files/Lottie/Lottie-umbrella.h", "notice"),
     ("Example/Podfile", "error"),  # what a person asks CocoaPods for
