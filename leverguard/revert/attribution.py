@@ -95,6 +95,9 @@ GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify|amend)\
                       rb"|" + COMMENT_LINE + rb"\s*generated (by|with|using) \S"
                       rb"|^\s*generated (by|with|using)\b", re.IGNORECASE)  # auto-changelog's prose header line
 GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
+LINT_SWITCH = lazy(rb"\s*(?:/\*|//|#)\s*(?:eslint-disable|tslint:disable|prettier-ignore|@ts-nocheck|jshint|"
+                   rb"jscs:disable|noqa|pylint:\s*disable|rubocop:disable|clang-format off)\b")
+COMMENT_OPENER = lazy(rb"/\*\*?|<!--|\*|#|//")
 FRONT_MATTER_BYTES = 4096  # a page's YAML front matter, read past to the header below it
 BLOCK_COMMENT_OPEN = lazy(rb"\s*(<!--|/\*)")  # a block comment's opener, and what closes it
 CLOSERS = {b"<!--": b"-->", b"/*": b"*/"}
@@ -1391,8 +1394,13 @@ def _header_lines(text: bytes) -> list[bytes]:
         lines = text[:FRONT_MATTER_BYTES].split(b"\n")
         end = next((i for i, line in enumerate(lines[1:], 1) if line.rstrip() == b"---"), None)
         lines = lines[end + 1:] if end is not None else lines
-    head, inside = [], False
-    for line in [line for line in lines if line.strip()][:GENERATED_HEADER_LINES]:  # flex's opens with blank lines
+    head, inside, counted = [], False, 0
+    for line in (line for line in lines if line.strip()):  # flex's opens with blank lines
+        if counted == GENERATED_HEADER_LINES:
+            break
+        # (linters' switches and a comment's bare opener count for nothing: MSW's `mockServiceWorker.js` opens
+        # with `/* eslint-disable */`, `/* tslint:disable */` and `/**` above its `Please do NOT modify this file.`)
+        counted += not (LINT_SWITCH.match(line) or COMMENT_OPENER.fullmatch(line.strip()))
         head.append(b"# " + line if inside else line)
         opens = BLOCK_COMMENT_OPEN.match(line)
         if opens is not None:
