@@ -97,7 +97,7 @@ GENERATED_MARK = lazy(COMMENT_LINE + rb".*(\b(do not|don't) (edit|modify|amend)\
 GENERATED_HEADER_LINES, GENERATED_HEADER_BYTES = 5, 1024
 LINT_SWITCH = lazy(rb"\s*(?:/\*|//|#)\s*(?:eslint-disable|tslint:disable|prettier-ignore|@ts-nocheck|jshint|"
                    rb"jscs:disable|noqa|pylint:\s*disable|rubocop:disable|clang-format off)\b")
-COMMENT_OPENER = lazy(rb"/\*\*?|<!--|\*|#|//")
+A_WORD = lazy(rb"[A-Za-z]{3}")  # a comment line with none is a drawing or a bare opener (`/**`, `#  | |_| | __`)
 FRONT_MATTER_BYTES = 4096  # a page's YAML front matter, read past to the header below it
 BLOCK_COMMENT_OPEN = lazy(rb"\s*(<!--|/\*)")  # a block comment's opener, and what closes it
 CLOSERS = {b"<!--": b"-->", b"/*": b"*/"}
@@ -1398,9 +1398,10 @@ def _header_lines(text: bytes) -> list[bytes]:
     for line in (line for line in lines if line.strip()):  # flex's opens with blank lines
         if counted == GENERATED_HEADER_LINES:
             break
-        # (linters' switches and a comment's bare opener count for nothing: MSW's `mockServiceWorker.js` opens
-        # with `/* eslint-disable */`, `/* tslint:disable */` and `/**` above its `Please do NOT modify this file.`)
-        counted += not (LINT_SWITCH.match(line) or COMMENT_OPENER.fullmatch(line.strip()))
+        # (linters' switches and a comment without a word count for nothing: MSW's `mockServiceWorker.js` opens
+        # with `/* eslint-disable */`, `/* tslint:disable */` and `/**` above its `Please do NOT modify this file.`,
+        # gh-aw's compiled workflows with a banner drawn in `_`, `|` and `/` above theirs)
+        counted += not (LINT_SWITCH.match(line) or (COMMENTED.match(line) and not A_WORD.search(line)))
         head.append(b"# " + line if inside else line)
         opens = BLOCK_COMMENT_OPEN.match(line)
         if opens is not None:
