@@ -701,12 +701,16 @@ def test_a_file_put_back_under_a_title_saying_so_and_naming_it(repo: Repo, subje
     assert finding["severity"] == severity, finding["reason"]
 
 
-@pytest.mark.parametrize(("subject", "severity"), [
-    ("reset whatsnew latest (#4288)", "notice"),  # iris' release clean-up, the notes' folder named
-    ("reset the tuning (#4288)", "warning"),  # reset, nothing named
+@pytest.mark.parametrize(("subject", "severity", "path"), [
+    ("reset whatsnew latest (#4288)", "notice", "docs/whatsnew/latest.py"),  # iris' release clean-up, its folder named
+    ("reset the tuning (#4288)", "warning", "docs/whatsnew/latest.py"),  # reset, nothing named
+    # azure-functions-host's `Reset release notes` after each release: the file's stem spelled in words
+    ("Reset release notes and updated host version to 4.4.0", "notice", "release_notes.md"),
+    ("Reset release and notes", "warning", "release_notes.md"),  # the words, not the name
+    ("Reset notes", "warning", "release_notes.md"),  # one word of two
 ])
-def test_hunks_undone_under_a_title_resetting_what_it_names(repo: Repo, subject: str, severity: str) -> None:
-    finding = _hunks_undone_under(repo, subject, "docs/whatsnew/latest.py")
+def test_hunks_undone_under_a_title_resetting_what_it_names(repo: Repo, subject: str, severity: str, path: str) -> None:
+    finding = _hunks_undone_under(repo, subject, path)
     assert finding["severity"] == severity, finding["reason"]
 
 

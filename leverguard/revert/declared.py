@@ -1546,6 +1546,20 @@ def names_bumped(message: str, subject: str, lines: Iterable[bytes], body: str =
                for hook, new in HOOK_UPDATE.findall(body))
 
 
+def spells_stems(titles: Iterable[str], paths: Iterable[str]) -> bool:
+    """Whether the titles spell every one of PATHS by the words of its file name's stem, two or more, in any
+    separators (azure-functions-host's `Reset release notes` for `release_notes.md`); one word (`changelog`)
+    names any such file, not this one."""
+    text = " ".join(title for title in titles if title).lower()
+    wanted = list(paths)
+    for path in wanted:
+        words = [w for w in re.split(r"[-_\s]+", path.lower().rpartition("/")[2].partition(".")[0]) if w]
+        spelled = r"[-_\s]+".join(re.escape(word) for word in words)
+        if len(words) < 2 or re.search(rf"(?<![\w-]){spelled}(?![\w-])", text) is None:
+            return False
+    return bool(wanted)
+
+
 def titled_after(titles: Iterable[str], paths: Iterable[str]) -> bool:
     """Whether the titles name every one of PATHS by its file name (`Update README.rst`, `unhack pyproject.toml`,
     `fix X in Dockerfile`): the change was made looking at that very file. (Not `Adjust changelog`: an entry
