@@ -128,7 +128,7 @@ DO_NOT = lazy(rb"do\s*n[o']?t")
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
 MAX_HEADER_READS = 4  # files of one commit's with evidence whose headers are read (a blob each); more: none is
-MAX_HEADER_PATHS = 12  # files whose headers are read in all, those of the commits undone in fewest files first
+MAX_HEADER_PATHS = 8  # files whose headers are read in all, those of the commits undone in fewest files first
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
