@@ -127,8 +127,7 @@ SECTION_WORDS = (b"generated", b"auto", b"schema info")  # (lowered) with DO_NOT
 DO_NOT = lazy(rb"do\s*n[o']?t")
 SECTION_OPENS = lazy(rb"\b(start|begin)\b", re.IGNORECASE)  # its block runs to a line marking the end
 SECTION_ENDS = lazy(COMMENT_LINE + rb".*\bend\b", re.IGNORECASE)
-MAX_HEADER_READS = 4  # files of one commit's with evidence whose headers are read (a blob each); more: none is
-MAX_HEADER_PATHS = 8  # files whose headers are read in all, those of the commits undone in fewest files first
+MAX_HEADER_READS = 4  # files with evidence whose headers are read (a blob each), of commits undone in that many or fewer
 MAX_HEADER_BLOB = 8 << 20  # a larger file's header is not worth reading it whole (git's max_file_size default)
 ENTRY_KEY = lazy(rb"[\"']?([\w.@-]+)[\"']?[:=](?=.)")  # a catalog entry's key (squeezed): `"key":`, `key=`
 WORDED = lazy(rb"[A-Za-z0-9\x80-\xff]{2}")  # a line with a word in it, not brackets alone
@@ -1017,21 +1016,18 @@ def _generated_as_built(hits: list[PathHit], landed: Landed, ctx: Context) -> li
 
 
 def _header_asked(hits: list[PathHit], wanted: set[bytes]) -> set[bytes]:
-    """The files of WANTED whose headers are read: those of each commit undone in at most MAX_HEADER_READS of
-    them, fewest first, up to MAX_HEADER_PATHS in all. A commit undone in more is a stale tree's, its files judged
-    together (rspec-rails' branch with its own copies of five generated build scripts); one undone in a file or two
-    is asked about however many files the change touches (spacedrive's Specta `types.ts`, written in the order of
-    the day, beside other work)."""
+    """The files of WANTED whose headers are read, MAX_HEADER_READS at most (a blob each, which git inflates):
+    of the commits undone in MAX_HEADER_READS of them or fewer, the files most of those commits are undone in
+    first. A commit undone in more is a stale tree's, its files judged together (rspec-rails' branch with its own
+    copies of five generated build scripts); a file many small undone commits share is what the change rewrote
+    (spacedrive's Specta `types.ts`, written in the order of the day beside other work, eleven commits' lines)."""
     by_commit: dict[int, set[bytes]] = {}
     for hit in hits:
         if hit.path in wanted:
             by_commit.setdefault(hit.position, set()).add(hit.path)
-    asked: set[bytes] = set()
-    for position, paths in sorted(by_commit.items(), key=lambda item: (len(item[1]), item[0])):
-        if len(paths) > MAX_HEADER_READS or len(asked | paths) > MAX_HEADER_PATHS:
-            break
-        asked |= paths
-    return asked
+    shares: Counter[bytes] = Counter(path for paths in by_commit.values() if len(paths) <= MAX_HEADER_READS
+                                     for path in paths)
+    return {path for path, _ in sorted(shares.items(), key=lambda item: (-item[1], item[0]))[:MAX_HEADER_READS]}
 
 
 COPY_WRITTEN = "a copy of another file the change writes"
