@@ -1094,7 +1094,7 @@ def removes_by_name(titles: Iterable[str], lines: Iterable[bytes]) -> bool:
     dependencies.` for `'nose',`): the title's own object, not any word of it, so `six` names only six."""
     text = b"\n".join(lines).decode("utf-8", "replace").lower()
     for title in titles:
-        words = [w for w in OBJECT_WORD.findall(_removal_object(title or "")) if w not in OBJECT_FILLER]
+        words = _removal_words(title)
         if words and len(words) <= 3 and all(len(w) >= 3 and w not in COMMON_WORDS for w in words) and \
                 all(_says(w, text) for w in words):
             return True
@@ -1109,11 +1109,15 @@ def removes_its_topic(titles: Iterable[str], undone_title: str) -> bool:
     what it undoes."""
     theirs = _words(undone_title)
     for title in titles:
-        named = {w for w in OBJECT_WORD.findall(_removal_object(title or "")) if w not in OBJECT_FILLER and
-                 w not in COMMON_WORDS and (len(w) >= MIN_TOPIC or CODE_SHAPED.search(w))}
+        named = {w for w in _removal_words(title) if w not in COMMON_WORDS and (len(w) >= MIN_TOPIC or CODE_SHAPED.search(w))}
         if named and named <= theirs:
             return True
     return False
+
+
+def _removal_words(title: str | None) -> list[str]:
+    """The words of what a title with removal wording says it removes, filler (`use of`, `the`, `old`) left out."""
+    return [w for w in OBJECT_WORD.findall(_removal_object(title or "")) if w not in OBJECT_FILLER]
 
 
 def _removal_object(title: str) -> str:
@@ -1554,8 +1558,7 @@ def spells_stems(titles: Iterable[str], paths: Iterable[str]) -> bool:
     wanted = list(paths)
     for path in wanted:
         words = [w for w in re.split(r"[-_\s]+", path.lower().rpartition("/")[2].partition(".")[0]) if w]
-        spelled = r"[-_\s]+".join(re.escape(word) for word in words)
-        if len(words) < 2 or re.search(rf"(?<![\w-]){spelled}(?![\w-])", text) is None:
+        if len(words) < 2 or re.search(rf"(?<![\w-]){_spelled(words)}(?![\w-])", text) is None:
             return False
     return bool(wanted)
 
@@ -1580,9 +1583,13 @@ def _titled(text: str, path: str) -> bool:
         return False
     named = [folder for folder in folders.split("/") if folder and folder not in SOURCE_FOLDERS]
     words = re.split(r"[-_\s]+", named[-1]) if named else []
-    spelled = r"[-_\s]+".join(re.escape(word) for word in words)
     return len(named[-1] if named else "") >= MIN_NAME and \
-        re.search(rf"(?<![\w.]){spelled}(?![\w]|[-_.]\w)", text) is not None
+        re.search(rf"(?<![\w.]){_spelled(words)}(?![\w]|[-_.]\w)", text) is not None
+
+
+def _spelled(words: list[str]) -> str:
+    """A pattern for WORDS in a row, whatever separates them (`graceful shutdown`, `graceful-shutdown`)."""
+    return r"[-_\s]+".join(re.escape(word) for word in words)
 
 
 def runs_go_tool(titles: Iterable[str], paths: Iterable[str]) -> bool:

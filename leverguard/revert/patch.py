@@ -426,8 +426,8 @@ def _version_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tup
     rest_removed = [line for line in removed if line not in paired]
     rest_added = [line for line in added if line not in paired]
     codes = _code_moves(rest_removed, rest_added)
-    if codes is None:
-        codes = _release_fields(rest_removed, rest_added)
+    if codes is None and _release_fields(rest_removed, rest_added):
+        codes = []  # (their values move no version: the one beside them says which way the cycle went)
     if codes is not None:
         return [(old, new) for _, _, old, new in pairs] + codes
     if len(rest_removed) != len(rest_added) or not all(_SCM_TAG.fullmatch(line) for line in rest_removed + rest_added):
@@ -435,24 +435,23 @@ def _version_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tup
     return [(old, new) for _, _, old, new in pairs]
 
 
-def _release_fields(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[str, str]] | None:
-    """No move, for lines that set a release's fields, each line changed in its value only, its
-    key naming a version or a release (Qiskit's `#define QISKIT_RELEASE_LEVEL QISKIT_RELEASE_LEVEL_DEV`,
-    `QISKIT_VERSION_MINOR 6` and `QISKIT_RELEASE_SERIAL 0` after `2.5.0rc1`); None unless every line is one.
-    Their values say nothing of the way the cycle went (a serial starts again at 0 in the next cycle, a level
-    goes from `RC` to `DEV`): the version beside them does, so they count as no move of their own."""
+RELEASE_KEY = lazy(rb"version|release", re.IGNORECASE)  # a key naming a release field (squeezed lines)
+RELEASE_VALUE = lazy(rb"[\w.-]{1,24}[\"']?;?")  # its value's end, where the line's two versions differ
+
+
+def _release_fields(removed: Sequence[bytes], added: Sequence[bytes]) -> bool:
+    """Whether REMOVED and ADDED, pair by pair, set a release's fields, each line changed in its value only under
+    a key naming a version or a release (Qiskit's `#define QISKIT_RELEASE_LEVEL QISKIT_RELEASE_LEVEL_DEV`,
+    `QISKIT_VERSION_MINOR 6` and `QISKIT_RELEASE_SERIAL 0` after `2.5.0rc1`). Their values say nothing of the way
+    the cycle went (a serial starts again at 0, a level goes from `RC` to `DEV`)."""
     if not removed or len(removed) != len(added):
-        return None
+        return False
     for old, new in zip(removed, added):
         size = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
         if not RELEASE_KEY.search(old[:size]) or not RELEASE_VALUE.fullmatch(old[size:]) or \
                 not RELEASE_VALUE.fullmatch(new[size:]):
-            return None
-    return []
-
-
-RELEASE_KEY = lazy(rb"version|release", re.IGNORECASE)  # a key naming a release field (squeezed lines)
-RELEASE_VALUE = lazy(rb"[\w.-]{1,24}[\"']?;?")  # its value's end, where the line's two versions differ
+            return False
+    return True
 
 
 def _code_moves(removed: Sequence[bytes], added: Sequence[bytes]) -> list[tuple[str, str]] | None:
