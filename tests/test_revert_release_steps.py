@@ -173,6 +173,31 @@ def test_a_changelog_placeholder_for_the_next_release_is_written_to_be_replaced(
     assert found[301]["severity"] == severity, found[301]["reason"]
 
 
+NOTES = "Release Notes\n=============\n\n{}" + "".join(f"* Added method `m{i}` to expressions.\n" for i in range(6))
+RELEASED = "Version 0.5.0\n-------------\n\n"
+
+
+@pytest.mark.parametrize(("title", "stale", "severity"), [
+    ("Upcoming Version", False, "notice"),  # linopy's: the next entry opens the heading again
+    ("Upcoming Version", True, "error"),  # a stale copy: the release's own section gone too
+    ("Known Issues", False, "warning"),  # another heading
+])
+def test_a_changelog_heading_a_release_commented_out_opened_again(repo: Repo, title: str, stale: bool,
+                                                                  severity: str) -> None:
+    seed(repo)
+    heading = f"{title}\n{'-' * len(title)}\n"
+    land(repo, "notes", {"doc/release_notes.rst": NOTES.format(heading + "\n\n")})
+    # the release closes the heading and names the version its entries ship in
+    closed = f".. {title}\n.. {'-' * len(title)}\n"
+    land(repo, "update release notes (#301)", {"doc/release_notes.rst": NOTES.format(closed + "\n\n" + RELEASED)},
+         author=DAVE)
+    entry = "\n* Arithmetic with custom classes.\n\n"
+    notes = NOTES.format(heading + entry + ("\n" if stale else "\n" + RELEASED))
+    code, found = _topic(repo, "Arithmetic with custom classes", {"doc/release_notes.rst": notes,
+                                                                   "src/expressions.py": body("arith", 3)})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
 POM = ("<project>\n  <modelVersion>4.0.0</modelVersion>\n  <artifactId>jackson-module-kotlin</artifactId>\n"
        "  <version>{version}</version>\n  <name>Kotlin module for Jackson</name>\n  <scm>\n"
        "    <connection>scm:git:git@github.com:FasterXML/jackson-module-kotlin.git</connection>\n"

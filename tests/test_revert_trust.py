@@ -2902,6 +2902,29 @@ def test_files_deleted_under_an_ignore_pattern(repo: Repo, later: str, ignore: s
     assert by_pr(check(repo, "main..topic")[1])[197]["severity"] == severity
 
 
+@pytest.mark.parametrize(("before", "after", "severity"), [
+    ("build\n", "build\n", "notice"),  # vexflow: each release force-adds the ignored bundle its clean-up took out
+    ("", "", "error"),  # tracked like any file: a deleted file come back
+    ("", "build\n", "error"),  # ignored only from the deletion on: that untracking undone
+])
+def test_a_release_forcing_ignored_built_files_back(repo: Repo, before: str, after: str, severity: str) -> None:
+    seed(repo)
+    bundle = {f"build/lib{i}.js": body(f"bundle{i}", 8) for i in range(3)}
+    land(repo, "chore: ignore", {".gitignore": before or "node_modules\n"})
+    for path, text in bundle.items():
+        repo.write(path, text)
+        repo.git("add", "-f", path)
+    land(repo, "Release 1.0", {})
+    land(repo, "Remove build/ after releasing 1.0 (#301)", {**dict.fromkeys(bundle), ".gitignore": after or "node_modules\n"},
+         author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    for path, text in bundle.items():
+        repo.write(path, text)
+        repo.git("add", "-f", path)
+    land(repo, "Release 1.1", {"version.txt": "1.1\n"})
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("kept", "other", "reported"), [
     (True, "silk/profiler.py", False),  # django-silk's `Removed duplicates`: the same file stays at the package's other path
     (False, "silk/profiler.py", True),  # the other copy differs: the deleted one's content is gone

@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (TODO_MARK, removes_its_topic, spells_stems, mirrored_revision, reverted_revisions, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (reopens_dev_heading, TODO_MARK, removes_its_topic, spells_stems, mirrored_revision, reverted_revisions, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -750,20 +750,27 @@ def _own_note(hit: PathHit, landed: Landed) -> bool:
 
 
 def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx: Context) -> list[PathHit]:
-    """Files a commit added, deleted under a `.gitignore` pattern of the change's result that did not match them
-    when they were added: built files no longer tracked (humanize's `*.mo`, added to `.gitignore` by the change;
-    trogon's `Applying gitignore` untracking `__pycache__/*.pyc` a later `*.pyc` ignores). A file tracked in
-    spite of a pattern already there (vuex's `src/plugins/logger.js` under a `logger.js` meant for the
-    build) was kept on purpose, and counts."""
-    deleted = [h for h in hits if h.kind == "deleted-added"]
+    """Files under a `.gitignore` pattern of the change's result, weighed as built files:
+    - one a commit added, deleted now when the pattern did not match it as it was added: built files no
+      longer tracked (humanize's `*.mo`, added to `.gitignore` by the change; trogon's `Applying gitignore`
+      untracking `__pycache__/*.pyc` a later `*.pyc` ignores). A file tracked in spite of a pattern already
+      there (vuex's `src/plugins/logger.js` under a `logger.js` meant for the build) was kept on purpose, and
+      counts;
+    - one a commit deleted, put back when the pattern matched it before that deletion too: ignored output
+      force-added by a release and cleared after it (vexflow's `build/`, each `Release VexFlow X` adding back,
+      rebuilt, what `Remove build/ after releasing` took out). A stale tree's `git add` leaves an ignored file
+      out, and one the repository ignored all along is no one's source."""
+    deleted = [h for h in hits if h.kind in ("deleted-added", "resurrected")]
     if not deleted or not landed.head:
         return hits
     now = _ignored(ctx, landed.head, [h.path for h in deleted])
     ignored = [h for h in deleted if now(h.path) and commits[h.position].parents]
     then = {position: _ignored(ctx, commits[position].parents[0], [h.path for h in ignored if h.position == position])
-            for position in {h.position for h in ignored}}  # the rules when each commit added its files
-    untracked = {id(h) for h in ignored if not then[h.position](h.path)}
-    return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else h for h in hits]
+            for position in {h.position for h in ignored}}  # the rules when each commit added or deleted its files
+    untracked = {id(h) for h in ignored if h.kind == "deleted-added" and not then[h.position](h.path)}
+    forced = {id(h) for h in ignored if h.kind == "resurrected" and then[h.position](h.path)}
+    return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else
+            h._replace(quiet="an ignored file, force-added: built output") if id(h) in forced else h for h in hits]
 
 
 def _project_generated(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
@@ -1667,6 +1674,12 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # spikeinterface's `Prepare release` commenting out its git dependencies and `DEV_MODE = True`, and
         # `After release` commenting them in again: each release toggles the same lines
         return NOTICE, reason + "; release steps both, commenting the same lines out and in (a release cycle)"
+    if level > NOTICE and not stale and not dropped and lines_only and \
+            all(CHANGELOG.match(h.path.rsplit(b"/", 1)[-1]) for h in hits) and \
+            reopens_dev_heading(_undone_pairs(hits)):
+        # linopy's `prepare release v0.5.0` commenting out `Upcoming Version` over the entries it released, and
+        # the next feature commenting it in again over its own entry
+        return NOTICE, reason + "; a changelog heading a release commented out, opened again for the next entries"
     if level > NOTICE and not stale and \
             says_version_back(titles, [line for h in _hunks_in(hits, landed) for line in h.removed]):
         return NOTICE, reason + "; the change's title says it sets the version back, and only version lines go"

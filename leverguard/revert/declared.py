@@ -153,7 +153,9 @@ RELEASE_POM_LINE = lazy(rb"^\s*(<(tag|project\.build\.outputTimestamp)>[^<]*</\2
 RELEASE_NAMED = lazy(r"\b(and|&)\s+releas\w*\s+v?\d+\.\d+", re.IGNORECASE)
 # the heading a changelog keeps over the next release's entries (`dev`, `## [Unreleased]`), taken out by the
 # pre-release step and put back by the post-release one
-DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
+DEV_HEADING = lazy(rb"^\s*[#=*-]*\s*\[?(dev|unreleased|in development|next|upcoming(\s*(version|release|changes))?|"
+                  rb"current\s*development)\]?\s*[#=*-]*\s*$", re.IGNORECASE)
+UNDERLINE = lazy(rb"^\s*([-=~^*#])\1+\s*$")  # a heading's underline in rst or markdown
 VERSION_NUMBER = lazy(rb"\d+\.\d+")
 CHANGELOG_PLACEHOLDER = lazy(rb"nothingchangedyet|\(unreleased\)|^[#=\[]*unreleased\]?$|<<next>>", re.IGNORECASE)
 VERSION_BACK = lazy(r"\bversions?\b.*\bback\b|\bback\b.*\bversions?\b", re.IGNORECASE)  # a title setting one back
@@ -309,6 +311,7 @@ CONVENTIONAL_FOLDER = lazy(r"src|lib|libs|app|apps|pkg|packages|vendor|vendored|
                            r"examples?|assets|static|public|config|utils?|common|core|internal|\.github|workflows")
 TEST_AFFIX = lazy(r"^tests?_|(_test|_spec|\.test|\.spec)$")  # a test file's name around what it tests
 COMMENT_MARK = lazy(rb"^(#+(?!\[)|//+|;+)")  # a line commented out (whitespace squeezed: `#-target`; not Rust's `#[...]`)
+DOCUMENT_COMMENT = lazy(rb"^(\.\.|<!--)|-->$")  # a document's line commented out (squeezed: rst's `..x`, `<!--x-->`)
 # a test marked skipped (whitespace squeezed): RSpec's `:pending`, mocha's `it.skip(`, JUnit's `@Ignore`, pytest's
 SKIP_MARK = lazy(rb"\.skip\b|\bskip\(|:pending|\bpending\(|\bx(it|describe|test)\(|@ignore\b|@disabled\b|xfail|"
                  rb"#\[ignore|mark\.skip|unittest\.skip|\bt\.skip|\bgtest_skip\b", re.IGNORECASE)
@@ -1426,14 +1429,14 @@ def placeholders_only(lines: Iterable[bytes]) -> bool:
     return bool(found) and all(CHANGELOG_PLACEHOLDER.search(line) for line in found)
 
 
-def toggles_comments(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+def toggles_comments(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]], mark: re.Pattern[bytes] = COMMENT_MARK) -> bool:
     """Whether every one of PAIRS (a hunk's removed and added lines, squeezed) only comments lines out or in:
-    the same lines on both sides but for a leading comment marker (`"neo @ git+https://..."` and
-    `# "neo @ git+https://..."`, `DEV_MODE = True` and `# DEV_MODE = True`)."""
+    the same lines on both sides but for a comment MARK (`"neo @ git+https://..."` and
+    `# "neo @ git+https://..."`, `DEV_MODE = True` and `# DEV_MODE = True`; DOCUMENT_COMMENT's `.. Upcoming Version`)."""
     found = [(removed, added) for removed, added in pairs if removed or added]
     return bool(found) and all(
         Counter(removed) != Counter(added) and
-        Counter(COMMENT_MARK.sub(b"", line) for line in removed) == Counter(COMMENT_MARK.sub(b"", line) for line in added)
+        Counter(mark.sub(b"", line) for line in removed) == Counter(mark.sub(b"", line) for line in added)
         for removed, added in found)
 
 
@@ -1446,6 +1449,15 @@ def comments_toggled(pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -
     def bare(lines: set[bytes]) -> set[bytes]:
         return {COMMENT_MARK.sub(b"", line, count=1) for line in lines if COMMENT_MARK.match(line)}
     return bool(bare(added) & removed or bare(removed) & added)
+
+
+def reopens_dev_heading(pairs: Sequence[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Whether PAIRS (a changelog's hunks' removed and added lines, squeezed) only comment its heading for the
+    next release's entries out or in (rst's `.. Upcoming Version` over its underline): a release closes it
+    over the entries it ships, the next entry opens it again. A stale copy also drops the release's section."""
+    lines = [DOCUMENT_COMMENT.sub(b"", line) for removed, added in pairs for line in (*removed, *added)]
+    return toggles_comments(pairs, DOCUMENT_COMMENT) and any(DEV_HEADING.match(line) for line in lines) and \
+        all(DEV_HEADING.match(line) or UNDERLINE.match(line) for line in lines)
 
 
 def release_step(title: str) -> bool:
