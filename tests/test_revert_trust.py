@@ -2925,6 +2925,24 @@ def test_a_release_forcing_ignored_built_files_back(repo: Repo, before: str, aft
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+@pytest.mark.parametrize(("edits", "severity"), [
+    # the feature's file deleted and its hook taken out, the commit's docs line kept: the feature removed
+    ({"src/sms.py": None, "src/app.py": "APP\n"}, "notice"),
+    # and the docs line taken out too: every change of it undone (#224's shape)
+    ({"src/sms.py": None, "src/app.py": "APP\n", "README.md": "# Tool\n"}, "error"),
+    # its file deleted alone, the hook kept: a deletion judged as before
+    ({"src/sms.py": None}, "warning"),
+])
+def test_a_feature_removed_with_its_hooks_while_the_commit_keeps_other_changes(repo: Repo, edits: dict[str, str | None],
+                                                                                severity: str) -> None:
+    seed(repo)
+    land(repo, "app", {"src/app.py": "APP\n", "README.md": "# Tool\n"})
+    land(repo, "Add SMS options (#301)", {"src/sms.py": body("sms", 8), "src/app.py": "APP\nfrom sms import options\n",
+                                           "README.md": "# Tool\n\nSends SMS with options.\n"}, author=DAVE)
+    _topic(repo, {**edits, "src/bridge.py": body("bridge", 4)}, subject="Bring consistency to bridges")
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+
+
 @pytest.mark.parametrize(("kept", "other", "reported"), [
     (True, "silk/profiler.py", False),  # django-silk's `Removed duplicates`: the same file stays at the package's other path
     (False, "silk/profiler.py", True),  # the other copy differs: the deleted one's content is gone
