@@ -72,6 +72,9 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      # and in a `release-notes/` folder beside the versions' pages (scverse's
                      # `docs/release-notes/4013.perf.md` folded into `docs/release-notes/1.13.0.md`)
                      "**/release-notes/[0-9]*.[a-z]*[a-z].md", "**/release-notes/[0-9]*.[a-z]*[a-z].rst",
+                     # or named for its issue and what it does (dataverse's `doc/release-notes/10977-globus-filesize-lookup.md`,
+                     # folded into `6.5-release-notes.md`; three digits first, so no version's page is one)
+                     "**/release-notes/[0-9][0-9][0-9]*-*.md", "**/release-notes/[0-9][0-9][0-9]*_*.md",
                      # one file per change in a whatsnew folder, folded into the version's page (IPython's
                      # `docs/source/whatsnew/pr/*.rst`)
                      "**/whatsnew/pr/*",

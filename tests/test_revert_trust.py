@@ -1947,6 +1947,24 @@ def _fragment_cites(repo: Repo, citation: str) -> dict:
     return check(repo, "main..topic")[1]
 
 
+@pytest.mark.parametrize(("snippet", "written", "reported"), [
+    # dataverse's `6.10.1 release notes`: the snippet named for its PR, rewritten whole, the PR cited
+    ("12252-fix-download-with-guestbook.md", "fixes a download bug that was fixed in pull request #12252.", False),
+    ("12252-fix-download-with-guestbook.md", "fixes a download bug that was fixed in pull request #12253.", True),
+])
+def test_a_release_notes_snippet_named_for_its_pr_is_consumed_when_the_release_cites_it(
+        repo: Repo, snippet: str, written: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "notes", {"doc/release-notes/6.9-release-notes.md": "# Dataverse 6.9\n\nFirst notes.\n"})
+    land(repo, "Fix download with guestbook (#301)", {f"doc/release-notes/{snippet}":
+                                                      "## Bug fix for JSF download file\nThe download silently failed.\n"},
+         author=DAVE)
+    _topic(repo, {f"doc/release-notes/{snippet}": None,
+                  "doc/release-notes/6.10.1-release-notes.md": f"# Dataverse 6.10.1\n\nThis bug fix release {written}\n"},
+           subject="bump to 6.10.1")
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is reported
+
+
 def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_consumed(repo: Repo) -> None:
     seed(repo)
     land(repo, "docs: changelog", {"CHANGELOG.md": "# app\n\n## 1.0.0\n\n- First release.\n"})

@@ -161,7 +161,7 @@ MARKER_FILES = frozenset((b"__init__.py", b"py.typed", b".gitkeep", b".keep", b"
 PR_SUFFIX = lazy(r"\s*\(#\d+\)\s*$")
 PACKAGE_NAME = lazy(rb"^([\"']?name[\"']?)[:=]([\"']?[^\"',]+)")  # `"name":"koa-router",`, `name="pkg"` (whitespace squeezed)
 MAX_NOTE_BYTES = 8192  # a changelog fragment is a few lines; a larger file matched as one is no note to read
-FRAGMENT_ISSUE = lazy(rb"(\d+)\.")  # towncrier names a fragment after its issue: `1304.misc.rst`
+FRAGMENT_ISSUE = lazy(rb"(\d+)[._-]")  # named after its issue: towncrier's `1304.misc.rst`, dataverse's `12252-fix-download.md`
 REBASED_TOGETHER = 60  # seconds between two commits of one author that one rebase wrote
 COUNTER_SETTERS = 2  # other commits that moved a one-line count this recently: a counter each change writes
 COUNTER_LOOKBACK = 10  # the commits to that file nearest the undone one, read for it
