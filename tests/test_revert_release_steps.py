@@ -198,6 +198,26 @@ def test_a_changelog_heading_a_release_commented_out_opened_again(repo: Repo, ti
     assert found[301]["severity"] == severity, found[301]["reason"]
 
 
+CARGO = '[workspace]\nmembers = ["iroh", "iroh-relay"]\n\n[workspace.dependencies]\nquinn = "0.11"\nserde = "1.0"\n'
+PATCH = ('\n[patch.crates-io]\niroh-quinn = { git = "https://github.com/n0-computer/quinn", branch = "main" }\n'
+         'iroh-quinn-udp = { git = "https://github.com/n0-computer/quinn", branch = "main" }\n')
+
+
+@pytest.mark.parametrize(("subject", "more", "severity"), [
+    ("chore: update deps", False, "notice"),  # iroh's: the git override taken out for the released crates
+    ("chore: update quinn to 0.12", False, "notice"),  # naming the dependency the override names
+    ("Fix the relay's handshake", False, "error"),  # a stale copy says nothing of it
+    ("chore: update deps", True, "error"),  # the commit did more than override, and that goes too
+])
+def test_a_dependency_taken_from_git_then_from_a_release(repo: Repo, subject: str, more: bool, severity: str) -> None:
+    seed(repo)
+    land(repo, "cargo", {"Cargo.toml": CARGO})
+    overridden = (CARGO.replace('serde = "1.0"', 'serde = "1.1"') if more else CARGO) + PATCH
+    land(repo, "chore: update to quinn main (#301)", {"Cargo.toml": overridden}, author=DAVE)
+    code, found = _topic(repo, subject, {"Cargo.toml": CARGO, "iroh/src/lib.rs": body("relay", 3)})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
 POM = ("<project>\n  <modelVersion>4.0.0</modelVersion>\n  <artifactId>jackson-module-kotlin</artifactId>\n"
        "  <version>{version}</version>\n  <name>Kotlin module for Jackson</name>\n  <scm>\n"
        "    <connection>scm:git:git@github.com:FasterXML/jackson-module-kotlin.git</connection>\n"

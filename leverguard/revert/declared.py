@@ -1046,6 +1046,28 @@ def releases_dev_pin(titles: Iterable[str], undone_subject: str) -> bool:
     return any(RELEASED.search(title) and stems(title) & wanted for title in titles if title)
 
 
+# a dependency taken from a git repository, not a registry, and the manifest lines around such overrides
+# (squeezed): Cargo's `[patch.crates-io]` and `noq={git="https://...",branch="main"}`, cargo-deny's `[sources]`
+# `allow-git` list of URLs, npm's `"x":"git+https://..."`, pip's `x@git+https://...`
+GIT_SOURCE = lazy(rb"\bgit(\+|=|\"?:)|^\[(patch[.\]]|sources\])|^allow-git=|^\"(https?|ssh)://[^\"]+\",?$")
+DEPENDENCY_WORDS = lazy(r"\b(deps?|dependenc(y|ies))\b", re.IGNORECASE)
+DEPENDENCY_KEY = lazy(rb"^\"?([\w.-]+)\"?=")  # `noq={git=...}`: the dependency a line names
+SOURCE_NAME = lazy(rb"://[^\"]*/([\w.-]+?)(?:\.git)?\"")  # and the repository a source URL names (`.../noq"`)
+
+
+def switches_dependency_source(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Every line the undone hunks took out or wrote (PAIRS, squeezed) a dependency's git source or the override
+    around it, and a title of the change speaks of dependencies or names one of them: iroh's release steps taking
+    `noq` from its git `main` between releases (`Update to latest noq main`) and from crates.io at each (`update
+    to 1.0 dependencies`), each undoing the one before. A stale copy's title speaks of its own work."""
+    lines = [line for removed, added in pairs for line in (*removed, *added) if line]
+    if not lines or not all(GIT_SOURCE.search(line) for line in lines):
+        return False
+    names = {found.group(1).decode("utf-8", "replace").lower() for line in lines
+             for found in (DEPENDENCY_KEY.match(line), SOURCE_NAME.search(line)) if found}
+    return any(DEPENDENCY_WORDS.search(title) or names & set(re.findall(r"[\w.-]+", title.lower())) for title in titles if title)
+
+
 # a title's word in code's shape: a path, a dotted, scoped or snake_case name, a call, camelCase (`/workspace/sentry`,
 # `ExecutorUtils.isAgentExecutor()`)
 CODE_WORD = lazy(r"(?<![\w./:-])([\w-]*[./:_][\w./:()-]*[\w)]|[a-z]+[A-Z]\w*)")
