@@ -2961,6 +2961,27 @@ def test_a_feature_removed_with_its_hooks_while_the_commit_keeps_other_changes(r
     assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
 
 
+def _notebook(source: str, version: str, count: str = "1") -> str:
+    return ('{\n "cells": [\n  {\n   "cell_type": "code",\n   "execution_count": ' + count + ',\n   "metadata": {},\n'
+            '   "outputs": [],\n   "source": [\n    "' + source + '\\n"\n   ]\n  }\n ],\n "metadata": {\n'
+            '  "language_info": {\n   "name": "python",\n   "version": "' + version + '"\n  }\n },\n'
+            ' "nbformat": 4,\n "nbformat_minor": 4\n}\n')
+
+
+@pytest.mark.parametrize(("source", "reported"), [
+    ("!pip install speechbrain==0.5.12 tensorflow==2.9.1", False),  # cleanlab's: only who ran it last, back
+    ("!pip install tensorflow==2.9.1", True),  # and the commit's source line undone too
+])
+def test_a_notebooks_run_stamps_are_no_content(repo: Repo, source: str, reported: bool) -> None:
+    seed(repo)
+    land(repo, "docs: tutorial", {"docs/audio.ipynb": _notebook("!pip install tensorflow==2.9.1", "3.10.8", "3")})
+    land(repo, "Add improved package import check (#301)",
+         {"docs/audio.ipynb": _notebook("!pip install speechbrain==0.5.12 tensorflow==2.9.1", "3.10.12", "7")}, author=DAVE)
+    _topic(repo, {"docs/audio.ipynb": _notebook(source, "3.10.8", "3"), "src/audio.py": body("audio", 3)},
+           subject="swap import order")
+    assert (301 in {pr for pr, f in by_pr(check(repo, "main..topic")[1]).items() if f["severity"] != "notice"}) is reported
+
+
 @pytest.mark.parametrize(("kept", "other", "reported"), [
     (True, "silk/profiler.py", False),  # django-silk's `Removed duplicates`: the same file stays at the package's other path
     (False, "silk/profiler.py", True),  # the other copy differs: the deleted one's content is gone

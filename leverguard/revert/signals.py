@@ -696,6 +696,10 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
         # its header's fields: the tool that last wrote it (Weblate, pybabel), dates, the team (ihatemoney's
         # `X-Generator: Weblate 4.1-dev` dropped by each `pybabel update`): bookkeeping, no translation
         undos = _units_dropped(undos, lambda _, u: _header_fields(u.text))
+    if path.endswith(b".ipynb"):
+        # the kernel that last ran a notebook and its cells' run counts: each run writes its own (cleanlab's
+        # `3.10.12` back to `3.10.8` by whoever ran the tutorial last), no content
+        undos = _units_dropped(undos, lambda _, u: all(NOTEBOOK_STAMP.match(line) for line in u.text))
     # a stale copy of the file undoes every later change to it too; a deliberate edit keeps them
     changed = [p for p, patch in patches if any(not h.cosmetic and (h.removed or h.added) for h in patch.hunks)]
     hits = []
@@ -712,6 +716,7 @@ def _inverse(head: FilePatch, path: bytes, entries: list[tuple[int, Change]], pa
     return hits
 
 
+NOTEBOOK_STAMP = lazy(rb'^"(version|execution_count)":("[\w.+-]*"|\d+|null),?$')  # (squeezed)
 PO_HEADER_FIELD = lazy(rb'"?(Project-Id-Version|Report-Msgid-Bugs-To|POT-Creation-Date|PO-Revision-Date|Last-Translator|'
                        rb'Language-Team|Language|MIME-Version|Content-Type|Content-Transfer-Encoding|Plural-Forms|'
                        rb'Generated-By|X-[\w-]+):')  # (squeezed)
