@@ -118,12 +118,28 @@ MISC = "namespace {{\n// Version number or dev.\nconstexpr std::string_view vers
     ("Change version to 0.18.1 (#301)", "Return back to 0.19.0-dev for master", "notice"),  # lc0's
     ("Stockfish 18 (#301)", "Tune the search", "error"),  # no release step: the version set back
     ("Improve the search (#301)", "Restore development", "error"),  # the undone commit is no release
+    ("Bump version to rc2 (#301)", "Back to snapshot", "notice"),  # qupath's
 ])
 def test_a_release_and_the_step_back_to_development(repo: Repo, release: str, after: str, severity: str) -> None:
     seed(repo)
     land(repo, "misc: version", {"src/misc.cpp": MISC.format("dev")})
     land(repo, release, {"src/misc.cpp": MISC.format("18")}, author=DAVE)
     code, found = _topic(repo, after, {"src/misc.cpp": MISC.format("dev"), "kernel.c": "int t;\n"})
+    assert found[301]["severity"] == severity, found[301]["reason"]
+
+
+@pytest.mark.parametrize(("inner", "severity"), [
+    ("Back to snapshot", "notice"),  # qupath's `Merge pull request #807 from petebankhead/dev`, its branch's step
+    ("Tune the search", "error"),  # nothing of the branch is a release step
+])
+def test_a_release_step_inside_the_merged_branch(repo: Repo, inner: str, severity: str) -> None:
+    seed(repo)
+    land(repo, "misc: version", {"src/misc.cpp": MISC.format("dev")})
+    land(repo, "Bump version to rc2 (#301)", {"src/misc.cpp": MISC.format("18")}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, inner, {"src/misc.cpp": MISC.format("dev")})
+    land(repo, "Update Gson and Bio-Formats", {"kernel.c": "int t;\n"})
+    found = by_pr(check(repo, "main..topic")[1])
     assert found[301]["severity"] == severity, found[301]["reason"]
 
 

@@ -264,8 +264,8 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     # notebook's `Bump to 6.5.0.dev0` sets back the version files of two releases in a row)
     exact = [h for h in hits if h.kind in EXACT_KINDS and not h.quiet and not h.normalized]
     # (nor is a release's changelog taken back under wording that says so, several releases at once)
-    bookkeeping = {p for p in {h.position for h in exact} if any(release_steps(
-        title, commits[p].subject, undone_at[p], _written(by_position[p], landed)) for title in (landed.subject, landed.title) if title) or
+    bookkeeping = {p for p in {h.position for h in exact} if
+                   _release_steps_both(landed, commits[p], undone_at[p], _written(by_position[p], landed)) or
         (_release_notes(by_position[p], ctx) and restores_released_entries((landed.subject, landed.title), commits[p].subject))}
     recent = [h for h in exact if _age_days(commits[h.position], landed) <= OLD_FILE_DAYS
               and not _declared(commits[h.position], landed, ctx) and h.position not in bookkeeping]
@@ -1669,7 +1669,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; Go module files a release pinned, unpinned again as the change says"
     if level > NOTICE and lines_only and _sibling_replaces(hits):
         return NOTICE, reason + "; only go.mod `replace` lines pointing at a module of this repository (a release's pin toggles them)"
-    if level > NOTICE and not stale and release_steps(landed.subject, commit.subject, undone, _written(hits, landed)):
+    if level > NOTICE and not stale and _release_steps_both(landed, commit, undone, _written(hits, landed)):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and not stale and not dropped and toggles_comments(_undone_pairs(hits)) and \
             any(release_step(t) for t in titles if t) and \
@@ -1918,6 +1918,15 @@ def _branch_reverts_by_name(landed: Landed, undone: list[bytes]) -> bool:
     revert of a merge (mathesar's `Revert "Merge branch 'develop' into ..."`), which names no content."""
     return landed.merge and any(calls_itself_a_revert(subject) and not REVERTED_MERGE.search(subject) and
                                 names_undone([subject], undone, code_only=True) for subject in landed.subjects)
+
+
+def _release_steps_both(landed: Landed, commit: Commit, lines: list[bytes], written: list[bytes]) -> bool:
+    """`release_steps` of the change (its subject, its PR's title, a merged branch's own commits: qupath's `Back
+    to snapshot` inside `Merge pull request #807 from petebankhead/dev`) and the undone commit (its subject or
+    its PR's title: `Bump version to rc2`)."""
+    ours = [title for title in (landed.subject, landed.title, *landed.subjects) if title]
+    theirs = {title for title in (commit.subject, pr_title(commit)) if title}
+    return any(release_steps(title, other, lines, written) for title in ours for other in theirs)
 
 
 def _its_files_taken_out(hits: list[PathHit]) -> bool:

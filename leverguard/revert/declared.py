@@ -128,7 +128,7 @@ RELEASE_TITLE = lazy(
 # `[maven-release-plugin] prepare for next development iteration` and its `rollback the release of gson-parent-2.11.0`,
 # jackson's `retry 2.10.0 release`, `re-do 2.9.3 release` and `change version back to 2.5.0-SNAPSHOT`, junit's `Backed version up to 4.10.`
 _ROLLS_BACK_RELEASE = r"roll\w*[ -]?back the release\b"
-RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to dev\w*|(bump|move|set)\w*\b.*\bdev\w*|"
+RELEASE_STEP = lazy(r"^\s*(\[[\w.-]+\]\s*|\w+(\([^)]*\))?!?:\s*)?(back to (dev\w*|snapshot)|(bump|move|set)\w*\b.*\bdev\w*|"
                     r"post-?release\b|pre-?release\b|(after|post)[-_ ]*(v?\d[\w.]*\s+)?rele?ase\b(?!\s+of\b)|prep\w*\s+(for\s+)?v?\d|publish\w*\s+v?\d|(prepare )?(for )?next development "
                     r"iteration|" + _ROLLS_BACK_RELEASE + r"|(need to )?re-?(tr(y|ies|ied|ying)|do(ne|ing)?)\b.*\breleas\w*|"
                     r"back\w* (the )?version\b|.*\d-snapshot\b|"
