@@ -234,6 +234,28 @@ def test_a_dependency_taken_from_git_then_from_a_release(repo: Repo, subject: st
     assert found[301]["severity"] == severity, found[301]["reason"]
 
 
+ROBUST_NOTES = ("# Release notes\n\n<!--\nTEMPLATE\n-->\n\n## Master\n\n### New features\n\n{}\n\n### Bugfixes\n\n"
+                "*None yet*\n\n### Other\n\n*None yet*\n\n{}## 288.0.0\n\n### Bugfixes\n\n"
+                "* Fix the close button not working on DefaultWindow.\n")
+ENTRY = "* `LayerSetShader` now supports setting shaders to `null` when using an `object` layer key."
+
+
+@pytest.mark.parametrize(("filed", "reported"), [
+    (True, False),  # RobustToolbox's `Version: 288.1.0`: the placeholder back, the entry filed under the version
+    (False, True),  # the placeholder back and the entry nowhere: a stale copy
+])
+def test_a_release_filing_entries_under_its_version_writes_the_placeholder_back(repo: Repo, filed: bool,
+                                                                                  reported: bool) -> None:
+    seed(repo)
+    land(repo, "notes", {"RELEASE-NOTES.md": ROBUST_NOTES.format("*None yet*", "")})
+    land(repo, "Fix LayerSetShader to accept null shader input (#301)",
+         {"RELEASE-NOTES.md": ROBUST_NOTES.format(ENTRY, "")}, author=DAVE)
+    section = f"## 288.1.0\n\n### New features\n\n{ENTRY}\n\n" if filed else ""
+    code, found = _topic(repo, "Version: 288.1.0", {"RELEASE-NOTES.md": ROBUST_NOTES.format("*None yet*", section),
+                                                    "version.props": "288.1.0\n"})
+    assert (301 in {pr for pr, f in found.items() if f["severity"] != "notice"}) is reported
+
+
 POM = ("<project>\n  <modelVersion>4.0.0</modelVersion>\n  <artifactId>jackson-module-kotlin</artifactId>\n"
        "  <version>{version}</version>\n  <name>Kotlin module for Jackson</name>\n  <scm>\n"
        "    <connection>scm:git:git@github.com:FasterXML/jackson-module-kotlin.git</connection>\n"

@@ -783,14 +783,19 @@ def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
 
 def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Written, replaced: frozenset[bytes]) -> bool:
     """A changelog's lines coming back (the release cycle re-adds the `Unreleased` template that preparing
-    a release stripped, also where the release's own heading it replaced stays, edited: ioBroker's
+    a release stripped, or its placeholder over the entries it files elsewhere; also where the release's own
+    heading it replaced stays, edited: ioBroker's
     `## 7.1.2 (2026-05-07) - Milla` below a new `## __WORK IN PROGRESS__`; none of the lines the commit
     REPLACED, which a stale copy writes back), or entries taken out whose
     references (`#4318`, `pull/4318`) all reappear in what the change adds (moved to another section or reworded)."""
     if undo.kind == "restored":
         return True
     if undo.kind == "replaced":
-        return elsewhere_added.reworded(hunk.added, replaced)
+        # (its entries written again whole, moved under the release's heading: RobustToolbox's `Version: 288.1.0`
+        # putting `*None yet*` back over the entries it files under `## 288.1.0`; a stale copy writes none)
+        entries = [line for line in hunk.added if line]
+        return bool(entries) and all(elsewhere_added[line] for line in entries) or \
+            elsewhere_added.reworded(hunk.added, replaced)
     refs = {ref for line in hunk.added for ref in ENTRY_REF.findall(line)}
     return undo.kind == "deleted" and bool(refs) and \
         refs <= {ref for line in elsewhere_added for ref in ENTRY_REF.findall(line)}
