@@ -769,15 +769,20 @@ def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: 
     then = {position: _ignored(ctx, commits[position].parents[0], [h.path for h in ignored if h.position == position])
             for position in {h.position for h in ignored}}  # the rules when each commit added or deleted its files
     untracked = {id(h) for h in ignored if h.kind == "deleted-added" and not then[h.position](h.path)}
-    forced = {id(h) for h in ignored if h.kind == "resurrected" and _in_ignored_folder(h.path, now) and
-              _in_ignored_folder(h.path, then[h.position])}
+    output = {id(h): folder for h in ignored if h.kind == "resurrected" and
+              (folder := _ignored_folder(h.path, now)) is not None and _ignored_folder(h.path, then[h.position]) is not None}
+    # (an edited copy, only beside exact ones in that folder: one alone is a stale copy kept through a rebase's
+    # conflict, facebook-ios-sdk's untracked `.xcodeproj` back edited two hours later)
+    exact = {folder for h in hits if id(h) in output and not h.normalized for folder in (output[id(h)],)}
+    forced = {i for i, folder in output.items() if folder in exact}
     return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else
             h._replace(quiet="an ignored file, force-added: built output") if id(h) in forced else h for h in hits]
 
 
-def _in_ignored_folder(path: bytes, ignored: Callable[[bytes], bool]) -> bool:
-    """Whether a folder holding PATH is ignored whole (`build` over `build/cjs/x.js`), not PATH by its name."""
-    return any(ignored(path[:i + 1]) for i in range(len(path)) if path[i:i + 1] == b"/")
+def _ignored_folder(path: bytes, ignored: Callable[[bytes], bool]) -> bytes | None:
+    """The outermost folder holding PATH that is ignored whole (`build/` over `build/cjs/x.js`), if any: PATH
+    not ignored by its own name."""
+    return next((path[:i + 1] for i in range(len(path)) if path[i:i + 1] == b"/" and ignored(path[:i + 1])), None)
 
 
 def _project_generated(hits: list[PathHit], landed: Landed, ctx: Context) -> list[PathHit]:
