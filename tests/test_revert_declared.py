@@ -533,6 +533,8 @@ def test_a_message_naming_the_undone_prs_number(repo: Repo, subject: str, severi
 @pytest.mark.parametrize(("undone_subject", "undone_line", "severity"), [
     ('Revert "Bump actions/upload-artifact from 3 to 4" (#305)', "version=3)", "notice"),  # pipx's v2 bump, re-landed
     ("ci: pin upload-artifact (#305)", "version=3, pinned=True)", "warning"),  # a fix like any other, undone
+    ("Reverted 6b46ca67747475ca9bc02df6f3315a6be8cdf1f9 (#305)", "version=3)", "notice"),  # LinuxGSM's wording
+    ("Followed up 6b46ca67747475ca9bc02df6f3315a6be8cdf1f9 (#305)", "version=3, pinned=True)", "warning"),  # no revert
 ])
 def test_lines_of_a_revert_put_back_amid_new_work_re_land(repo: Repo, undone_subject: str, undone_line: str,
                                                           severity: str) -> None:

@@ -50,7 +50,9 @@ REFS_TRAILER = lazy(r"^Refs?:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 # (after the issue it answers, as some projects open subjects: `#1066: Revert #967 which breaks API`)
 ISSUE_PREFIX = r"(?:#\d+\s*:\s*)?"
 # (and Phabricator's backout, Meta's exports: `Back out "Add code verifier to loginButton"`)
-REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:|Back(ed)? out\s+\")", re.IGNORECASE)
+# (and a sha said so in the past tense: LinuxGSM's `Reverted 6b46ca67747475ca9bc02df6f3315a6be8cdf1f9`)
+REVERT_SUBJECT = lazy(r"^" + ISSUE_PREFIX + r"(Revert\b|revert(\(.*\))?!?:|Back(ed)? out\s+\"|Revert(ed|s)\s+(commit\s+)?[0-9a-f]{7,40}\b)",
+                      re.IGNORECASE)
 REVERT_BRANCH = lazy(r"^Merge pull request #\d+ from \S+?/revert-(\d+)-", re.IGNORECASE)  # GitHub's button
 # its branch's name as a squash's title (openboxes' `Revert 5924 bug/obpih 7830 (#5941)`, GitHub's title for a PR
 # from `revert-5924-bug/obpih-7830`): a number, then the branch's words, never a count of commits or lines
