@@ -1965,6 +1965,22 @@ def test_a_release_notes_snippet_named_for_its_pr_is_consumed_when_the_release_c
     assert (301 in by_pr(check(repo, "main..topic")[1])) is reported
 
 
+@pytest.mark.parametrize(("cited", "reported"), [
+    ("#301", False),  # urql's `Version Packages`: the changeset reworded, its PR cited
+    ("#302", True),  # another PR's number: the changeset's text goes nowhere
+])
+def test_a_changeset_reworded_by_the_release_under_its_prs_number_is_consumed(repo: Repo, cited: str,
+                                                                              reported: bool) -> None:
+    seed(repo)
+    land(repo, "docs: changelog", {"CHANGELOG.md": "# app\n\n## 1.0.0\n\n- First release.\n"})
+    land(repo, "support fast-refresh (#301)", {".changeset/old-pets-watch.md": "---\n'urql': patch\n---\n\n"
+                                               "Remove ref that had impact across effects to support fast refresh\n"})
+    _topic(repo, {".changeset/old-pets-watch.md": None, "CHANGELOG.md":
+                  f"# app\n\n## 1.0.1\n\n- Fix React Fast Refresh broken by an invalid effect (See {cited})\n\n"
+                  "## 1.0.0\n\n- First release.\n"}, subject="Version Packages")
+    assert (301 in by_pr(check(repo, "main..topic")[1])) is reported
+
+
 def test_a_changeset_folded_into_the_changelog_loses_its_front_matter_and_is_consumed(repo: Repo) -> None:
     seed(repo)
     land(repo, "docs: changelog", {"CHANGELOG.md": "# app\n\n## 1.0.0\n\n- First release.\n"})

@@ -231,7 +231,7 @@ def findings(hits: list[PathHit], commits: Sequence[Commit], landed: Landed, ctx
     written = _Written(landed)
     deletions = [h for h in hits if h.kind in ("deleted-added", "deleted-changed")]
     fragments = [h for h in deletions if ctx.rules.fragment(h.path)]
-    consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed))}
+    consumed = {h.path for h in fragments if written.consumes(h.path, _deleted_lines(h, landed), pr_number(commits[h.position]))}
     # a release folds fragments into the changelog and deletes them all, unshown (trivial) ones too; or its
     # clean-up empties their folders beside the changelog's reset (antsibull's `The next feature release will
     # be 13.1.0.`, the text kept on the release branch)
@@ -424,17 +424,21 @@ class _Written:
     def __init__(self, landed: Landed) -> None:
         self.landed, self._text, self._joined = landed, b"", b""
 
-    def consumes(self, path: bytes, lines: list[bytes]) -> bool:
+    def consumes(self, path: bytes, lines: list[bytes], pr: int | None = None) -> bool:
         """Whether the change writes the changelog fragment at PATH (its LINES) into a changelog: it cites the
         issue the fragment is named after (towncrier's `1304.misc.rst` as :issue:`1304`, `#1304`, an issues/
-        link, whatever the release reworded), or half of its lines are found inside written ones, as `moved`
-        judges a deleted file (after a bullet; a changeset's front matter dropped)."""
+        link, whatever the release reworded) or the PR that added it (urql's `Version Packages` rewording
+        `.changeset/old-pets-watch.md` under `(See [#969](...))`), or half of its lines are found inside
+        written ones, as `moved` judges a deleted file (after a bullet; a changeset's front matter dropped)."""
         if not self._text:
             self._text = b"\n".join(line for p in self.landed.patches for h in p.hunks for line in h.added)
             self._joined = self._text.replace(b"\n", b"")  # (a release re-wraps a long entry over lines)
         name = path.rpartition(b"/")[2]
         issue = FRAGMENT_ISSUE.match(name)
-        if issue and re.search(rb"[#`/]" + issue.group(1) + rb"(?!\d)", self._text):
+        cited = [issue.group(1)] if issue else []
+        if pr is not None:
+            cited.append(b"%d" % pr)
+        if any(re.search(rb"[#`/]" + number + rb"(?!\d)", self._text) for number in cited):
             return True
         cited = [n for line in lines if (found := FRAGMENT_ISSUES.match(line)) for n in found.group(1).split(b",") if n]
         if cited and all(re.search(rb"[#/]" + n + rb"(?!\d)", self._text) for n in cited):
