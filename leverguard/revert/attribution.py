@@ -1685,7 +1685,8 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         return NOTICE, reason + "; Go module files a release pinned, unpinned again as the change says"
     if level > NOTICE and lines_only and _sibling_replaces(hits):
         return NOTICE, reason + "; only go.mod `replace` lines pointing at a module of this repository (a release's pin toggles them)"
-    if level > NOTICE and not stale and _release_steps_both(landed, commit, undone, _written(hits, landed)):
+    # (a branch's own release step says nothing of what its merge's resolution dropped: ampache's patch branch)
+    if level > NOTICE and not stale and _release_steps_both(landed, commit, undone, _written(hits, landed), not dropped):
         return NOTICE, reason + "; release steps both, setting the project's version (a release cycle)"
     if level > NOTICE and not stale and not dropped and toggles_comments(_undone_pairs(hits)) and \
             any(release_step(t) for t in titles if t) and \
@@ -1936,11 +1937,12 @@ def _branch_reverts_by_name(landed: Landed, undone: list[bytes]) -> bool:
                                 names_undone([subject], undone, code_only=True) for subject in landed.subjects)
 
 
-def _release_steps_both(landed: Landed, commit: Commit, lines: list[bytes], written: list[bytes]) -> bool:
-    """`release_steps` of the change (its subject, its PR's title, a merged branch's own commits: qupath's `Back
-    to snapshot` inside `Merge pull request #807 from petebankhead/dev`) and the undone commit (its subject or
-    its PR's title: `Bump version to rc2`)."""
-    ours = [title for title in (landed.subject, landed.title, *landed.subjects) if title]
+def _release_steps_both(landed: Landed, commit: Commit, lines: list[bytes], written: list[bytes],
+                        inner: bool = True) -> bool:
+    """`release_steps` of the change (its subject, its PR's title and, when INNER, a merged branch's own commits:
+    qupath's `Back to snapshot` inside `Merge pull request #807 from petebankhead/dev`) and the undone commit (its
+    subject or its PR's title: `Bump version to rc2`)."""
+    ours = [title for title in (landed.subject, landed.title, *(landed.subjects if inner else ())) if title]
     theirs = {title for title in (commit.subject, pr_title(commit)) if title}
     return any(release_steps(title, other, lines, written) for title in ours for other in theirs)
 
