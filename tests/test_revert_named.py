@@ -424,6 +424,8 @@ SETUP = "extras_require = {{\n    'test': [\n        'pytest',\n{}    ],\n}}\n"
     ("Remove nose (#758)", "        'nosetests-json',\n", "error"),  # only part of a word
     ("Turn off the nose linter (#758)", "        'nose',\n", "notice"),  # perseus': what a linter or rule is
     ("Turn off the nose rule (#758)", "        'nosetests-json',\n", "error"),
+    ("Remove nose [skip ci]", "        'nose',\n", "notice"),  # juniper's: `[skip ci]` is for CI, not what goes
+    ("Remove nose [skip ci]", "        'mock',\n", "error"),
 ])
 def test_a_title_naming_what_it_removes_names_short_words_whole(repo: Repo, title: str, extra: str, severity: str) -> None:
     seed(repo)

@@ -1148,8 +1148,9 @@ def _removal_words(title: str | None) -> list[str]:
 
 
 def _removal_object(title: str) -> str:
-    """What a title with removal wording says it removes (`remove Python 3.11 from CI` gives `python 3.11`)."""
-    found = REMOVAL_OBJECT.search(SQUASH_SUFFIX.sub("", title))
+    """What a title with removal wording says it removes (`remove Python 3.11 from CI` gives `python 3.11`; a
+    `[skip ci]` after it is an instruction to CI, no part of it: juniper's ``Remove `async-trait` [skip ci]``)."""
+    found = REMOVAL_OBJECT.search(CI_TAG.sub("", SQUASH_SUFFIX.sub("", title)))
     return found.group(1).lower() if found else ""
 
 
