@@ -82,6 +82,8 @@ RELEASE_FRAGMENTS = ("CHANGES/*", "changes/*", "**/changelog.d/*", "**/CHANGELOG
                      ".changes/*.md", "**/.changes/*.md",
                      # and AWS's changelog tool's, as JSON (chalice's, boto3's `.changes/next-release/*.json`)
                      ".changes/next-release/*",
+                     # and one per change for the next release in `.github/` (livekit's `changeset-rime-coda-...md`)
+                     ".github/next-release/*",
                      # a hidden changelog folder of one file per change (towncrier's `.changelog/5413.changed`,
                      # HashiCorp's `.changelog/1234.txt`), and changie's pending entries (`changelog/pending/*.yaml`)
                      "**/.changelog/*", "**/changelog/pending/*",

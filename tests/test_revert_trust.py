@@ -2118,6 +2118,16 @@ def test_unreleased_entry_folders_hold_fragments(repo: Repo, subject: str, sever
     assert found[301]["severity"] == severity
 
 
+@pytest.mark.parametrize("subject, severity", [("(gnani): fix py.typed and remove changesets", "notice"),
+                                               ("(gnani): fix py.typed", "warning")])
+def test_next_release_changesets_in_the_github_folder_are_fragments(repo: Repo, subject: str, severity: str) -> None:
+    # livekit's `.github/next-release/changeset-*.md`, taken out by a title that says so
+    found = _fragments_then(repo, {".github/next-release/changeset-rime-coda.md":
+                                   "---\nlivekit-plugins-rime: patch\n---\n\nadd time_scale_factor for coda\n"},
+                            {"kernel.c": "int t;\n"}, subject)
+    assert found[301]["severity"] == severity
+
+
 def test_a_changeset_for_several_packages_is_consumed_by_its_text_alone(repo: Repo) -> None:
     # TanStack's `ci: Version Packages`: one front-matter line per package, the text written after a link
     changeset = "---\n'@acme/core': patch\n'@acme/react': patch\n---\n\nrevert: remove NoInfer from the return types\n"
