@@ -557,6 +557,8 @@ def test_a_change_titled_move_back_to_calls_itself_a_revert(repo: Repo) -> None:
     ("CB-2667 fix(build): the revert button", "error"),  # the word, not the act
     ("quickly revert changes", "notice"),  # terser's, over its own walk() series
     ("quickly fix the build", "error"),
+    ("Disable/revert recent packaging changes.", "notice"),  # mujoco's: a verb joined to it by a slash
+    ("Disable/fix recent packaging changes.", "error"),
 ])
 def test_a_tracker_key_before_revert_wording_calls_itself_a_revert(repo: Repo, subject: str, severity: str) -> None:
     assert _moved_back(repo, subject)["severity"] == severity

@@ -75,7 +75,9 @@ GOES_AWAY = lazy(
 # (Google's `Automated rollback.`; pb's `going back`, all of the subject; after a one-word type tag, great_expectations'
 # `[BUGFIX] Revert relative links`, not a tool's `[maven-release-plugin] rollback the release of ...`)
 # (after a tracker's key: cloudbeaver's `CB-2667 fix(plugin-connections): revert lozalization changes`)
-SELF_REVERT = lazy(r"^((?-i:[A-Z][A-Z0-9]+-\d+):?\s+)?(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated|quickly)\s+)?(this reverts|revert\w*|revent|roll(s|ed|ing)?[ -]?back|undo\w*|undid|back(s|ed)? out|back-?outs?|"
+SELF_REVERT = lazy(r"^((?-i:[A-Z][A-Z0-9]+-\d+):?\s+)?(\[[A-Za-z]+\]\s*|\w+(\([^)]*\))?!?:\s*)?((temporar(il)?y|partial(ly)?|partly|automated|quickly)\s+)?"
+                   # (a verb joined to it by a slash: mujoco's `Disable/revert recent refection changes.`)
+                   r"([a-z]+\s*/\s*)?(this reverts|revert\w*|revent|roll(s|ed|ing)?[ -]?back|undo\w*|undid|back(s|ed)? out|back-?outs?|"
                    r"(mov|switch|go|went|chang|migrat)\w* back to|revers\w* (the )?(last|previous|prior|preceding) commit|go(es|ing)? back(?=\W*$)|"
                    # stb's `reverse some of the public-domain-license changes that I didn't actually want`
                    r"revers(e|es|ed|ing)(?! engineer) ((some|all|most|part|parts) of )?(the |those |these |my |our )?([\w-]+ ){0,3}changes?)\b",
