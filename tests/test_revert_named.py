@@ -855,3 +855,26 @@ def test_a_title_removing_what_the_undone_prs_title_names_says_it_goes(repo: Rep
          author=CAROL)
     found = by_pr(check(repo, "main..topic")[1])
     assert (found[301]["severity"], found[302]["severity"]) == (severity, "error"), found[301]["reason"]
+
+
+PYPROJECT = '[project]\nname = "xclim"\ndependencies = [\n    "numpy>=1.24",\n    "pandas>=2.2.0",\n    "scipy>=1.9",\n]\n'
+
+
+@pytest.mark.parametrize(("title", "numpy_too", "severity"), [
+    ("Fix `time_bnds` and fix for Pandas 3", False, "notice"),  # xclim's: the stopgap lifted, the dependency named
+    ("Fix `time_bnds` and the bounds check", False, "error"),  # names nothing of it
+    ("Fix `time_bnds` and fix for Pandas 3", True, "error"),  # a pin of numpy went too, which it does not name
+])
+def test_a_pin_lifted_by_a_change_naming_the_dependency(repo: Repo, title: str, numpy_too: bool, severity: str) -> None:
+    seed(repo)
+    land(repo, "project", {"pyproject.toml": PYPROJECT, "CHANGES.rst": "Changes\n=======\n\n- First release.\n"})
+    pinned = PYPROJECT.replace('"pandas>=2.2.0"', '"pandas>=2.2.0,<3.0"')
+    if numpy_too:
+        pinned = pinned.replace('"numpy>=1.24"', '"numpy>=1.24,<2.0"')
+    land(repo, "Pin pandas below v3.0 (#301)", {"pyproject.toml": pinned, "CHANGES.rst":
+         "Changes\n=======\n\n- Temporarily pin `pandas` below v3.0.\n- First release.\n"}, author=DAVE)
+    repo.git("checkout", "-q", "-b", "topic")
+    land(repo, title, {"pyproject.toml": PYPROJECT, "CHANGES.rst": "Changes\n=======\n\n- First release.\n",
+                       "src/bounds.py": body("bounds", 4)}, author=CAROL)
+    assert by_pr(check(repo, "main..topic")[1])[301]["severity"] == severity
+

@@ -11,7 +11,7 @@ from leverguard import git
 from leverguard.patterns import lazy
 from leverguard.records import NamedTuple
 from leverguard.revert.context import Context
-from leverguard.revert.declared import (reopens_dev_heading, switches_dependency_source, TODO_MARK, removes_its_topic, spells_stems, mirrored_revision, reverted_revisions, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
+from leverguard.revert.declared import (reopens_dev_heading, switches_dependency_source, lifts_caps_by_name, TODO_MARK, removes_its_topic, spells_stems, mirrored_revision, reverted_revisions, restores_folders, ENTRIES_WORD, RELEASE_TITLE, VERSION_IN_TITLE, VERSION_NUMBER, downgrades_by_name, pin_cycle, cites_pr_going, says_it_reverts, CONVENTIONAL_FOLDER, PR_SUBJECT, REVERT_BRANCH_NAME, Declarations, brings_back_by_name, cites_last_commit, cites_revision, placeholders_only, release_step, says_version_back, substitutes, unskips, calls_itself_a_revert, carries_reverted, inverts_title, names_what_it_puts_back, cites_commit, cites_pr, described, is_merge_of_branch,
                                        is_revert, does_again, merges_a_release_line, repairs_a_merge, names_code, names_folders, names_paths, names_release, names_versions,
                                        names_bumped, names_undone, pr_number, subject_pr, release_steps, pr_title, removes_their_topic, reverted_pr, reverted_shas, reverted_subject, same_work, says_lowers, says_relanded,
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
@@ -1792,6 +1792,10 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
     if level > NOTICE and not stale and not dropped and releases_dev_pin(titles, pr_title(commit)):
         # pandoc's `Use released djot 0.1.2.3.` taking out the git pin `Use dev version of djoths.` added
         return NOTICE, reason + "; the change takes from a release what the undone commit took from a development line"
+    # (the pin's own changelog note goes with it: xclim's `Temporarily pin pandas below v3.0`)
+    pins = [h for h in hits if not CHANGELOG.match(h.path.rsplit(b"/", 1)[-1])]
+    if level > NOTICE and not stale and not dropped and pins and lifts_caps_by_name(titles, _undone_pairs(pins)):
+        return NOTICE, reason + "; only version caps or pins the undone commit set, lifted by a change naming each dependency"
     # (several commits' overrides at once too: a release takes out each pre-release's, and nothing else)
     if level > NOTICE and not dropped and switches_dependency_source(titles, _undone_pairs(hits)):
         return NOTICE, reason + "; only a dependency's git source switched, as the change's title says of its dependencies"

@@ -1050,6 +1050,25 @@ def releases_dev_pin(titles: Iterable[str], undone_subject: str) -> bool:
     return any(RELEASED.search(title) and stems(title) & wanted for title in titles if title)
 
 
+# a requirement capped from above or pinned (squeezed): `"black~=22.0",`, `pandas<3.0`, conda's `-pandas>=2.2.0,<3.0`
+CAPPED_REQUIREMENT = lazy(rb"^-?[\"']?([A-Za-z][\w.-]*)(\[[^\]]*\])?[^\w\s]*(==|~=|<=?|!=|>=?[^,;]*,\s*<)")
+
+
+def lifts_caps_by_name(titles: Iterable[str], pairs: Iterable[tuple[Sequence[bytes], Sequence[bytes]]]) -> bool:
+    """Every line the undone hunks wrote caps or pins a requirement (PAIRS, squeezed), and a title of the change
+    names each of those dependencies: a stopgap lifted once the code works with the new release (xclim's `Fix
+    ... for Pandas 3` after `Pin pandas below v3.0`, cleanlab's `Fix format compatibility with latest black==23`
+    after `cap black version in CI`). A stale copy's title speaks of its own work, not of the pin it drops."""
+    written = [line for _, added in pairs for line in added if line]
+    found = [CAPPED_REQUIREMENT.match(line) for line in written]
+    if not written or not all(found):
+        return False
+    names = {m.group(1).decode("utf-8", "replace").lower().replace("_", "-") for m in found if m is not None}
+    words = {w.replace("_", "-") for title in titles if title for w in re.findall(r"[\w.-]+", title.lower())}
+    words |= {w.split("==")[0] for w in words}
+    return all(name in words or any(w.startswith(name + "=") for w in words) for name in names)
+
+
 # a dependency taken from a git repository, not a registry, and the manifest lines around such overrides
 # (squeezed): Cargo's `[patch.crates-io]` and `noq={git="https://...",branch="main"}`, cargo-deny's `[sources]`
 # `allow-git` list of URLs, npm's `"x":"git+https://..."`, pip's `x@git+https://...`
