@@ -765,8 +765,11 @@ def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: 
       rebuilt, what `Remove build/ after releasing` took out). A stale tree's `git add` leaves an ignored file
       out, and a folder the repository ignored all along holds no one's source. A file ignored by its own name
       (`.DS_Store`, `*.pyc`) is junk a clean-up took out: brought back, that clean-up is undone, and counts."""
-    deleted = [h for h in hits if h.kind in ("deleted-added", "resurrected")]
-    if not deleted or not landed.head:
+    if not landed.head:
+        return hits
+    deleted = [h for h in hits if h.kind == "deleted-added" or
+               h.kind == "resurrected" and _names_a_folder(ctx, landed.head, h.path)]
+    if not deleted:
         return hits
     now = _ignored(ctx, landed.head, [h.path for h in deleted])
     ignored = [h for h in deleted if now(h.path) and commits[h.position].parents]
@@ -781,6 +784,21 @@ def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: 
     forced = {i for i, folder in output.items() if folder in exact}
     return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else
             h._replace(quiet="an ignored file, force-added: built output") if id(h) in forced else h for h in hits]
+
+
+def _names_a_folder(ctx: Context, revision: str, path: bytes) -> bool:
+    """Whether a `.gitignore` over PATH at REVISION names one of its folders as a plain pattern (`build`, `/build/`,
+    `**/build/**`): the cheap test before the matcher, which one file brought back seldom needs."""
+    folders = path.split(b"/")[:-1]
+    names = {folder.decode("utf-8", "replace") for folder in folders}
+    for depth in range(len(folders)):
+        prefix = b"/".join(folders[:depth])
+        if b"\n" in prefix:  # cat-file's request protocol is line-based
+            return False
+        lines = _blob_lines(ctx, f"{revision}:{git.fsdecode(prefix + b'/' if prefix else b'')}.gitignore")
+        if any(line.removeprefix("**/").strip("/").removesuffix("/**") in names for line in lines):
+            return True
+    return False
 
 
 def _ignored_folder(path: bytes, ignored: Callable[[bytes], bool]) -> bytes | None:
