@@ -780,7 +780,7 @@ def _untracked_as_built(hits: list[PathHit], commits: Sequence[Commit], landed: 
               (folder := _ignored_folder(h.path, now)) is not None and _ignored_folder(h.path, then[h.position]) is not None}
     # (an edited copy, only beside exact ones in that folder: one alone is a stale copy kept through a rebase's
     # conflict, facebook-ios-sdk's untracked `.xcodeproj` back edited two hours later)
-    exact = {folder for h in hits if id(h) in output and not h.normalized for folder in (output[id(h)],)}
+    exact = {output[id(h)] for h in hits if id(h) in output and not h.normalized}
     forced = {i for i, folder in output.items() if folder in exact}
     return [h._replace(quiet="built file no longer tracked (ignored)") if id(h) in untracked else
             h._replace(quiet="an ignored file, force-added: built output") if id(h) in forced else h for h in hits]
