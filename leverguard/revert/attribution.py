@@ -17,7 +17,7 @@ from leverguard.revert.declared import (reopens_dev_heading, switches_dependency
                                        says_deletes, says_deletes_entries, says_resets, says_adds_missing, releases_dev_pin, toggles_comments, reverts_by_topic, toggles_skips, switches_back_off, says_fixes_regression, says_removes_comments, speaks_of_imports, merges_template_update, follows_up_a_pr, says_deletes_tests, says_ours_strategy, enables_what_was_off, brings_in_a_revert_of, comments_toggled, names_a_commit, says_restores, restores_released_entries, says_stray, formats, names_removed_block, names_removed_again, names_brought_back, reenables, backs_out, removes_by_name,
                                        says_temporary, notes_its_own_undoing, awaits_the_change, same_issue, sets_versions, shares_topic, speaks_of_release,
                                        runs_go_tool, says_generates, says_regenerates, syncs_translations, speaks_of_translation, skips_only, compat_filters_only, titled_after, removes_debug_output)
-from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE
+from leverguard.revert.hunks import CHANGELOG, MOVED_SHARE, TEXT_LINE, is_changelog
 from leverguard.revert.findings import (ERROR, EXACT_KINDS, MIN_HUNK_LINES, NOTICE, SEVERITIES, WARNING, Evidence,
                                         RevertFinding, Tally)
 from leverguard.revert.identity import Identities, is_bot, is_dependency_bot
@@ -474,7 +474,7 @@ def _folded_at_release(hits: list[PathHit], landed: Landed) -> list[PathHit]:
     if not _titled_release(landed):
         return hits
     written = {p.change.path: sum(len(h.added) for h in p.hunks) for p in landed.patches
-               if CHANGELOG.match(p.change.path.rpartition(b"/")[2])}
+               if is_changelog(p.change.path)}
 
     def folded_into(path: bytes) -> bytes | None:
         if not CHANGELOG.search(path.rpartition(b"/")[2]):
@@ -912,7 +912,7 @@ def _fragments_cleared(fragments: list[PathHit], landed: Landed, ctx: Context) -
         return False
     if all(not c.added and ctx.rules.fragment(c.path) for c in landed.changes):  # (one of them edited, say)
         return True
-    edits_changelog = any(CHANGELOG.match(c.path.rpartition(b"/")[2]) and not c.deleted for c in landed.changes)
+    edits_changelog = any(is_changelog(c.path) and not c.deleted for c in landed.changes)
     if not landed.head or not (edits_changelog or _bumps_versions(landed)):
         return False
     folders = sorted({git.fsdecode(h.path.rpartition(b"/")[0]) + "/" for h in fragments if b"/" in h.path})
@@ -1490,7 +1490,7 @@ def _blob(ctx: Context, spec: str) -> bytes:
 def _logged(landed: Landed) -> str:
     """The lines the change writes into changelogs (`ChangeLog`, `CHANGES.md`), as the patches hold them."""
     return "\n".join(line.decode("utf-8", "replace") for patch in landed.patches
-                     if CHANGELOG.match(patch.change.path.rpartition(b"/")[2]) for hunk in patch.hunks for line in hunk.added)
+                     if is_changelog(patch.change.path) for hunk in patch.hunks for line in hunk.added)
 
 
 def _only_deletes(landed: Landed) -> bool:
@@ -1500,7 +1500,7 @@ def _only_deletes(landed: Landed) -> bool:
 
 def _release_notes(hits: list[PathHit], ctx: Context) -> bool:
     """Every one of HITS is a changelog fragment or a changelog (`CHANGES.rst`, `docs/changelog.md`)."""
-    return all(ctx.rules.fragment(h.path) or CHANGELOG.match(posixpath.basename(h.path)) for h in hits)
+    return all(ctx.rules.fragment(h.path) or is_changelog(h.path) for h in hits)
 
 
 def _repair_note(commit: Commit, hits: list[PathHit], ctx: Context) -> str:
@@ -1713,7 +1713,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # `After release` commenting them in again: each release toggles the same lines
         return NOTICE, reason + "; release steps both, commenting the same lines out and in (a release cycle)"
     if level > NOTICE and not stale and not dropped and lines_only and \
-            all(CHANGELOG.match(h.path.rsplit(b"/", 1)[-1]) for h in hits) and \
+            all(is_changelog(h.path) for h in hits) and \
             reopens_dev_heading(_undone_pairs(hits)):
         # linopy's `prepare release v0.5.0` commenting out `Upcoming Version` over the entries it released, and
         # the next feature commenting it in again over its own entry
@@ -1811,7 +1811,7 @@ def _in_context(level: int, reason: str, commit: Commit, paths: list[str], hits:
         # pandoc's `Use released djot 0.1.2.3.` taking out the git pin `Use dev version of djoths.` added
         return NOTICE, reason + "; the change takes from a release what the undone commit took from a development line"
     # (the pin's own changelog note goes with it: xclim's `Temporarily pin pandas below v3.0`)
-    pins = [h for h in hits if not CHANGELOG.match(h.path.rsplit(b"/", 1)[-1])]
+    pins = [h for h in hits if not is_changelog(h.path)]
     if level > NOTICE and not stale and not dropped and pins and lifts_caps_by_name(titles, _undone_pairs(pins)):
         return NOTICE, reason + "; only version caps or pins the undone commit set, lifted by a change naming each dependency"
     # (several commits' overrides at once too: a release takes out each pre-release's, and nothing else)
@@ -2010,7 +2010,7 @@ def _clears_changelog(landed: Landed) -> bool:
     (`clear changelog`, `25.4.0 Cleanup`, `Update CHANGELOG post 25.11.0 release`). A stale copy of a changelog
     comes with the change's own entry, written in."""
     titles = [title for title in (landed.subject, landed.title) if title]
-    return bool(landed.patches) and all(CHANGELOG.match(p.change.path.rpartition(b"/")[2]) and p.change.new is not None and
+    return bool(landed.patches) and all(is_changelog(p.change.path) and p.change.new is not None and
                                         all(line.startswith(b"#") or _renumbered(line, p) for h in p.hunks for line in h.added)
                                         for p in landed.patches) and \
         any(ENTRIES_WORD.search(title) or VERSION_IN_TITLE.search(title) for title in titles)

@@ -1064,9 +1064,7 @@ def lifts_caps_by_name(titles: Iterable[str], pairs: Iterable[tuple[Sequence[byt
     if not written or not all(found):
         return False
     names = {m.group(1).decode("utf-8", "replace").lower().replace("_", "-") for m in found if m is not None}
-    words = {w.replace("_", "-") for title in titles if title for w in re.findall(r"[\w.-]+", title.lower())}
-    words |= {w.split("==")[0] for w in words}
-    return all(name in words or any(w.startswith(name + "=") for w in words) for name in names)
+    return names <= {w.replace("_", "-") for w in _title_tokens(titles)}
 
 
 # a dependency taken from a git repository, not a registry, and the manifest lines around such overrides
@@ -1088,7 +1086,12 @@ def switches_dependency_source(titles: Iterable[str], pairs: Iterable[tuple[Sequ
         return False
     names = {found.group(1).decode("utf-8", "replace").lower() for line in lines
              for found in (DEPENDENCY_KEY.match(line), SOURCE_NAME.search(line)) if found}
-    return any(DEPENDENCY_WORDS.search(title) or names & set(re.findall(r"[\w.-]+", title.lower())) for title in titles if title)
+    return any(DEPENDENCY_WORDS.search(title) for title in titles if title) or bool(names & _title_tokens(titles))
+
+
+def _title_tokens(titles: Iterable[str]) -> set[str]:
+    """Every name-like token of TITLES, lower case, short ones too (`noq`; `black==23` gives `black` and `23`)."""
+    return {w for title in titles if title for w in re.findall(r"[\w.-]+", title.lower())}
 
 
 # a title's word in code's shape: a path, a dotted, scoped or snake_case name, a call, camelCase (`/workspace/sentry`,

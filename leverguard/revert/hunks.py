@@ -251,7 +251,7 @@ def judge(head: FilePatch, entries: Sequence[tuple[int, FilePatch]], elsewhere_a
     work whatever else the landing hunk does (asked only when such a hunk exists). PLACED tells that ENTRIES
     hold every later change to the path, so where a line sits can be told within what they moved.
     """
-    changelog = bool(CHANGELOG.match(head.change.path.rsplit(b"/", 1)[-1]))
+    changelog = is_changelog(head.change.path)
     catalog = head.change.path.endswith(CATALOGS) or xml_catalog(head.change.path)
     # a document's lines the change takes out anywhere: one put back where it was is moved back (prose only)
     taken_out = Counter(line for hunk in head.hunks for line in hunk.removed) if prose(head.change.path) else None
@@ -779,6 +779,11 @@ def _renamed(new: Sequence[bytes], old: Sequence[bytes]) -> bool:
 def _trigrams(lines: Sequence[bytes]) -> set[bytes]:
     text = b"\n".join(lines)
     return {text[i:i + 3] for i in range(len(text) - 2)}
+
+
+def is_changelog(path: bytes) -> bool:
+    """Whether PATH names a changelog by its file name (`CHANGES.rst`, `docs/HISTORY.md`, `release-notes.md`)."""
+    return CHANGELOG.match(path.rpartition(b"/")[2]) is not None
 
 
 def _changelog_loses_nothing(undo: HunkUndo, hunk: Hunk, elsewhere_added: Written, replaced: frozenset[bytes]) -> bool:
